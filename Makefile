@@ -1,0 +1,33 @@
+# Every target does its own set-up: a fresh clone needs only `make demo` or `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DEMO_DIR ?= out/demo
+
+.PHONY: demo test test-slow lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/euchre rules knock
+	@echo
+	$(BIN)/euchre play --variant bid --seed 7
+	@echo
+	$(BIN)/euchre play --variant knock --seed 1 --json | $(BIN)/euchre score -
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check analyzer kernels reports tests
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

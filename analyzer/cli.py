@@ -1,0 +1,215 @@
+"""The ``euchre`` command line: wires each command to a library function and prints the result.
+
+Every user mistake (a bad card, deal, record, option or file) ends with one line on stderr,
+``error: ...``, and exit code 2; never a traceback.
+"""
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kernels import rules as K
+
+from .cli_common import (
+    JsonOption,
+    SeedOption,
+    Variant,
+    VariantOption,
+    console,
+    print_json,
+    read_text,
+    rules_for,
+    with_rule_options,
+)
+from .describe import describe, option_help_lines
+from .errors import UserError
+from .hands import PLAY_POLICIES, play_one, score_record
+from .notation import SEATS, format_card, parse_seat
+from .record import Record, contract_text, read_json, result_of, to_json
+from .variants import VARIANTS, make_rules
+
+app = typer.Typer(
+    help="Euchre strategy analyzer: rules, odds, double-dummy solving and simulation for Bid, "
+         "Ghost Hand, Cutthroat and Knock Euchre.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.command("rules")
+@with_rule_options
+def rules_cmd(
+    variant: Annotated[Variant | None, typer.Argument(help="bid, ghost, cutthroat or knock "
+                                                      "(all four when left out).",
+                                                      case_sensitive=False)] = None,
+    rule_opts: dict | None = None,
+):
+    """Print the rules in force in words: deck, deal, bidding ladder, scoring table, target.
+
+    Examples:
+
+      euchre rules knock
+
+      euchre rules bid --stick-the-dealer --failed-moon-points 24
+    """
+    given = {k: v for k, v in (rule_opts or {}).items() if v is not None}
+    if variant is None:
+        if given:
+            raise UserError("name the variant the options are for, e.g. 'euchre rules knock "
+                            "--joker'")
+        for i, name in enumerate(VARIANTS):
+            if i:
+                console.print()
+            _print_rules(make_rules(name))
+        return
+    _print_rules(rules_for(variant, given))
+
+
+def _print_rules(rules) -> None:
+    lines = describe(rules)
+    console.print(f"[bold]{lines[0]}[/bold]")
+    for line in lines[1:]:
+        console.print(line, soft_wrap=True)
+    console.print("House-rule options:")
+    for line in option_help_lines(rules.variant):
+        console.print(f"  {line}", soft_wrap=True)
+
+
+@app.command("play")
+@with_rule_options
+def play_cmd(
+    variant: VariantOption,
+    seed: SeedOption = 0,
+    dealer: Annotated[str, typer.Option(help="The dealer's seat (N, E, S; W too with 4 "
+                                        "players).")] = "N",
+    policy: Annotated[str, typer.Option(help=f"Who plays: {', '.join(PLAY_POLICIES)}.")]
+    = "random",
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """Deal and play one hand with a built-in policy and print its record.
+
+    The --json record is the recorded-hand format, so it round-trips:
+
+      euchre play --variant knock --seed 1 --json | euchre score -
+    """
+    rules = rules_for(variant, rule_opts)
+    seat = parse_seat(dealer)
+    if seat >= rules.players:
+        raise UserError(f"in {rules.variant} W holds the "
+                        f"{'ghost hand' if rules.variant == 'ghost' else 'dummy'} and cannot deal")
+    record = play_one(rules, seed=seed, dealer=seat, policy=policy)
+    if json_out:
+        print_json(to_json(record))
+    else:
+        _print_record(record, f"{rules.variant}, seed {seed}, policy {policy}")
+
+
+@app.command("score")
+def score_cmd(
+    record_path: Annotated[str, typer.Argument(metavar="RECORD.json",
+                                               help="A recorded hand (JSON), or - for stdin.")],
+    json_out: JsonOption = False,
+):
+    """Check a recorded hand step by step and print tricks and points per side.
+
+    Every step is validated (a card not in that hand, a bid below the current one, an option
+    the variant lacks ...); a renege is allowed but costs the offending side 2 points.
+
+      euchre score hand.json
+
+      euchre play --variant bid --seed 3 --json | euchre score - --json
+    """
+    source = "standard input" if record_path == "-" else record_path
+    record = score_record(read_json(read_text(record_path), source))
+    result = result_of(record)
+    if json_out:
+        print_json(result)
+        return
+    _print_result(record, result)
+
+
+def _print_result(record: Record, result: dict) -> None:
+    rules = record.rules
+    if result["status"] != "played":
+        console.print(f"No play: {result['status']}. Points: none.")
+        return
+    decl = result["declarer"]
+    console.print(f"{rules.variant}: declarer {decl} ({contract_text(record)}), trump "
+                  f"{result['trump']}.")
+    console.print(f"Tricks: declaring side {result['declarer_tricks']}, defenders "
+                  f"{result['defender_tricks']}  ("
+                  + ", ".join(f"{k} {v}" for k, v in result["tricks"].items()) + ")")
+    console.print("Points: " + ", ".join(f"{k} {v:+d}" for k, v in result["points"].items()))
+    for seat, n in result.get("reneges", {}).items():
+        console.print(f"Renege: {seat} failed to follow suit {n} time(s); their side loses 2.")
+
+
+def _print_record(record: Record, title: str) -> None:
+    rules, rec = record.rules, record.rec
+    console.print(f"[bold]{title}[/bold]  (dealer {SEATS[rec[K.R_DEALER]]})")
+    data = to_json(record)
+    for seat, cards in data["hands"].items():
+        console.print(f"  {seat:>5}: {cards}")
+    if "upcard" in data:
+        console.print(f"  upcard: {data['upcard']}")
+    console.print("Auction: " + (", ".join(data["auction"]) or "none"))
+    result = data["result"]
+    if result["status"] != "played":
+        console.print(f"Redeal ({result['status']}).")
+        return
+    console.print(f"Contract: {result['declarer']} {contract_text(record)}, trump "
+                  f"{result['trump']}")
+    for key in ("discard", "joker_discard", "dummy_discard"):
+        if key in data:
+            console.print(f"  {key.replace('_', ' ')}: {data[key]}")
+    if "ask" in data:
+        console.print(f"  6-ask: gives {data['ask']['give']}, receives {data['ask']['receive']}")
+    table = Table("trick", "leader", "cards", "winner", box=None)
+    for t in range(rules.hand_size):
+        cards = " ".join(format_card(int(c)) for c in rec[K.R_PLAYS + 4 * t:K.R_PLAYS + 4 * t + 4]
+                         if c >= 0)
+        table.add_row(str(t + 1), SEATS[rec[K.R_TRICK_LEADER + t]], cards,
+                      SEATS[rec[K.R_TRICK_WINNER + t]])
+    console.print(table)
+    _print_result(record, result)
+
+
+def run(argv: list[str]) -> int:
+    """Run the CLI on ``argv`` (without the program name); returns the exit code. User errors
+    print one line on stderr and return 2."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="euchre", standalone_mode=False)
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:
+        # typer vendors its own click, so its exceptions are recognised by class name.
+        names = {c.__name__ for c in type(e).__mro__}
+        if "NoArgsIsHelpError" in names:
+            print(e.ctx.get_help())
+            return 0
+        if "UsageError" in names:
+            ctx = getattr(e, "ctx", None)
+            hint = f" (see 'euchre {ctx.command.name} --help')" if ctx and ctx.parent else ""
+            print(f"error: {e.format_message()}{hint}", file=sys.stderr)
+            return 2
+        if "Abort" in names:
+            print("interrupted", file=sys.stderr)
+            return 130
+        raise
+    return rv if isinstance(rv, int) else 0
+
+
+def main() -> None:
+    """Console entry point of ``euchre``."""
+    sys.exit(run(sys.argv[1:]))

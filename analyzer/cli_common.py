@@ -1,0 +1,94 @@
+"""Pieces shared by every CLI command: the house-rule options (defined once), the variant
+choice, seat and seed options, and output helpers."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import sys
+from enum import StrEnum
+from typing import Annotated, get_type_hints
+
+import typer
+from rich.console import Console
+
+from .variants import OPTIONS, Rules, make_rules, option_flag
+
+console = Console(highlight=False)
+
+
+class Variant(StrEnum):
+    """The four variants, as a typer choice."""
+
+    bid = "bid"
+    ghost = "ghost"
+    cutthroat = "cutthroat"
+    knock = "knock"
+
+
+VariantOption = Annotated[Variant, typer.Option("--variant", "-v", help="bid, ghost, cutthroat "
+                                                "or knock.", case_sensitive=False)]
+SeedOption = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the "
+                                         "same result on any machine and thread count.", min=0)]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of "
+                                          "tables.")]
+
+
+def with_rule_options(func):
+    """Decorator: add every house-rule option of ``variants.OPTIONS`` to a typer command as
+    ``--name/--no-name`` flags or ``--name N`` numbers (all in a "House rules" help panel),
+    and pass the ones the user gave to the command as ``rule_opts`` (name -> value)."""
+    sig = inspect.signature(func)
+    hints = get_type_hints(func, include_extras=True)
+    params = [p.replace(annotation=hints.get(p.name, p.annotation))
+              for p in sig.parameters.values() if p.name != "rule_opts"]
+    extra = []
+    for spec in OPTIONS:
+        flag = option_flag(spec.name)
+        variants = "/".join(spec.defaults)
+        help_text = f"{spec.help} [{variants}]"
+        if spec.kind is bool:
+            opt = typer.Option(f"{flag}/--no-{flag[2:]}", help=help_text,
+                               rich_help_panel="House rules", show_default=False)
+            ann = Annotated[bool | None, opt]
+        else:
+            opt = typer.Option(flag, help=help_text, rich_help_panel="House rules",
+                               show_default=False)
+            ann = Annotated[int | None, opt]
+        extra.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                       annotation=ann))
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        opts = {spec.name: kwargs.pop(spec.name, None) for spec in OPTIONS}
+        return func(*args, rule_opts=opts, **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params + extra)
+    wrapper.__annotations__ = {p.name: p.annotation for p in params + extra}
+    return wrapper
+
+
+def rules_for(variant: Variant | str, rule_opts: dict) -> Rules:
+    """Validated rules from the CLI's variant and house-rule flags."""
+    return make_rules(variant.value if isinstance(variant, Variant) else variant, **rule_opts)
+
+
+def print_json(obj) -> None:
+    """Write ``obj`` as indented JSON on stdout."""
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_text(path: str) -> str:
+    """Contents of ``path``, or of standard input for ``-``; UserError if unreadable."""
+    from .errors import UserError
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not a UTF-8 text file") from None

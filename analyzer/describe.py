@@ -1,0 +1,156 @@
+"""The rules in force, in words: deck, deal, bidding, play, scoring table and target."""
+
+from __future__ import annotations
+
+from kernels import rules as K
+
+from .variants import OPTIONS, VARIANT_TITLES, Rules, option_flag, points_rows
+
+
+def _deck_words(rules: Rules) -> str:
+    ranks = "7 8 9 10 J Q K A" if rules.deck32 else "9 10 J Q K A"
+    words = f"{rules.deck_size} cards: {ranks} in four suits"
+    if rules.double_deck:
+        words += ", two of each (when two identical cards win a trick, the first played wins)"
+    if rules.joker:
+        words += ", plus the joker (always the highest trump)"
+    return words
+
+
+def _deal_words(rules: Rules) -> str:
+    n = rules.hand_size
+    if rules.variant == "bid":
+        extra = "; the dealer gets the extra card and discards one" if rules.joker else ""
+        return f"{n} cards to each of 4 players, partners opposite{extra}"
+    if rules.variant == "ghost":
+        return f"{n} cards to each of 3 players and a face-down ghost hand (seat W)"
+    kitty = rules.kitty_size
+    if rules.variant == "cutthroat":
+        return (f"5 cards to each of 3 players and to the dummy (seat W); the other {kitty} form "
+                f"the kitty, top card turned up")
+    return f"5 cards to each of 4 players, partners opposite; {kitty} in the kitty, top card up"
+
+
+def _bidding_words(rules: Rules) -> list[str]:
+    n = rules.hand_size
+    if rules.variant in ("bid", "ghost"):
+        ladder = " < ".join(
+            {K.ASK: f"{n}-ask", K.MOON: f"{n}-moon" if rules.variant == "bid" else "moon"}.get(
+                c, str(c)) for c in rules.bid_ladder)
+        lines = [f"One round, clockwise from the dealer's left: pass or bid higher. Ladder: "
+                 f"{ladder}."]
+        if rules.variant == "ghost":
+            lines.insert(0, "Before bidding, one player (the first who wants to) may swap their "
+                            "hand for the ghost hand; the old hand is dead.")
+        else:
+            lines.append("Partners may overbid each other. The winner names trump and leads.")
+            lines.append(f"{n}-ask: the bidder gives a card to the partner, gets the partner's best"
+                         f" trump back, and plays alone. {n}-moon: alone without help.")
+        if rules.stick_the_dealer:
+            lines.append("Stick the dealer: if all others pass, the dealer must bid at least 3.")
+        else:
+            lines.append("If everyone passes the cards are redealt by the next dealer.")
+        if rules.ace_no_face:
+            lines.append("Ace-No-Face: a player with an ace and no J, Q or K may call a redeal.")
+        return lines
+    lines = ["Round 1, clockwise from the dealer's left: pass or order the upcard's suit; the "
+             "dealer then takes the upcard and discards one card."]
+    turned = "any suit" if rules.name_turned_down else "any suit but the turned-down one"
+    lines.append(f"Round 2: the upcard is turned down; the first player to name {turned} "
+                 f"makes it trump.")
+    if rules.stick_the_dealer:
+        lines.append("Stick the dealer: if the others pass in round 2 the dealer must name trump.")
+    else:
+        lines.append("If everyone passes round 2 the cards are redealt.")
+    if rules.joker:
+        lines.append("A turned-up joker: the dealer names trump before looking, then takes it.")
+    if rules.variant == "knock":
+        lines.append("The maker may go alone (partner sits out)"
+                     + ("; a defender may go alone too." if rules.lone_defender else "."))
+    else:
+        lines.append("The maker plays against the other two, combining the dummy with their hand"
+                     " and keeping the best 5 of 10, unless going alone without it; one "
+                     "defender may also go alone.")
+    return lines
+
+
+def _lead_words(rules: Rules) -> str:
+    if rules.variant in ("bid", "ghost"):
+        return "The winning bidder leads the first trick."
+    if rules.variant == "knock":
+        return "The player left of the dealer leads (skipping a seat that sits out)."
+    return ("The player left of the dealer leads; if someone went alone, the first active player"
+            " left of the lone player.")
+
+
+def scoring_lines(rules: Rules) -> list[str]:
+    """The points table as lines: one per contract and band of tricks with equal points."""
+    n = rules.hand_size
+    lines = []
+    rows = list(points_rows(rules))
+    if rules.variant in ("bid", "ghost"):
+        names = {K.ASK: f"{n}-ask", K.MOON: "moon"}
+        for contract in rules.bid_ladder:
+            name = names.get(contract, f"bid {contract}")
+            made = [r for r in rows if r[0] == contract and r[2] > 0 and r[1] >= (
+                contract if contract < K.ASK else n)]
+            lost = {r[2] for r in rows if r[0] == contract and r not in made}
+            made_words = ("1 point a trick" if contract < K.ASK
+                          else f"{made[0][2]} points for all {n} tricks")
+            lines.append(f"{name}: made, {made_words}; set, {min(lost)}")
+        whom = "each opponent scores their own tricks" if rules.variant == "ghost" else \
+            "the opponents score 1 point a trick"
+        lines.append(f"Whatever the result, {whom}.")
+        return lines
+    names = {0: "partners" if rules.variant == "knock" else "maker with the dummy",
+             K.CT_MAKER_ALONE: "maker alone", K.CT_DEFENDER_ALONE: "against a lone defender",
+             K.CT_MAKER_ALONE | K.CT_DEFENDER_ALONE: "maker alone against a lone defender"}
+    who = "makers" if rules.variant == "knock" else "maker"
+    each = "defenders" if rules.variant == "knock" else "each defender"
+    for contract in rules.contracts:
+        bands = []
+        for lo, hi in ((0, 2), (3, n - 1), (n, n)):
+            pts = {(r[2], r[3]) for r in rows if r[0] == contract and lo <= r[1] <= hi}
+            for d, f in sorted(pts):
+                trick_words = f"{lo}-{hi}" if lo != hi else f"{lo}"
+                score = f"{who} {d}" if d else f"{each} {f}"
+                bands.append(f"{trick_words} tricks: {score}")
+        lines.append(f"{names[contract]}: " + "; ".join(bands))
+    return lines
+
+
+def describe(rules: Rules) -> list[str]:
+    """The rules in force as a list of lines for the terminal."""
+    lines = [VARIANT_TITLES[rules.variant], ""]
+    lines.append(f"Deck: {_deck_words(rules)}.")
+    lines.append(f"Deal: {_deal_words(rules)}.")
+    lines.append(f"Tricks: {rules.hand_size} per hand.")
+    lines.append("Bidding:")
+    lines += [f"  {line}" for line in _bidding_words(rules)]
+    lines.append("Play: follow the led suit if you can (the left bower is a trump); highest trump"
+                 " wins, else the highest card of the led suit.")
+    lines.append(f"Lead: {_lead_words(rules)}")
+    lines.append("Scoring:")
+    lines += [f"  {line}" for line in scoring_lines(rules)]
+    lines.append("  A renege (not following suit when able) costs the offending side 2 points.")
+    win = " and must be won by 2" if rules.win_by_two else ""
+    each = "team" if rules.players == 4 else "player"
+    lines.append(f"Game: the first {each} to {rules.target} points wins{win}.")
+    opts = ", ".join(f"{option_flag(k)}={_value(v)}" for k, v in rules.options.items())
+    lines.append(f"Options in force: {opts or 'none'}.")
+    return lines
+
+
+def _value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def option_help_lines(variant: str) -> list[str]:
+    """One line per option of ``variant``: flag, default and meaning."""
+    lines = []
+    for o in OPTIONS:
+        if variant in o.defaults:
+            default = o.defaults[variant]
+            shown = "derived" if default is None else _value(default)
+            lines.append(f"{option_flag(o.name)} (default {shown}): {o.help}")
+    return lines

@@ -1,0 +1,5 @@
+"""The error every user-facing mistake raises: the CLI prints its one-line message and exits 2."""
+
+
+class UserError(ValueError):
+    """Bad input from the user (a card, hand, deal, record, option or file); one-line message."""

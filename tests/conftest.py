@@ -1,0 +1,29 @@
+"""Shared test settings: the rule configurations that change play, and hypothesis profiles."""
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("default", max_examples=200, deadline=None)
+settings.register_profile("slow", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Every variant, and every option that changes how a hand is dealt or played.
+PLAY_CONFIGS = [
+    ("bid", {}),
+    ("bid", {"joker": True}),
+    ("bid", {"double_deck": True}),
+    ("bid", {"stick_the_dealer": True, "ace_no_face": True, "failed_moon_points": 24}),
+    ("ghost", {}),
+    ("cutthroat", {}),
+    ("cutthroat", {"deck32": True, "stick_the_dealer": True, "name_turned_down": True}),
+    ("knock", {}),
+    ("knock", {"joker": True}),
+    ("knock", {"deck32": True, "stick_the_dealer": False}),
+    ("knock", {"lone_defender": True, "lone_defender_points": 5}),
+]
+
+
+def config_id(cfg):
+    variant, opts = cfg
+    return variant + "".join(f"-{k}" for k in opts)

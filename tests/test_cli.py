@@ -1,0 +1,171 @@
+"""The euchre command line: help, round trips, the renege penalty, and one-line errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.cli import app, run
+from tests.conftest import PLAY_CONFIGS
+from tests.reference import referee
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+
+
+def cli(capsys, *args, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        import io
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = run([str(a) for a in args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def option_args(opts):
+    args = []
+    for k, v in opts.items():
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            args.append(flag)
+        elif v is False:
+            args.append("--no-" + flag[2:])
+        else:
+            args += [flag, str(v)]
+    return args
+
+
+def test_every_command_has_help_and_is_in_the_readme(capsys):
+    readme = (ROOT / "README.md").read_text()
+    for command in app.registered_commands:
+        name = command.name
+        code, out, _ = cli(capsys, name, "--help")
+        assert code == 0 and "Usage" in out and len(out.splitlines()) > 5, name
+        assert f"euchre {name}" in readme, f"README does not show 'euchre {name}'"
+
+
+def test_rules_in_words(capsys):
+    code, out, _ = cli(capsys, "rules", "knock", "--joker")
+    assert code == 0
+    for words in ("Deck: 25 cards", "Tricks: 5 per hand", "Stick the dealer", "joker",
+                  "first team to 10", "maker alone: 0-2 tricks: defenders 2; 3-4 tricks: "
+                  "makers 1; 5 tricks: makers 4"):
+        assert words in out
+    code, out, _ = cli(capsys, "rules", "bid", "--failed-moon-points", "24")
+    assert "moon: made, 24 points for all 6 tricks; set, -24" in out
+    assert "Ladder: 3 < 4 < 5 < 6-ask < 6-moon" in out
+    code, out, _ = cli(capsys, "rules")
+    assert code == 0 and all(t in out for t in ("Bid Euchre", "Ghost", "Cutthroat", "Knock"))
+
+
+@pytest.mark.parametrize("variant, opts", PLAY_CONFIGS)
+def test_play_json_round_trips_through_score(capsys, monkeypatch, variant, opts):
+    for seed in range(8):
+        code, out, err = cli(capsys, "play", "--variant", variant, "--seed", seed,
+                             *option_args(opts), "--json")
+        assert code == 0, err
+        record = json.loads(out)
+        assert referee(record)["points"] is not None
+        code, scored, err = cli(capsys, "score", "-", "--json", stdin=out, monkeypatch=monkeypatch)
+        assert code == 0, err
+        assert json.loads(scored) == record["result"]
+
+
+def test_renege_costs_two(capsys):
+    code, out, err = cli(capsys, "score", HERE / "records" / "knock_renege.json", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["reneges"] == {"E": 1}
+    assert result["tricks"] == {"NS": 4, "EW": 1}
+    assert result["points"] == {"NS": 2, "EW": -2}
+    code, out, _ = cli(capsys, "score", HERE / "records" / "knock_renege.json")
+    assert "Renege: E" in out and "EW -2" in out
+
+
+def _record():
+    return json.loads((HERE / "records" / "knock_renege.json").read_text())
+
+
+def _edit(**changes):
+    data = _record()
+    for k, v in changes.items():
+        if v is None:
+            data.pop(k, None)
+        else:
+            data[k] = v
+    return json.dumps(data)
+
+
+BAD_RECORDS = [
+    (_edit(variant="poker"), "unknown variant 'poker'"),
+    (_edit(options={"double_deck": True}), "does not apply to knock"),
+    (_edit(hands={"N": "9S KH QH 9H", "E": "AS JS TH KD QC", "S": "KS AD QD 9D AC",
+                  "W": "TS AH JD KC JC"}), "hand N has 4 cards"),
+    (_edit(hands={"N": "9S KH QH 9H XX", "E": "AS JS TH KD QC", "S": "KS AD QD 9D AC",
+                  "W": "TS AH JD KC JC"}), "'XX' is not a card"),
+    (_edit(hands={"N": "9S KH QH 9H AS", "E": "AS JS TH KD QC", "S": "KS AD QD 9D AC",
+                  "W": "TS AH JD KC JC"}), "'AS' appears more than once"),
+    (_edit(auction=["E pass", "S 4"]), "'4' is not a call in knock"),
+    (_edit(auction=["E pass", "S pass", "W pass", "N pass", "E name S"]),
+     "E cannot call name S here"),
+    (_edit(auction=["S pass"]), "by S, but it is E's turn"),
+    (_edit(tricks=["TH AD AH QH", "AC JC 9C QD"]), "trick 2: E plays QD but does not hold it"),
+    (_edit(upcard=None), "needs the 'upcard'"),
+    (_edit(trump="H"), "does not follow from the auction"),
+    (_edit(alone=["N"]), "may not go alone"),
+    (_edit(extra=1), "unknown field 'extra'"),
+    ("{not json", "is not valid JSON"),
+    ("[1, 2]", "must be a JSON object"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_RECORDS)
+def test_bad_records_give_one_line(capsys, monkeypatch, text, words):
+    code, out, err = cli(capsys, "score", "-", stdin=text, monkeypatch=monkeypatch)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert words in err
+
+
+def test_bid_below_current(capsys, tmp_path):
+    code, out, _ = cli(capsys, "play", "--variant", "bid", "--seed", "3", "--json")
+    data = json.loads(out)
+    data["auction"] = ["E 4", "S 3", "W pass", "N pass"]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    code, _, err = cli(capsys, "score", path)
+    assert code == 2 and "S cannot call 3 here; the calls allowed were pass, 5, ask, moon" in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "--variant", "poker"], "'poker' is not one of"),
+    (["play", "--variant", "ghost", "--joker"], "does not apply to ghost"),
+    (["play", "--variant", "ghost", "--dealer", "W"], "cannot deal"),
+    (["play", "--variant", "knock", "--dealer", "Q"], "'Q' is not a seat"),
+    (["play", "--variant", "knock", "--seed", "-1"], "--seed"),
+    (["play", "--variant", "knock", "--policy", "genius"], "unknown policy"),
+    (["rules", "knock", "--failed-moon-points", "3"], "does not apply to knock"),
+    (["rules", "--joker"], "name the variant"),
+    (["rules", "bid", "--failed-moon-points", "many"], "--failed-moon-points"),
+    (["score", "/no/such/file.json"], "cannot read /no/such/file.json"),
+    (["frobnicate"], "No such command"),
+])
+def test_bad_command_lines_give_one_line(capsys, args, words):
+    code, out, err = cli(capsys, *args)
+    assert code == 2, (out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert words in err
+
+
+def test_real_pipe_round_trip():
+    exe = Path(sys.executable).parent / "euchre"
+    play = subprocess.run([exe, "play", "--variant", "cutthroat", "--seed", "4", "--json"],
+                          capture_output=True, text=True, check=True)
+    score = subprocess.run([exe, "score", "-", "--json"], input=play.stdout,
+                           capture_output=True, text=True)
+    assert score.returncode == 0, score.stderr
+    assert json.loads(score.stdout) == json.loads(play.stdout)["result"]
+    bad = subprocess.run([exe, "score", "-"], input="{}", capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
