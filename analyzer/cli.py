@@ -185,7 +185,7 @@ def run(argv: list[str]) -> int:
     try:
         rv = command.main(args=argv, prog_name="euchre", standalone_mode=False)
     except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -201,7 +201,8 @@ def run(argv: list[str]) -> int:
         if "UsageError" in names:
             ctx = getattr(e, "ctx", None)
             hint = f" (see 'euchre {ctx.command.name} --help')" if ctx and ctx.parent else ""
-            print(f"error: {e.format_message()}{hint}", file=sys.stderr)
+            message = " ".join(e.format_message().split())
+            print(f"error: {message}{hint}", file=sys.stderr)
             return 2
         if "Abort" in names:
             print("interrupted", file=sys.stderr)

@@ -29,8 +29,10 @@ class Variant(StrEnum):
 
 VariantOption = Annotated[Variant, typer.Option("--variant", "-v", help="bid, ghost, cutthroat "
                                                 "or knock.", case_sensitive=False)]
+MAX_SEED = 2**63 - 1
 SeedOption = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the "
-                                         "same result on any machine and thread count.", min=0)]
+                                         "same result on any machine and thread count.", min=0,
+                                         max=MAX_SEED)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of "
                                           "tables.")]
 
@@ -83,12 +85,19 @@ def read_text(path: str) -> str:
     """Contents of ``path``, or of standard input for ``-``; UserError if unreadable."""
     from .errors import UserError
 
-    if path == "-":
-        return sys.stdin.read()
+    name = "standard input" if path == "-" else path
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        if path == "-":
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read().encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except IsADirectoryError:
+        raise UserError(f"{path} is a directory, not a file") from None
     except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+        raise UserError(f"cannot read {name}: {e.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError(f"{path} is not a UTF-8 text file") from None
+        raise UserError(f"{name} is not UTF-8 text") from None

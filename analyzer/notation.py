@@ -63,7 +63,7 @@ def parse_suit(text: str) -> int:
 
 def _card_base(token: str) -> int:
     """Natural id (first copy) of a card token, whatever the deck; NotationError if none."""
-    t = token.strip()
+    t = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if t.upper() in JOKER_WORDS:
         return L.JOKER
     if len(t) >= 2 and t[-1] in SUIT_SYMBOLS:

@@ -38,13 +38,18 @@ class RecordError(UserError):
     """A record that is malformed or breaks a rule; the message is one line."""
 
 
+AFTER_AUCTION = ("trump", "declarer", "ask", "discard", "alone", "dummy_discard", "tricks")
+
+
 @dataclass
 class Record:
-    """A hand as the engine sees it: ``rules``, natural card masks ``hm`` and slots ``rec``."""
+    """A hand as the engine sees it: ``rules``, natural card masks ``hm`` and slots ``rec``;
+    ``given`` names the fields a loaded record had."""
 
     rules: Rules
     hm: np.ndarray
     rec: np.ndarray
+    given: frozenset = frozenset()
 
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +96,7 @@ def parse_call(text: str, rules: Rules) -> int:
             return K.SWAP
         named = {"ask": K.ASK, "moon": K.MOON, "shoot the moon": K.MOON}
         code = named.get(t)
-        if code is None and t.isdigit():
+        if code is None and t.isascii() and t.isdigit() and len(t) < 4:
             code = int(t)
         if code is not None and code in rules.bid_ladder:
             return code
@@ -117,6 +122,9 @@ def _parse_auction(items, rules: Rules, rec: np.ndarray) -> None:
                           f"{K.MAX_CALLS}")
     for j, item in enumerate(items):
         if isinstance(item, dict):
+            extra = sorted(set(item) - {"seat", "call"})
+            if extra:
+                raise RecordError(f"auction call {j + 1} has an unknown key {extra[0]!r}")
             seat_text, call = item.get("seat"), item.get("call")
         elif isinstance(item, str) and len(item.split(None, 1)) == 2:
             seat_text, call = item.split(None, 1)
@@ -129,6 +137,10 @@ def _parse_auction(items, rules: Rules, rec: np.ndarray) -> None:
             seat = parse_seat(str(seat_text))
         except NotationError as e:
             raise RecordError(f"auction call {j + 1}: {e}") from None
+        if seat >= rules.players:
+            raise RecordError(f"auction call {j + 1}: W holds the "
+                              f"{'ghost hand' if rules.variant == 'ghost' else 'dummy'} and "
+                              f"does not bid")
         rec[K.R_CALL_SEAT + j] = seat
         rec[K.R_CALL + j] = parse_call(call, rules)
     rec[K.R_NCALLS] = len(items)
@@ -166,6 +178,10 @@ def load_record(data: dict) -> Record:
     """Check a record (a parsed JSON object) and build the engine arrays. Raises RecordError."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    if "variant" not in data:
+        raise RecordError("the record has no 'variant'")
+    if isinstance(data["variant"], str):
+        data = dict(data, variant=data["variant"].strip().lower())
     try:
         rules = rules_from_dict(data)
     except RulesError as e:
@@ -199,7 +215,12 @@ def load_record(data: dict) -> Record:
             hands["W"] = data[alias]
     dealt = {}
     for key, value in hands.items():
-        seat = _seat_field(key, "hands") if key not in ("ghost", "dummy") else 3
+        if key in ("ghost", "dummy"):
+            if key != w_name:
+                raise RecordError(f"hands: {rules.variant} has no {key} hand")
+            seat = 3
+        else:
+            seat = _seat_field(key, "hands")
         if seat in dealt:
             raise RecordError(f"hands: seat {SEATS[seat]} is given twice")
         dealt[seat] = _cards_field(value, reader, f"hand {SEATS[seat]}")
@@ -252,12 +273,16 @@ def load_record(data: dict) -> Record:
         except NotationError as e:
             raise RecordError(f"trump: {e}") from None
     if "ask" in data:
+        if rules.variant != "bid":
+            raise RecordError(f"'ask' exists only in bid, not {rules.variant}")
         ask = data["ask"]
         if not isinstance(ask, dict) or not {"give", "receive"} <= set(ask):
             raise RecordError("'ask' must be {\"give\": CARD, \"receive\": CARD}")
         rec[K.R_ASK_GIVE] = _one_card(ask["give"], CardReader(rules), "ask give")
         rec[K.R_ASK_RECEIVE] = _one_card(ask["receive"], CardReader(rules), "ask receive")
     if "discard" in data:
+        if rules.variant not in ("knock", "cutthroat"):
+            raise RecordError(f"{rules.variant} has no dealer's 'discard'")
         rec[K.R_DEALER_DISCARD] = _one_card(data["discard"], CardReader(rules), "discard")
     if "alone" in data:
         seats = data["alone"] if isinstance(data["alone"], list) else [data["alone"]]
@@ -269,7 +294,7 @@ def load_record(data: dict) -> Record:
         hm[K.M_DUMMY_DISCARD] = np.uint64(_cards_field(data["dummy_discard"], CardReader(rules),
                                                        "dummy_discard"))
     _parse_tricks(data.get("tricks", []), rules, rec)
-    return Record(rules, hm, rec)
+    return Record(rules, hm, rec, frozenset(data))
 
 
 def _parse_tricks(tricks, rules: Rules, rec: np.ndarray) -> None:
@@ -317,10 +342,15 @@ def replay(record: Record) -> Record:
         if want_trump >= 0 and want_trump != rec[K.R_TRUMP]:
             raise RecordError(f"trump {SUITS[want_trump]} does not follow from the auction, "
                               f"which makes {SUITS[rec[K.R_TRUMP]]} trump")
-        if rec[K.R_PLAYS] < 0:
-            raise RecordError("the record has no tricks")
-    elif rec[K.R_PLAYS] >= 0:
-        raise RecordError("the hand was redealt, so it cannot have tricks")
+        if "discard" in record.given and rec[K.R_ROUND] != 1:
+            raise RecordError("the dealer discards only after taking the upcard, and trump was "
+                              "not made on the upcard")
+    else:
+        why = "everyone passed" if rec[K.R_STATUS] == K.ST_ALL_PASSED else "of Ace-No-Face"
+        for name in AFTER_AUCTION:
+            if name in record.given:
+                raise RecordError(f"the hand was redealt because {why}, so the record cannot "
+                                  f"have '{name}'")
     return record
 
 
@@ -345,6 +375,8 @@ def describe_error(record: Record) -> str:
     if code in (K.E_CARD_NOT_HELD, K.E_PLAYS_MISSING):
         t, pos = divmod(int(at), 4)
         if code == K.E_PLAYS_MISSING:
+            if rec[K.R_PLAYS] < 0:
+                return "the record has no 'tricks' (or an empty list)"
             if t >= rules.hand_size or rec[K.R_PLAYS + at] >= 0:
                 return f"trick {t + 1} has a card too many (position {pos + 1})"
             return f"trick {t + 1} is missing the card of {SEATS[info]} (position {pos + 1})"
@@ -479,6 +511,8 @@ def read_json(text: str, source: str) -> dict:
     except json.JSONDecodeError as e:
         raise RecordError(f"{source} is not valid JSON: {e.msg} at line {e.lineno} column "
                           f"{e.colno}") from None
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"{source} cannot be read as a record: {str(e)[:80]}") from None
 
 
 def check_result(record: Record, claimed) -> None:
@@ -488,7 +522,17 @@ def check_result(record: Record, claimed) -> None:
     actual = result_of(record)
     if not isinstance(claimed, dict):
         raise RecordError("'result' must be an object")
-    for key in ("points", "tricks", "declarer_tricks", "trump", "declarer", "status"):
-        if key in claimed and claimed[key] != actual.get(key):
-            raise RecordError(f"the recorded result says {key} = {claimed[key]}, but the hand "
-                              f"as played gives {actual.get(key)}")
+    for key, value in claimed.items():
+        if key not in RESULT_KEYS:
+            raise RecordError(f"unknown key {key!r} in 'result'")
+        want = actual.get(key)
+        same = value == want
+        if isinstance(value, str) and isinstance(want, str):
+            same = value.strip().lower() == want.lower()
+        if not same:
+            raise RecordError(f"the recorded result says {key} = {value}, but the hand as "
+                              f"played gives {want}")
+
+
+RESULT_KEYS = ("status", "trump", "declarer", "contract", "declarer_tricks", "defender_tricks",
+               "tricks", "reneges", "points")

@@ -6,6 +6,7 @@ numba has no public popcount, so these are thin ``@intrinsic`` wrappers over LLV
 
 import numpy as np
 from llvmlite import ir
+from numba import config as numba_config
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -64,3 +65,18 @@ def highest_bit(x):
 def bit(i):
     """The uint64 mask with only bit ``i`` set."""
     return np.uint64(1) << np.uint64(i)
+
+
+if numba_config.DISABLE_JIT:  # plain-Python versions, for debugging and coverage runs
+    def popcount(x):  # noqa: F811
+        """Number of set bits of ``x``."""
+        return np.int64(bin(int(x)).count("1"))
+
+    def lowest_bit(x):  # noqa: F811
+        """Index of the lowest set bit of ``x`` (64 when ``x`` is 0)."""
+        x = int(x)
+        return np.int64((x & -x).bit_length() - 1 if x else 64)
+
+    def highest_bit(x):  # noqa: F811
+        """Index of the highest set bit of ``x`` (-1 when ``x`` is 0)."""
+        return np.int64(int(x).bit_length() - 1)

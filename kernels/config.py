@@ -26,10 +26,25 @@ def sources_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def host_has_bmi2() -> bool:
+    """True if kernels may use the BMI2 ``pext`` instruction: the host CPU has it, numba
+    compiles for the host (``NUMBA_CPU_NAME`` unset) and ``EUCHRE_NO_BMI2`` is unset."""
+    if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("EUCHRE_NO_BMI2"):
+        return False
+    import llvmlite.binding as llvm
+
+    return bool(llvm.get_host_cpu_features().get("bmi2", False))
+
+
+HAVE_BMI2 = host_has_bmi2()
+
+
 def default_cache_dir() -> Path:
-    """Where numba caches compiled kernels when NUMBA_CACHE_DIR is unset."""
+    """Where numba caches compiled kernels when NUMBA_CACHE_DIR is unset: one directory per
+    version of the kernel sources and per instruction-set choice."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "euchre-analyzer" / "numba" / sources_hash()
+    flavour = "bmi2" if HAVE_BMI2 else "generic"
+    return Path(base) / "euchre-analyzer" / "numba" / f"{sources_hash()}-{flavour}"
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))

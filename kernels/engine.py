@@ -307,6 +307,7 @@ def _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay):
             if replay:
                 swap = j < rec[R_NCALLS] and rec[R_CALL + j] == SWAP
                 if swap and rec[R_CALL_SEAT + j] != seat:
+                    rec[R_ERROR_INFO] = seat
                     return _fail(rec, E_CALL_OUT_OF_TURN, j)
             else:
                 swap = choose_yes_no(policies, params, rng, seat, Q_SWAP, hands, cfg, rec)
@@ -727,7 +728,7 @@ def play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, hm, r
     if active < 0:
         return False
     for s in range(4):
-        hm[M_PLAY + s] = hands[s] if (active >> s) & 1 else 0
+        hm[M_PLAY + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
     if not _play_tricks(policies, params, rng, hands, cfg, rec, replay, active, to_norm,
                         from_norm):
         return False

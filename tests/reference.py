@@ -394,3 +394,93 @@ def referee(rec: dict) -> dict:
                     points[g] -= 2
     out["points"] = points
     return out
+
+
+# ----------------------------------------------------------------------------- minimax
+
+
+def dd_at_least(hands: dict, trump: str, leader: str, active: list, declarers: set, need: int,
+                table: tuple = ()) -> bool:
+    """Brute force: can the ``declarers`` be sure of at least ``need`` tricks still to come
+    (counting a trick in progress), every seat in ``active`` playing its best and seeing every
+    card? ``hands`` maps seat -> list of cards; ``table`` holds (seat, card) pairs already
+    played to the current trick, which ``leader`` led.
+
+    Plain memoised yes/no minimax: a declarer needs one card that works, a defender needs every
+    card to fail; every legal card is tried."""
+    order = [s for s in SEATS if s in active]
+    suit_of = {}
+    power = {}
+    for cards in list(hands.values()) + [[c for _, c in table]]:
+        for c in cards:
+            suit_of[c] = effective_suit(c, trump)
+            power[c] = {led: strength(c, led, trump) for led in SUITS}
+    memo = {}
+
+    def winner_of(trick):
+        led = suit_of[trick[0][1]]
+        best = 0
+        for i in range(1, len(trick)):
+            if power[trick[i][1]][led] > power[trick[best][1]][led]:
+                best = i
+        return trick[best][0]
+
+    def can(held, leader, trick, need):
+        if need <= 0:
+            return True
+        if len(trick) == len(order):
+            winner = winner_of(trick)
+            return can(held, winner, (), need - (1 if winner in declarers else 0))
+        seat = leader if not trick else left_of(trick[-1][0], order)
+        i = order.index(seat)
+        hand = held[i]
+        if need > len(hand):
+            return False
+        key = (held, leader, trick, need)
+        if key in memo:
+            return memo[key]
+        led = suit_of[trick[0][1]] if trick else None
+        follow = [c for c in hand if suit_of[c] == led]
+        results = []
+        for card in sorted(set(follow if follow else hand)):
+            rest = list(hand)
+            rest.remove(card)
+            new = held[:i] + (tuple(rest),) + held[i + 1:]
+            results.append(lambda new=new, card=card: can(new, leader, trick + ((seat, card),),
+                                                          need))
+        if seat in declarers:
+            answer = any(r() for r in results)
+        else:
+            answer = all(r() for r in results)
+        memo[key] = answer
+        return answer
+
+    held = tuple(tuple(sorted(hands[s])) for s in order)
+    return can(held, leader, tuple(table), need)
+
+
+def dd_tricks(hands: dict, trump: str, leader: str, active: list, declarers: set,
+              table: tuple = ()) -> int:
+    """Brute-force double-dummy value: the most tricks still to come (counting a trick in
+    progress) the declarers can be sure of; the largest ``need`` for which
+    :func:`dd_at_least` holds."""
+    n = 0
+    while dd_at_least(hands, trump, leader, active, declarers, n + 1, table):
+        n += 1
+    return n
+
+
+def dd_card_values(hands: dict, trump: str, leader: str, active: list, declarers: set,
+                   table: tuple = ()) -> dict:
+    """Brute-force value (tricks to come for the declarers, counting the current trick) of
+    every legal card of the seat to play."""
+    seat = leader if not table else left_of(table[-1][0], active)
+    led = table[0][1] if table else None
+    out = {}
+    for card in set(legal_cards(hands[seat], led, trump)):
+        hand = list(hands[seat])
+        hand.remove(card)
+        rest = dict(hands)
+        rest[seat] = hand
+        out[card] = dd_tricks(rest, trump, leader, active, declarers, table + ((seat, card),))
+    return out

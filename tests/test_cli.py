@@ -118,6 +118,23 @@ BAD_RECORDS = [
     (_edit(extra=1), "unknown field 'extra'"),
     ("{not json", "is not valid JSON"),
     ("[1, 2]", "must be a JSON object"),
+    # found by adversarial testing
+    ('{"variant": "bid", "dealer": "N", "options": {"failed_moon_points": ' + "1" * 5000 + "}}",
+     "cannot be read as a record"),
+    ("[" * 100000 + "]" * 100000, "cannot be read as a record"),
+    (_edit(declarer="Nonsense"), "'declarer' must be a seat"),
+    (_edit(declarer="N"), "the auction makes E the declarer"),
+    (_edit(ask={"give": "9C", "receive": "AH"}), "'ask' exists only in bid"),
+    (_edit(discard="9S"), "the dealer discards only after taking the upcard"),
+    (_edit(hands={"N": "9S KH QH 9H 9C", "E": "AS JS TH KD QC", "S": "KS AD QD 9D AC",
+                  "dummy": "TS AH JD KC JC"}), "knock has no dummy hand"),
+    (_edit(result={"defender_tricks": 0}), "defender_tricks = 0"),
+    (_edit(result={"winner": "NS"}), "unknown key 'winner'"),
+    (_edit(auction=[{"seat": "E", "call": "pass", "alone": True}]), "unknown key 'alone'"),
+    (_edit(tricks=None), "the record has no 'tricks'"),
+    (_edit(variant=None), "the record has no 'variant'"),
+    (_edit(options={"stick_the_dealer": False},
+           auction=["E pass", "S pass", "W pass", "N pass"] * 2), "cannot have 'trump'"),
 ]
 
 
@@ -127,6 +144,24 @@ def test_bad_records_give_one_line(capsys, monkeypatch, text, words):
     assert code == 2
     assert err.startswith("error: ") and err.count("\n") == 1, err
     assert words in err
+
+
+def test_ghost_and_unicode_oddities(capsys, monkeypatch):
+    code, out, _ = cli(capsys, "play", "--variant", "ghost", "--seed", "1", "--json")
+    data = json.loads(out)
+    data["auction"] = ["E pass", "W swap"]
+    code, _, err = cli(capsys, "score", "-", stdin=json.dumps(data), monkeypatch=monkeypatch)
+    assert code == 2 and "W holds the ghost hand and does not bid" in err
+    code, out, _ = cli(capsys, "play", "--variant", "bid", "--seed", "1", "--json")
+    data = json.loads(out)
+    data["auction"][0] = data["auction"][0].split()[0] + " ²"
+    code, _, err = cli(capsys, "score", "-", stdin=json.dumps(data), monkeypatch=monkeypatch)
+    assert code == 2 and "is not a call in bid" in err
+    record = _record()
+    record["hands"]["N"] = "9S K♥️ QH 9H 9C"  # the emoji form of a suit symbol
+    code, out, err = cli(capsys, "score", "-", stdin="\ufeff" + json.dumps(record),
+                         monkeypatch=monkeypatch)
+    assert code == 0, err
 
 
 def test_bid_below_current(capsys, tmp_path):
@@ -151,6 +186,9 @@ def test_bid_below_current(capsys, tmp_path):
     (["rules", "bid", "--failed-moon-points", "many"], "--failed-moon-points"),
     (["score", "/no/such/file.json"], "cannot read /no/such/file.json"),
     (["frobnicate"], "No such command"),
+    (["play", "--variant", "knock", "--seed", str(2**64)], "--seed"),
+    (["play"], "Missing option '--variant'"),
+    (["score", "/"], "is a directory"),
 ])
 def test_bad_command_lines_give_one_line(capsys, args, words):
     code, out, err = cli(capsys, *args)
@@ -169,3 +207,6 @@ def test_real_pipe_round_trip():
     assert json.loads(score.stdout) == json.loads(play.stdout)["result"]
     bad = subprocess.run([exe, "score", "-"], input="{}", capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    latin1 = subprocess.run([exe, "score", "-"], input=b'{"variant": "\xe9"}',
+                            capture_output=True)
+    assert latin1.returncode == 2 and b"is not UTF-8" in latin1.stderr
