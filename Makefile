@@ -31,3 +31,6 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
+
+bench: $(STAMP)
+	$(BIN)/euchre bench solve --cold

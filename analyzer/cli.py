@@ -26,8 +26,9 @@ from .cli_common import (
 from .describe import describe, option_help_lines
 from .errors import UserError
 from .hands import PLAY_POLICIES, play_one, score_record
-from .notation import SEATS, format_card, parse_seat
+from .notation import SEATS, format_card, parse_deal, parse_seat, parse_suit
 from .record import Record, contract_text, read_json, result_of, to_json
+from .solve import solve_deal
 from .variants import VARIANTS, make_rules
 
 app = typer.Typer(
@@ -176,6 +177,116 @@ def _print_record(record: Record, title: str) -> None:
                       SEATS[rec[K.R_TRICK_WINNER + t]])
     console.print(table)
     _print_result(record, result)
+
+
+@app.command("solve")
+@with_rule_options
+def solve_cmd(
+    deal: Annotated[str, typer.Argument(help="The deal, seat by seat: 'N: JH JD AH KH QH 9S / "
+                                        "E: ... / S: ... / W: ...' (- reads it from stdin).")],
+    variant: VariantOption,
+    trump: Annotated[str, typer.Option(help="Trump suit: C, D, H or S.")],
+    declarer: Annotated[str, typer.Option(help="The bidder / maker.")] = "N",
+    leader: Annotated[str | None, typer.Option(help="Who leads the first trick (default: by "
+                                               "the variant's rules).")] = None,
+    dealer: Annotated[str | None, typer.Option(help="The dealer, for the default leader and "
+                                               "the pick-up (knock, cutthroat; default: the "
+                                               "seat right of N).")] = None,
+    alone: Annotated[bool, typer.Option("--alone", help="Knock, cutthroat: the maker goes "
+                                        "alone.")] = False,
+    ask: Annotated[bool, typer.Option("--ask", help="Bid: 6-ask (the solver picks the card "
+                                      "to give away).")] = False,
+    moon: Annotated[bool, typer.Option("--moon", help="Bid: shoot the moon.")] = False,
+    defender_alone: Annotated[str | None, typer.Option(help="A defender who goes alone.")]
+    = None,
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """Solve a deal double dummy: tricks of each side with best play by everyone, the value of
+    every opening lead, and the nodes searched.
+
+    Every playing hand is given. Knock and cutthroat: give 'up: CARD' and --dealer for a
+    pick-up (the solver picks the dealer's best discard unless 'discard: CARD' is given);
+    cutthroat with the dummy as 'W:' or 'dummy:': the solver keeps the maker's best 5 of 10.
+
+      euchre solve "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC /
+      W: 9S TS JS QS KS" --variant knock --trump H --declarer N --json
+    """
+    rules = rules_for(variant, rule_opts)
+    text = read_text("-") if deal == "-" else deal
+    parsed = parse_deal(text, rules)
+    modes = [m for m, on in (("alone", alone), ("ask", ask), ("moon", moon)) if on]
+    if len(modes) > 1:
+        raise UserError("choose one of --alone, --ask and --moon")
+    result = solve_deal(
+        rules, parsed, parse_suit(trump), parse_seat(declarer),
+        leader=None if leader is None else parse_seat(leader),
+        mode=modes[0] if modes else "normal",
+        dealer=None if dealer is None else parse_seat(dealer),
+        defender_alone=None if defender_alone is None else parse_seat(defender_alone))
+    if json_out:
+        print_json(result.to_dict())
+        return
+    side = result.declarer if rules.players == 3 or modes else \
+        result.declarer + SEATS[(SEATS.index(result.declarer) + 2) % 4]
+    console.print(f"[bold]{rules.variant}[/bold]: trump {result.trump}, declarer "
+                  f"{result.declarer}, {result.leader} leads.")
+    console.print(f"Declaring side ({side}): {result.declarer_tricks} tricks; defenders: "
+                  f"{result.defender_tricks}.")
+    for key, value in result.choices.items():
+        console.print(f"Best {key.replace('_', ' ')}: {value}")
+    table = Table("opening lead", "declaring side's tricks", box=None)
+    for card, v in sorted(result.leads.items(), key=lambda kv: -kv[1]):
+        table.add_row(card, str(v))
+    console.print(table)
+    console.print(f"Nodes searched: {result.nodes:,}")
+
+
+bench_app = typer.Typer(help="Benchmarks that print figures (solves per second, nodes).",
+                        no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("solve")
+def bench_solve_cmd(
+    json_out: JsonOption = False,
+    scale: Annotated[float, typer.Option(help="Multiply the number of deals timed (e.g. 0.1 "
+                                         "for a quick look).", min=0.0001)] = 1.0,
+    cold: Annotated[bool, typer.Option("--cold", help="Also time a fresh process with an "
+                                       "empty numba cache (compiles everything).")] = False,
+):
+    """Time exact double-dummy solves on fixed seeded deals per configuration: solves per
+    second on all cores and on one thread, nodes per solve, and the speed-up over the
+    pure-Python brute force of the tests.
+
+      euchre bench solve
+
+      euchre bench solve --json --scale 0.2
+    """
+    from .bench import bench_solve, cold_start_seconds
+
+    with console.status("benchmarking") as status:
+        figures = bench_solve(scale, progress=lambda name: status.update(f"benchmarking {name}"))
+        if cold:
+            status.update("timing a cold start")
+            figures["cold_start_s"], figures["warm_start_s"] = cold_start_seconds()
+    if json_out:
+        print_json(figures)
+        return
+    table = Table("config", "deals", "solves/s", "1 thread", "nodes", "max nodes",
+                  "× ref", "median ms", box=None)
+    for name, f in figures.items():
+        if not isinstance(f, dict):
+            continue
+        ratio = f.get("speedup_vs_reference_1thread")
+        table.add_row(name, str(f["deals"]), f"{f['solves_per_s']:,.0f}",
+                      f"{f['solves_per_s_1thread']:,.0f}", f"{f['mean_nodes']:,.0f}",
+                      f"{f['max_nodes']:,}", f"{ratio:,.0f}" if ratio else "-",
+                      f"{f['median_ms']:.0f}" if "median_ms" in f else "-")
+    console.print(table)
+    if cold:
+        console.print(f"cold start {figures['cold_start_s']:.1f} s, warm start "
+                      f"{figures['warm_start_s']:.1f} s (a new process solving one deal)")
 
 
 def run(argv: list[str]) -> int:

@@ -39,9 +39,11 @@ def option_args(opts):
 
 def test_every_command_has_help_and_is_in_the_readme(capsys):
     readme = (ROOT / "README.md").read_text()
-    for command in app.registered_commands:
-        name = command.name
-        code, out, _ = cli(capsys, name, "--help")
+    names = [c.name for c in app.registered_commands]
+    names += [f"{g.name} {c.name}" for g in app.registered_groups
+              for c in g.typer_instance.registered_commands]
+    for name in names:
+        code, out, _ = cli(capsys, *name.split(), "--help")
         assert code == 0 and "Usage" in out and len(out.splitlines()) > 5, name
         assert f"euchre {name}" in readme, f"README does not show 'euchre {name}'"
 
@@ -210,3 +212,53 @@ def test_real_pipe_round_trip():
     latin1 = subprocess.run([exe, "score", "-"], input=b'{"variant": "\xe9"}',
                             capture_output=True)
     assert latin1.returncode == 2 and b"is not UTF-8" in latin1.stderr
+
+
+KNOCK_DEAL = "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / W: 9S TS JS QS KS"
+
+
+def test_solve_json(capsys):
+    code, out, err = cli(capsys, "solve", KNOCK_DEAL, "--variant", "knock", "--trump", "H",
+                         "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["declarer_tricks"] == 5 and result["defender_tricks"] == 0
+    assert set(result["leads"]) == {"JH", "JD", "AH", "KH", "QH"}
+    assert result["nodes"] > 0
+    code, out, err = cli(capsys, "solve", KNOCK_DEAL, "--variant", "knock", "--trump", "S",
+                         "--declarer", "E", "--json")
+    assert json.loads(out)["declarer_tricks"] + json.loads(out)["defender_tricks"] == 5
+    code, out, _ = cli(capsys, "solve", KNOCK_DEAL, "--variant", "knock", "--trump", "H")
+    assert code == 0 and "Declaring side (NS): 5 tricks" in out
+
+
+def test_solve_picks_the_dealers_discard(capsys):
+    deal = ("N: 9H TH 9C TC 9S / E: 9D TD QD KD AD / S: JC QC KC AC QS / W: TS JS KS AS AH / "
+            "up: JH")
+    code, out, err = cli(capsys, "solve", deal, "--variant", "knock", "--trump", "H",
+                         "--dealer", "N", "--declarer", "N", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert "discard" in result["choices"] and "JH" in result["hands"]["N"]
+
+
+@pytest.mark.parametrize("args, words", [
+    ([KNOCK_DEAL.replace("QH", "QH QS"), "--variant", "knock", "--trump", "H"],
+     "'QS' appears more than once"),
+    ([KNOCK_DEAL.replace(" QH", ""), "--variant", "knock", "--trump", "H"],
+     "N holds 4 cards"),
+    ([KNOCK_DEAL, "--variant", "knock", "--trump", "H", "--alone", "--leader", "S"],
+     "S sits out this hand, so it cannot lead"),
+    ([KNOCK_DEAL, "--variant", "knock", "--trump", "H", "--ask"], "--ask is a bid of Bid Euchre"),
+    ([KNOCK_DEAL, "--variant", "knock", "--trump", "X"], "'X' is not a suit"),
+    ([KNOCK_DEAL, "--variant", "knock", "--trump", "H", "--defender-alone", "E"],
+     "--lone-defender"),
+    (["N: JH JD AH KH QH 9S / E: 9D TD QD KD AD JC", "--variant", "bid", "--trump", "H"],
+     "the deal has no hand for S, who plays"),
+    (["N: JH JD AH KH QH 9S / E: 9D TD QD KD AD JC / S: 9C TC QC KC AC 9H",
+      "--variant", "ghost", "--trump", "H", "--declarer", "W"], "W does not play in ghost"),
+])
+def test_solve_rejects_impossible_deals(capsys, args, words):
+    code, out, err = cli(capsys, "solve", *args)
+    assert code == 2 and err.count("\n") == 1, err
+    assert words in err

@@ -1,0 +1,185 @@
+"""Benchmarks that print figures (``euchre bench solve``): speed targets live here, not in
+timed tests. Every figure comes from one run on fixed, seeded deals."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kernels.layout import deck_natural_ids
+from kernels.threads import max_threads, num_threads, set_threads
+
+from .solve import seating, solve_positions, solver_memory_bytes
+from .variants import Rules, make_rules
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    """One benchmark configuration: the rules, cards per hand, the seats that play, whether
+    the declarer plays alone, and how many deals to time."""
+
+    name: str
+    rules: Rules
+    cards: int
+    seats: int
+    alone: bool
+    deals: int
+
+
+def solve_configs(scale: float = 1.0) -> list[SolveConfig]:
+    """The configurations of ``euchre bench solve`` (``scale`` multiplies the deal counts)."""
+    def n(k):
+        return max(1, int(k * scale))
+
+    knock, bid = make_rules("knock"), make_rules("bid")
+    return [
+        SolveConfig("knock", knock, 5, 4, False, n(40000)),
+        SolveConfig("knock_alone", knock, 5, 3, True, n(40000)),
+        SolveConfig("bid", bid, 6, 4, False, n(10000)),
+        SolveConfig("bid_moon", bid, 6, 3, True, n(40000)),
+        SolveConfig("ghost", make_rules("ghost"), 6, 3, True, n(40000)),
+        SolveConfig("cutthroat", make_rules("cutthroat"), 5, 3, True, n(40000)),
+        SolveConfig("double_deck", make_rules("bid", double_deck=True), 12, 4, False, n(9)),
+    ]
+
+
+def bench_deals(config: SolveConfig, seed: int = 2026):
+    """Fixed random deals for a configuration: ``(hands[N, 4], trumps, leaders, active,
+    decl)``; N declares, the playing seats get random hands, trump and leader are random."""
+    rng = np.random.default_rng([seed] + [ord(c) for c in config.name])
+    mode = "normal"
+    if config.alone and config.rules.variant in ("bid", "knock"):
+        mode = "moon" if config.rules.variant == "bid" else "alone"
+    active, decl = seating(config.rules, 0, mode)
+    seats = [s for s in range(4) if (active >> s) & 1]
+    ids = deck_natural_ids(config.rules.deck)
+    n = config.deals
+    hands = np.zeros((n, 4), dtype=np.uint64)
+    for i in range(n):
+        perm = rng.permutation(ids)
+        for k, s in enumerate(seats):
+            cards = perm[k * config.cards:(k + 1) * config.cards]
+            hands[i, s] = np.uint64(sum(1 << int(c) for c in cards))
+    trumps = rng.integers(0, 4, n)
+    leaders = rng.choice(seats, n)
+    return hands, trumps, leaders, active, decl
+
+
+def _time_solves(config, deals, repeats: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """Median wall time of ``repeats`` exact solves of all the deals, the answers, nodes."""
+    hands, trumps, leaders, active, decl = deals
+    solve_positions(config.rules, hands[:2], trumps[:2], leaders[:2], active, decl, -1)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        answers, nodes = solve_positions(config.rules, hands, trumps, leaders, active, decl, -1)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), answers, nodes
+
+
+def _reference():
+    """tests/reference.py of this checkout, or None when the tests are not installed."""
+    path = Path(__file__).resolve().parent.parent / "tests" / "reference.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("euchre_reference", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _reference_seconds(ref, config, deals, count: int) -> float | None:
+    """Mean seconds per deal of the pure-Python brute force on the first ``count`` deals."""
+    if ref is None or config.rules.double_deck:
+        return None
+    hands, trumps, leaders, active, decl = deals
+    names = "789TJQKA"
+    start = time.perf_counter()
+    for i in range(count):
+        table = {}
+        for s in range(4):
+            if (active >> s) & 1:
+                m = int(hands[i, s])
+                table["NESW"[s]] = ["JK" if c == 32 else names[c % 8] + "CDHS"[(c % 32) // 8]
+                                    for c in range(64) if (m >> c) & 1]
+        ref.dd_tricks(table, "CDHS"[trumps[i]], "NESW"[leaders[i]],
+                      [s for s in "NESW" if (active >> "NESW".index(s)) & 1],
+                      {s for s in "NESW" if (decl >> "NESW".index(s)) & 1})
+    return (time.perf_counter() - start) / count
+
+
+def bench_solve(scale: float = 1.0, reference_deals: int = 10, progress=None) -> dict:
+    """Run every solve benchmark; returns ``{config name: figures}`` (see the README)."""
+    ref = _reference()
+    threads = max_threads()
+    out = {}
+    for config in solve_configs(scale):
+        if progress:
+            progress(config.name)
+        deals = bench_deals(config)
+        before = num_threads()
+        try:
+            set_threads(threads)
+            if config.rules.double_deck:
+                figures = _bench_one_by_one(config, deals)
+            else:
+                seconds, _, nodes = _time_solves(config, deals, 3)
+                set_threads(1)
+                seconds_1, _, _ = _time_solves(config, deals, 3)
+                figures = {"deals": config.deals, "threads": threads,
+                           "solves_per_s": config.deals / seconds,
+                           "solves_per_s_1thread": config.deals / seconds_1,
+                           "mean_nodes": float(nodes.mean()), "max_nodes": int(nodes.max())}
+        finally:
+            set_threads(before)
+        ref_s = _reference_seconds(ref, config, deals, min(reference_deals, config.deals))
+        if ref_s is not None:
+            figures["reference_s_per_deal"] = ref_s
+            figures["speedup_vs_reference_1thread"] = ref_s * figures["solves_per_s_1thread"]
+        figures["memory_per_thread_bytes"] = solver_memory_bytes(config.rules)
+        out[config.name] = figures
+    return out
+
+
+def _bench_one_by_one(config, deals) -> dict:
+    """Double deck: deals are slow enough to time one at a time on one thread."""
+    hands, trumps, leaders, active, decl = deals
+    set_threads(1)
+    times, all_nodes = [], []
+    for i in range(config.deals):
+        start = time.perf_counter()
+        _, nodes = solve_positions(config.rules, hands[i:i + 1], trumps[i:i + 1],
+                                   leaders[i:i + 1], active, decl, -1)
+        times.append(time.perf_counter() - start)
+        all_nodes.append(int(nodes[0]))
+    return {"deals": config.deals, "threads": 1, "solves_per_s": config.deals / sum(times),
+            "solves_per_s_1thread": config.deals / sum(times),
+            "median_ms": 1000 * statistics.median(times), "max_ms": 1000 * max(times),
+            "mean_nodes": float(np.mean(all_nodes)), "max_nodes": int(max(all_nodes))}
+
+
+def cold_start_seconds() -> tuple[float, float]:
+    """``(cold, warm)``: seconds for a fresh process to import the analyzer and solve one deal
+    with an empty numba cache (everything compiled), then again with that cache filled."""
+    code = ("from analyzer.bench import solve_configs, bench_deals, solve_positions\n"
+            "c = solve_configs(0.0001)[0]\n"
+            "h, t, l, a, d = bench_deals(c)\n"
+            "solve_positions(c.rules, h[:1], t[:1], l[:1], a, d, -1)\n")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        cold = time.perf_counter() - start
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        warm = time.perf_counter() - start
+    return cold, warm

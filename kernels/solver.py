@@ -1,0 +1,765 @@
+"""Double-dummy solver: with every hand known, how many tricks can the declaring side take?
+
+Positions are in the trump-normalised layout (``kernels.layout``): four hand masks, the seats
+that play (``active``, a 4-bit mask; 2, 3 or 4 seats), the declaring side (``decl``, a 4-bit
+mask of seats), and the cards already on the table in the current trick.
+
+The search is a zero-window alpha-beta ("can the declaring side take at least k more tricks?")
+over single card plays, with
+  - cut-offs at each trick start: already made, cannot make, and quick tricks (top trumps the
+    leader can cash, then top side-suit cards once the opponents are out of trumps);
+  - a transposition table at trick boundaries, in a preallocated per-thread array, keyed by the
+    hands over *relative* ranks (which of the cards still out each seat holds, via BMI2 ``pext``
+    where the CPU has it), storing lower and upper bounds on the tricks still to come;
+  - one move per run of equivalent cards (adjacent among the cards still out and on the table,
+    held by the same hand);
+  - move ordering: cheapest winning card first when the trick can be won, else the lowest card;
+    on lead, winners first.
+Exact counts come from a few zero-window probes (MTD-style), which share the table.
+
+Working memory is one uint64 array ``w`` per thread (hands, counters, move lists) and one
+``tt`` table per thread; nothing is allocated during a search.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import config as numba_config
+from numba import get_thread_id, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .bits import highest_bit, lowest_bit, popcount
+from .config import HAVE_BMI2, JIT, PARALLEL_JIT
+from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+
+ONE = np.uint64(1)
+TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
+EVEN_BITS = np.uint64(0x5555555555555555)
+ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
+
+# Slots of the work array ``w``.
+W_HANDS = 0  # 4 hand masks
+W_ACTIVE = 4
+W_DECL = 5
+W_DOUBLE = 6
+W_NACTIVE = 7
+W_TT_MASK = 8
+W_STAMP = 9
+W_NODES = 10
+W_PROBES = 11
+W_MOVES = 16  # move lists: 16 per play, 4 plays per trick
+MAX_TRICKS_DEEP = 14
+W_LEN = W_MOVES + 64 * MAX_TRICKS_DEEP
+
+# Transposition table rows: 4 key words and one data word.
+TT_WORDS = 5
+TT_DATA = 4
+UNKNOWN_UB = 15
+
+
+@intrinsic
+def _pext_hw(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(**JIT)
+def pext(x, m):
+    """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
+    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
+        return _pext_hw(np.uint64(x), np.uint64(m))
+    res = np.uint64(0)
+    k = np.uint64(0)
+    mm = np.uint64(m)
+    while mm:
+        low = mm & (~mm + ONE)
+        if x & low:
+            res |= ONE << k
+        k += ONE
+        mm ^= low
+    return res
+
+
+@njit(**JIT)
+def new_work(tt_bits):
+    """A fresh work array for one thread whose table has ``2**tt_bits`` rows."""
+    w = np.zeros(W_LEN, dtype=np.uint64)
+    w[W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    return w
+
+
+@njit(**JIT)
+def new_table(tt_bits):
+    """A zeroed transposition table with ``2**tt_bits`` rows (``TT_WORDS`` words each)."""
+    return np.zeros((1 << tt_bits, TT_WORDS), dtype=np.uint64)
+
+
+@njit(**JIT)
+def set_position(w, hands, active, decl, double):
+    """Load a deal into ``w``: normalised ``hands`` (4 masks), the 4-bit masks of playing
+    seats and of the declaring side, and the double-deck flag. Starts a new table generation,
+    so entries of earlier deals are ignored, and zeroes the node count."""
+    for s in range(4):
+        w[W_HANDS + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
+    w[W_ACTIVE] = active
+    w[W_DECL] = decl & active
+    w[W_DOUBLE] = double
+    n = 0
+    for s in range(4):
+        n += (active >> s) & 1
+    w[W_NACTIVE] = n
+    w[W_STAMP] += ONE
+    w[W_NODES] = 0
+
+
+@njit(**JIT)
+def _next_active(seat, active):
+    s = (seat + 1) & 3
+    while not ((active >> s) & 1):
+        s = (s + 1) & 3
+    return s
+
+
+@njit(**JIT)
+def beats(b, w, double):
+    """True if normalised card ``b`` beats the card ``w`` currently winning a trick (``w`` is
+    of the led suit or trump). Equal double-deck cards do not beat each other."""
+    sb = b >> 4
+    sw = w >> 4
+    if sb == sw:
+        return (b >> double) > (w >> double)
+    return sb == TRUMP_SLOT
+
+
+@njit(**JIT)
+def quick_tricks(w, leader):
+    """Tricks the side of ``leader`` is sure to take by leading now: the run of top trumps the
+    leader holds, then, if no opponent can have a trump left after those leads, the runs of
+    top cards of each side suit in the leader's hand."""
+    own = w[W_HANDS + leader]
+    active = np.int64(w[W_ACTIVE])
+    decl = np.int64(w[W_DECL])
+    mine = decl if (decl >> leader) & 1 else active & ~decl
+    allc = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    q = 0
+    t = allc & TRUMP_MASK
+    while t:
+        top = highest_bit(t)
+        if not (own >> np.uint64(top)) & ONE:
+            break
+        q += 1
+        t ^= ONE << np.uint64(top)
+    most = 0
+    for s in range(4):
+        if (active >> s) & 1 and not (mine >> s) & 1:
+            c = popcount(w[W_HANDS + s] & TRUMP_MASK)
+            if c > most:
+                most = c
+    if most <= q:
+        for slot in range(3):
+            sl = allc & SLOT_MASKS[slot]
+            while sl:
+                top = highest_bit(sl)
+                if not (own >> np.uint64(top)) & ONE:
+                    break
+                q += 1
+                sl ^= ONE << np.uint64(top)
+    n = popcount(own)
+    return q if q < n else n
+
+
+@njit(**JIT)
+def top_trump_run(w):
+    """``owner << 8 | k``: the seat holding the highest trump still out and how many of the
+    highest trumps it holds in a row (each will win a trick); 0 when no trump is left.
+    Double deck: a trump whose twin someone else holds may lose to that twin played first,
+    so the run stops there."""
+    h0 = w[W_HANDS]
+    h1 = w[W_HANDS + 1]
+    h2 = w[W_HANDS + 2]
+    h3 = w[W_HANDS + 3]
+    t = (h0 | h1 | h2 | h3) & TRUMP_MASK
+    if t == 0:
+        return 0
+    double = w[W_DOUBLE] != 0
+    top = highest_bit(t)
+    owner = 0 if h0 & (ONE << np.uint64(top)) else (
+        1 if h1 & (ONE << np.uint64(top)) else (2 if h2 & (ONE << np.uint64(top)) else 3))
+    own = w[W_HANDS + owner] & TRUMP_MASK
+    others = t & ~own
+    k = 0
+    while t:
+        top = highest_bit(t)
+        bit = ONE << np.uint64(top)
+        if not (own & bit):
+            break
+        if double and (others & (ONE << np.uint64(top ^ 1))):
+            break
+        k += 1
+        t ^= bit
+    return (owner << 8) | k
+
+
+@njit(**JIT)
+def _last_trick(w, leader):
+    """1 if the declaring side wins the last trick (one card each, all forced), else 0."""
+    active = np.int64(w[W_ACTIVE])
+    double = np.int64(w[W_DOUBLE])
+    best = np.int64(lowest_bit(w[W_HANDS + leader]))
+    best_seat = leader
+    s = _next_active(leader, active)
+    while s != leader:
+        b = np.int64(lowest_bit(w[W_HANDS + s]))
+        if beats(b, best, double):
+            best = b
+            best_seat = s
+        s = _next_active(s, active)
+    return (np.int64(w[W_DECL]) >> best_seat) & 1
+
+
+@njit(**JIT)
+def _tt_key(w, leader):
+    """Key words of the position at a trick boundary: each hand over the *relative* ranks of
+    the cards still out (pext by their union), the number still out of each suit, and the
+    leader; positions that differ only in which cards were played share an entry.
+    Double deck: ranks are compressed a power class (both copies of a card) at a time, and
+    which copy a player holds is made canonical, since equal cards are interchangeable
+    between tricks."""
+    lead = np.uint64(leader) << np.uint64(60)
+    if w[W_DOUBLE]:
+        return _tt_key_double(w, lead)
+    h0 = w[W_HANDS]
+    h1 = w[W_HANDS + 1]
+    h2 = w[W_HANDS + 2]
+    h3 = w[W_HANDS + 3]
+    u = h0 | h1 | h2 | h3
+    counts = np.uint64(0)
+    for s in range(4):
+        counts |= np.uint64(popcount(u & SLOT_MASKS[s])) << np.uint64(4 * s)
+    return pext(h0, u) | lead, pext(h1, u), pext(h2, u), counts
+
+
+@njit(**JIT)
+def _tt_key_double(w, lead):
+    u = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    occupied = (u | (u >> ONE)) & EVEN_BITS  # even bit of each class with a card left
+    keep = occupied | (occupied << ONE)
+    taken = np.uint64(0)
+    k0 = k1 = k2 = k3 = np.uint64(0)
+    for s in range(4):
+        h = w[W_HANDS + s]
+        classes = (h | (h >> ONE)) & EVEN_BITS
+        both = h & (h >> ONE) & EVEN_BITS
+        one = classes & ~both
+        first = one & ~taken  # the first holder of a class gets its even bit
+        canonical = both | (both << ONE) | first | ((one & taken) << ONE)
+        taken |= first | both
+        key = pext(canonical, keep)
+        if s == 0:
+            k0 = key
+        elif s == 1:
+            k1 = key
+        elif s == 2:
+            k2 = key
+        else:
+            k3 = key
+    counts = np.uint64(0)
+    for s in range(4):
+        counts |= np.uint64(popcount(occupied & SLOT_MASKS[s])) << np.uint64(4 * s)
+    return k0 | lead, k1, k2, k3 | (counts << np.uint64(48))
+
+
+@njit(**JIT)
+def _tt_index(k0, k1, k2, k3, mask):
+    x = k0 * np.uint64(0x9E3779B97F4A7C15)
+    x ^= (k1 + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= (k2 + k3 * np.uint64(0x94D049BB133111EB)) * np.uint64(0xD6E8FEB86659FD93)
+    x ^= x >> np.uint64(29)
+    return np.int64(x & mask)
+
+
+@njit(**JIT)
+def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
+    """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
+    ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed."""
+    decl = np.int64(w[W_DECL])
+    double = np.int64(w[W_DOUBLE])
+    side = (decl >> seat) & 1
+    allc = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    for i in range(n):
+        b = np.int64(w[base + i])
+        power = b & 15
+        if pos == 0:
+            top = highest_bit(allc & SLOT_MASKS[b >> 4]) == b
+            sc = 100 + power if top else -power
+            if b >> 4 == TRUMP_SLOT and side == 1:
+                sc += 20
+        elif ((decl >> win_seat) & 1) == side:
+            sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
+        elif beats(b, win_card, double):
+            sc = 100 - power - (20 if b >> 4 == TRUMP_SLOT and led != TRUMP_SLOT else 0)
+        else:
+            sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
+        w[base + i] = (np.uint64(sc + 1024) << np.uint64(8)) | np.uint64(b)
+    for i in range(1, n):
+        key = w[base + i]
+        j = i - 1
+        while j >= 0 and w[base + j] < key:
+            w[base + j + 1] = w[base + j]
+            j -= 1
+        w[base + j + 1] = key
+
+
+@njit(**JIT)
+def _gen_moves(w, base, hand, legal, table, double):
+    """Write one representative (the lowest) of each run of equivalent legal cards at
+    ``w[base:]``; return how many. Cards are equivalent when no card of another hand or on the
+    table lies between them (for the double deck: no such card of equal or in-between power)."""
+    others = (w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3] | table) & ~hand
+    if double:
+        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    n = 0
+    m = legal
+    prev = -2
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        if prev >= 0 and (b >> 4) == (prev >> 4):
+            span = ((ONE << np.uint64(b + 1)) - ONE) & ~((ONE << np.uint64(prev)) - ONE)
+            if not (others & span):
+                prev = b
+                continue
+        w[base + n] = b
+        n += 1
+        prev = b
+    return n
+
+
+@njit(**JIT)
+def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, double):
+    """Candidate cards (one per run of equivalent cards, best first) of ``seat`` playing card
+    ``pos`` of a trick led in ``led``; written at ``w[base:]``, returns how many."""
+    legal = hand
+    follow = hand & SLOT_MASKS[led]
+    if follow:
+        legal = follow
+        if follow & (follow - ONE) == 0:  # a single card of the suit: forced
+            w[base] = np.uint64(lowest_bit(follow))
+            return 1
+    n = _gen_moves(w, base, hand, legal, table, double)
+    if n > 1:
+        _order_moves(w, base, n, seat, pos, led, win_card, win_seat)
+    return n
+
+
+@njit(**JIT)
+def _card(w, i):
+    return np.int64(w[i] & np.uint64(255))
+
+
+@njit(**JIT)
+def _trick(w, tt, leader, target, depth):
+    """1 if the declaring side can take at least ``target`` more tricks from this trick start
+    (``leader`` to lead), else 0. The four plays of a trick are nested loops over locals;
+    only the next trick is a (recursive) call, so the recursion is at most 12 deep.
+    Move lists of this trick live at ``w[W_MOVES + 64 * depth + 16 * pos]``."""
+    if target <= 0:
+        return np.int64(1)
+    h0 = w[W_HANDS + leader]
+    rem = popcount(h0)
+    if target > rem:
+        return np.int64(0)
+    decl = np.int64(w[W_DECL])
+    if rem == 1:
+        return _last_trick(w, leader) if target == 1 else np.int64(0)
+    s0 = (decl >> leader) & 1
+    q = quick_tricks(w, leader)
+    if s0 == 1:
+        if q >= target:
+            return np.int64(1)
+    elif rem - q < target:
+        return np.int64(0)
+    run = top_trump_run(w)
+    if run > 0:
+        k = np.int64(run & 255)
+        if (decl >> np.int64(run >> 8)) & 1:
+            if k >= target:
+                return np.int64(1)
+        elif rem - k < target:
+            return np.int64(0)
+    k0, k1, k2, k3 = _tt_key(w, leader)
+    idx = _tt_index(k0, k1, k2, k3, w[W_TT_MASK])
+    data = tt[idx, TT_DATA]
+    best = 0
+    hit = (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
+           and (data >> np.uint64(24)) == w[W_STAMP])
+    if hit:
+        if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
+            return np.int64(1)
+        if np.int64(data & np.uint64(255)) < target:
+            return np.int64(0)
+        best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+
+    active = np.int64(w[W_ACTIVE])
+    double = np.int64(w[W_DOUBLE])
+    nact = np.int64(w[W_NACTIVE])
+    p0 = leader
+    p1 = _next_active(p0, active)
+    p2 = _next_active(p1, active)
+    p3 = _next_active(p2, active)
+    s1 = (decl >> p1) & 1
+    s2 = (decl >> p2) & 1
+    s3 = (decl >> p3) & 1
+    base = W_MOVES + 64 * depth
+    n0 = _gen_moves(w, base, h0, h0, np.uint64(0), double)
+    if n0 > 1:
+        _order_moves(w, base, n0, p0, 0, -1, -1, -1)
+        if best > 0:  # the move that decided this position last time goes first
+            for j in range(n0):
+                if _card(w, base + j) == best - 1:
+                    first = w[base + j]
+                    for k in range(j, 0, -1):
+                        w[base + k] = w[base + k - 1]
+                    w[base] = first
+                    break
+    result = 1 - s0
+    best = 0
+    nodes = 0
+    for i0 in range(n0):
+        c0 = _card(w, base + i0)
+        b0 = ONE << np.uint64(c0)
+        w[W_HANDS + p0] = h0 ^ b0
+        nodes += 1
+        led = c0 >> 4
+        h1 = w[W_HANDS + p1]
+        n1 = _follow_moves(w, base + 16, h1, led, b0, c0, p0, 1, p1, double)
+        r1 = 1 - s1
+        for i1 in range(n1):
+            c1 = _card(w, base + 16 + i1)
+            b1 = ONE << np.uint64(c1)
+            w[W_HANDS + p1] = h1 ^ b1
+            nodes += 1
+            if beats(c1, c0, double):
+                wc1 = c1
+                ws1 = p1
+            else:
+                wc1 = c0
+                ws1 = p0
+            if nact == 2:
+                r = _trick(w, tt, ws1, target - ((decl >> ws1) & 1), depth + 1)
+            else:
+                h2 = w[W_HANDS + p2]
+                n2 = _follow_moves(w, base + 32, h2, led, b0 | b1, wc1, ws1, 2, p2, double)
+                r2 = 1 - s2
+                for i2 in range(n2):
+                    c2 = _card(w, base + 32 + i2)
+                    b2 = ONE << np.uint64(c2)
+                    w[W_HANDS + p2] = h2 ^ b2
+                    nodes += 1
+                    if beats(c2, wc1, double):
+                        wc2 = c2
+                        ws2 = p2
+                    else:
+                        wc2 = wc1
+                        ws2 = ws1
+                    if nact == 3:
+                        r = _trick(w, tt, ws2, target - ((decl >> ws2) & 1), depth + 1)
+                    else:
+                        h3 = w[W_HANDS + p3]
+                        n3 = _follow_moves(w, base + 48, h3, led, b0 | b1 | b2, wc2, ws2, 3, p3,
+                                           double)
+                        r3 = 1 - s3
+                        for i3 in range(n3):
+                            c3 = _card(w, base + 48 + i3)
+                            w[W_HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
+                            nodes += 1
+                            ws3 = p3 if beats(c3, wc2, double) else ws2
+                            r = _trick(w, tt, ws3, target - ((decl >> ws3) & 1), depth + 1)
+                            if r == s3:
+                                r3 = r
+                                break
+                        w[W_HANDS + p3] = h3
+                        r = r3
+                    if r == s2:
+                        r2 = r
+                        break
+                w[W_HANDS + p2] = h2
+                r = r2
+            if r == s1:
+                r1 = r
+                break
+        w[W_HANDS + p1] = h1
+        if r1 == s0:
+            result = r1
+            best = c0 + 1
+            break
+    w[W_HANDS + p0] = h0
+    w[W_NODES] += np.uint64(nodes)
+
+    data = tt[idx, TT_DATA]
+    if (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
+            and (data >> np.uint64(24)) == w[W_STAMP]):
+        lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
+        ub = np.int64(data & np.uint64(255))
+        if best == 0:
+            best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+    else:
+        lb = 0
+        ub = UNKNOWN_UB
+    if result == 1:
+        lb = max(lb, target)
+    else:
+        ub = min(ub, target - 1)
+    tt[idx, 0] = k0
+    tt[idx, 1] = k1
+    tt[idx, 2] = k2
+    tt[idx, 3] = k3
+    tt[idx, TT_DATA] = (w[W_STAMP] << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
+        (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
+    return result
+
+
+@njit(**JIT)
+def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
+    """Like ``_trick`` from the middle of a trick: ``seat`` plays card ``pos`` of a trick led
+    in ``led``, ``win_card``/``win_seat`` winning so far, ``table`` its cards. Recursive over
+    the (at most three) remaining plays of this trick, then ``_trick``."""
+    decl = np.int64(w[W_DECL])
+    double = np.int64(w[W_DOUBLE])
+    side = (decl >> seat) & 1
+    h = w[W_HANDS + seat]
+    base = W_MOVES + 16 * pos
+    n = _follow_moves(w, base, h, led, table, win_card, win_seat, pos, seat, double)
+    last = pos == np.int64(w[W_NACTIVE]) - 1
+    result = 1 - side
+    for i in range(n):
+        c = _card(w, base + i)
+        b = ONE << np.uint64(c)
+        w[W_HANDS + seat] = h ^ b
+        w[W_NODES] += ONE
+        if beats(c, win_card, double):
+            wc = c
+            ws = seat
+        else:
+            wc = win_card
+            ws = win_seat
+        if last:
+            r = _trick(w, tt, ws, target - ((decl >> ws) & 1), np.int64(1))
+        else:
+            r = _partial(w, tt, pos + 1, _next_active(seat, np.int64(w[W_ACTIVE])), led, wc, ws,
+                         table | b, target)
+        if r == side:
+            result = r
+            break
+    w[W_HANDS + seat] = h
+    return result
+
+
+@njit(**JIT)
+def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
+    """Can the declaring side take at least ``target`` more tricks (counting the current one)
+    from the position in ``w``, where ``leader`` led the trick on the table (``n_table`` cards
+    in ``table_cards`` played by ``table_seats``; 0 at a trick boundary)?"""
+    w[W_NODES] += ONE
+    if n_table == 0:
+        return _trick(w, tt, np.int64(leader), np.int64(target), np.int64(0)) == 1
+    double = np.int64(w[W_DOUBLE])
+    led = np.int64(table_cards[0] >> 4)
+    wc = np.int64(table_cards[0])
+    ws = np.int64(table_seats[0])
+    table = ONE << np.uint64(table_cards[0])
+    for i in range(1, n_table):
+        if beats(table_cards[i], wc, double):
+            wc = np.int64(table_cards[i])
+            ws = np.int64(table_seats[i])
+        table |= ONE << np.uint64(table_cards[i])
+    seat = _next_active(table_seats[n_table - 1], np.int64(w[W_ACTIVE]))
+    return _partial(w, tt, np.int64(n_table), np.int64(seat), led, wc, ws, table,
+                    np.int64(target)) == 1
+
+
+@njit(**JIT)
+def tricks_left(w, leader, n_table):
+    """Tricks still to be completed, counting a trick in progress."""
+    if n_table == 0:
+        return popcount(w[W_HANDS + leader])
+    return popcount(w[W_HANDS + leader]) + 1
+
+
+@njit(**JIT)
+def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
+    """The number of tricks still to come that the declaring side takes with best play by
+    everyone, found by zero-window probes starting from ``guess``."""
+    lo = 0
+    hi = tricks_left(w, leader, n_table)
+    g = min(max(guess, lo + 1), hi)
+    while lo < hi:
+        w[W_PROBES] += ONE
+        if at_least(w, tt, leader, table_cards, table_seats, n_table, g):
+            lo = g
+            g = g + 1
+        else:
+            hi = g - 1
+            g = g - 1
+        g = min(max(g, lo + 1), hi)
+    return lo
+
+
+@njit(**JIT)
+def guess_tricks(w):
+    """A cheap first guess at the declaring side's tricks for the exact search: its share of
+    the trumps, rounded."""
+    decl = np.int64(w[W_DECL])
+    mine = 0
+    total = 0
+    for s in range(4):
+        c = popcount(w[W_HANDS + s] & TRUMP_MASK)
+        total += c
+        if (decl >> s) & 1:
+            mine += c
+    n = 0
+    for s in range(4):
+        if (decl >> s) & 1:
+            n = popcount(w[W_HANDS + s])
+    if total == 0:
+        return n // 2
+    return (mine * n + total // 2) // total
+
+
+@njit(**JIT)
+def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
+    """Double-dummy value of every legal card of the seat to play: ``out[bit]`` = tricks still
+    to come (counting the current trick) that the declaring side takes if that card is played
+    and everyone plays best afterwards; -1 for cards that cannot be played. Returns the mask
+    of legal cards."""
+    active = np.int64(w[W_ACTIVE])
+    decl = np.int64(w[W_DECL])
+    double = np.int64(w[W_DOUBLE])
+    out[:] = -1
+    if n_table == 0:
+        seat = leader
+        led = -1
+    else:
+        seat = _next_active(table_seats[n_table - 1], active)
+        led = table_cards[0] >> 4
+    hand = w[W_HANDS + seat]
+    legal = hand
+    if led >= 0 and hand & SLOT_MASKS[led]:
+        legal = hand & SLOT_MASKS[led]
+    nactive = np.int64(w[W_NACTIVE])
+    cards = np.empty(4, dtype=np.int64)
+    seats = np.empty(4, dtype=np.int64)
+    for i in range(n_table):
+        cards[i] = table_cards[i]
+        seats[i] = table_seats[i]
+    m = legal
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        w[W_HANDS + seat] = hand ^ (ONE << np.uint64(b))
+        cards[n_table] = b
+        seats[n_table] = seat
+        if n_table + 1 == nactive:
+            wi = 0
+            for i in range(1, nactive):
+                if beats(cards[i], cards[wi], double):
+                    wi = i
+            won = (decl >> seats[wi]) & 1
+            v = won + exact(w, tt, seats[wi], cards, seats, 0, guess_tricks(w))
+        else:
+            v = exact(w, tt, leader, cards, seats, n_table + 1, guess_tricks(w))
+        out[b] = v
+        w[W_HANDS + seat] = hand
+    return legal
+
+
+@njit(**JIT)
+def _load(w, hands, trump, leader, active, decl, table, n_table, to_norm, double, cards, seats):
+    """Load one position given in the natural layout into ``w`` (and its trick-so-far into
+    ``cards``/``seats``, normalised): the hands, the seats that play, the declaring side and
+    the ``n_table`` cards already played to the current trick, in order from ``leader``."""
+    nh = np.empty(4, dtype=np.uint64)
+    for s in range(4):
+        nh[s] = normalise_mask(hands[s], to_norm[trump])
+    set_position(w, nh, active, decl, double)
+    seat = leader
+    for k in range(n_table):
+        cards[k] = to_norm[trump, table[k]]
+        seats[k] = seat
+        seat = _next_active(seat, active)
+
+
+@njit(**PARALLEL_JIT)
+def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, to_norm, double,
+                tt_bits, nthreads):
+    """Solve N positions in parallel, each a pure function of its inputs (the same answers
+    and node counts whatever the thread count).
+
+    Per position i: ``hands[i, 4]`` natural masks of the cards still held, ``trumps[i]``,
+    ``leaders[i]`` (who led, or leads, the current trick), ``active[i]`` and ``decl[i]``
+    4-bit seat masks (who plays; the declaring side), ``table[i, :n_table[i]]`` natural cards
+    already played to the current trick in order from the leader, and ``targets[i]``: k >= 0
+    asks "can the declaring side take at least k of the tricks still to come (counting the
+    current one)?" (answer 1/0), -1 asks for that number exactly. ``to_norm`` is the deck's
+    layout map, ``double`` the double-deck flag, ``tt_bits`` the log2 of the rows of each
+    thread's table (memory per thread: 40 * 2**tt_bits + 8 * W_LEN bytes), ``nthreads`` the
+    number of numba threads. Returns ``(answers[N] int8, nodes[N] int64)``."""
+    n = hands.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    nodes = np.empty(n, dtype=np.int64)
+    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
+    for t in range(nthreads):
+        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    for i in prange(n):
+        tid = get_thread_id()
+        w = works[tid]
+        tt = tables[tid]
+        cards = np.empty(4, dtype=np.int64)
+        seats = np.empty(4, dtype=np.int64)
+        _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
+              to_norm, double, cards, seats)
+        if targets[i] >= 0:
+            ok = at_least(w, tt, leaders[i], cards, seats, n_table[i], targets[i])
+            out[i] = 1 if ok else 0
+        else:
+            out[i] = exact(w, tt, leaders[i], cards, seats, n_table[i], guess_tricks(w))
+        nodes[i] = np.int64(w[W_NODES])
+    return out, nodes
+
+
+@njit(**PARALLEL_JIT)
+def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_norm, from_norm,
+                      double, tt_bits, nthreads):
+    """The per-card form of ``solve_batch`` ("solve board"): for each position, the value of
+    every legal card of the seat to play, as tricks still to come (counting the current one)
+    for the declaring side. Returns ``(values[N, 64] int8 indexed by natural card id, -1 for
+    cards that cannot be played; nodes[N])``."""
+    n = hands.shape[0]
+    values = np.full((n, 64), -1, dtype=np.int8)
+    nodes = np.empty(n, dtype=np.int64)
+    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
+    for t in range(nthreads):
+        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    for i in prange(n):
+        tid = get_thread_id()
+        w = works[tid]
+        tt = tables[tid]
+        cards = np.empty(4, dtype=np.int64)
+        seats = np.empty(4, dtype=np.int64)
+        out = np.empty(64, dtype=np.int64)
+        _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
+              to_norm, double, cards, seats)
+        card_values(w, tt, leaders[i], cards, seats, n_table[i], out)
+        for b in range(64):
+            if out[b] >= 0:
+                values[i, from_norm[trumps[i], b]] = out[b]
+        nodes[i] = np.int64(w[W_NODES])
+    return values, nodes

@@ -1,0 +1,58 @@
+"""Run in a fresh process by test_kernels_cache.py: play and solve a little, print the results,
+and with --types list every float64 scalar in the typing of a compiled kernel."""
+
+import importlib
+import inspect
+import json
+import pkgutil
+import sys
+
+import numpy as np
+from numba import types
+from numba.core.registry import CPUDispatcher
+
+import kernels
+from analyzer.hands import play_hands
+from analyzer.solve import card_values, solve_positions
+from analyzer.variants import make_rules
+
+
+def float_scalars(dispatchers) -> list[str]:
+    """``name:variable`` for every float64 scalar in the typing of the compiled dispatchers
+    (``name -> dispatcher``); only freshly compiled functions carry their typing."""
+    found = set()
+    for name, disp in dispatchers.items():
+        for cres in disp.overloads.values():
+            annotation = getattr(cres, "type_annotation", None)
+            for var, typ in (annotation.typemap.items() if annotation else ()):
+                if typ == types.float64:
+                    found.add(f"{name}:{var}")
+    return sorted(found)
+
+
+def kernel_dispatchers() -> dict:
+    """Every jitted function of every module of kernels/."""
+    out = {}
+    for info in pkgutil.iter_modules(kernels.__path__):
+        module = importlib.import_module(f"kernels.{info.name}")
+        for attr, obj in inspect.getmembers(module):
+            if isinstance(obj, CPUDispatcher):
+                out[f"{info.name}.{attr}"] = obj
+    return out
+
+
+def main():
+    rules = make_rules("knock")
+    _, recs = play_hands(rules, 50, seed=3)
+    bid_hands = np.array([[0x7C, 0x7C00, 0x7C0000, 0x7C000000]], dtype=np.uint64)
+    answers, nodes = solve_positions(make_rules("bid"), bid_hands, 2, 0, 15, 5, -1)
+    knock_hands = np.array([[0x3E, 0x3E00, 0x3E0000, 0x3E000000]], dtype=np.uint64)
+    values, _ = card_values(rules, knock_hands, 1, 0, 15, 5)
+    floats = float_scalars(kernel_dispatchers()) if "--types" in sys.argv else []
+    print(json.dumps({"points": recs[:, 128:132].sum(axis=0).tolist(),
+                      "answers": answers.tolist(), "nodes": nodes.tolist(),
+                      "values": values[0].tolist(), "floats": floats}))
+
+
+if __name__ == "__main__":
+    main()

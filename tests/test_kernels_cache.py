@@ -1,0 +1,42 @@
+"""Compiled kernels from a cold and a warm numba cache give identical results (the solver
+recurses, which numba's cache has mishandled before), and no kernel's typing produces a
+float64 scalar (numba unifies uint64 with int64 into float64, silently dropping card bits)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from tests.cache_probe import float_scalars
+
+PROBE = Path(__file__).with_name("cache_probe.py")
+
+
+def run_probe(cache_dir, *args):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+    done = subprocess.run([sys.executable, str(PROBE), *args], env=env, capture_output=True,
+                          text=True, cwd=PROBE.parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_cold_then_warm_cache(tmp_path):
+    cold = run_probe(tmp_path, "--types")
+    assert cold.pop("floats") == [], "kernels mix uint64 and int64 into float64"
+    assert list(tmp_path.rglob("*.nbi")), "nothing was cached"
+    warm = run_probe(tmp_path)
+    warm.pop("floats")
+    assert warm == cold
+
+
+def test_the_float_scan_finds_the_trap():
+    @njit
+    def mixed(mask, on):
+        return mask if on else 0  # uint64 vs int64 literal: unified to float64
+
+    mixed(np.uint64(5), True)
+    assert float_scalars({"mixed": mixed})

@@ -1,0 +1,242 @@
+"""The double-dummy solver against the brute-force minimax of tests/reference.py."""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from analyzer.solve import card_values, solve_positions
+from analyzer.variants import make_rules
+from tests import reference as ref
+from tests.cards import card_name, deck_ids
+
+# name: (rules, cards per hand, active seats, declaring side as seats relative to the declarer)
+CONFIGS = {
+    "knock": (("knock", {}), 5, "NESW", "partners"),
+    "knock_alone": (("knock", {}), 5, "NES", "alone"),
+    "knock_lone_defender": (("knock", {"lone_defender": True}), 5, "NE", "alone"),
+    "knock_joker": (("knock", {"joker": True}), 5, "NESW", "partners"),
+    "knock_deck32": (("knock", {"deck32": True}), 5, "NESW", "partners"),
+    "bid": (("bid", {}), 6, "NESW", "partners"),
+    "bid_moon": (("bid", {}), 6, "NES", "alone"),
+    "ghost": (("ghost", {}), 6, "NES", "alone"),
+    "cutthroat": (("cutthroat", {}), 5, "NES", "alone"),
+    "cutthroat_lone_defender": (("cutthroat", {}), 5, "NE", "alone"),
+}
+DECK_ARGS = {"knock_joker": {"joker": True}, "knock_deck32": {"low": True}}
+DEFAULT_DEALS = 100
+SLOW_DEALS = 1000
+
+
+def random_position(name, rng, dealt=None):
+    """A random deal of configuration ``name``: seats of the active hands get random cards;
+    random trump, declarer and leader. Returns a dict the helpers below understand."""
+    (variant, opts), n, seats, side = CONFIGS[name]
+    deck = deck_ids(**DECK_ARGS.get(name, {}))
+    rng.shuffle(deck)
+    hands = {s: deck[i * n:(i + 1) * n] for i, s in enumerate(seats)}
+    declarer = rng.choice(seats)
+    decl = {declarer}
+    if side == "partners":
+        decl.add(ref.partner(declarer))
+    return {"rules": make_rules(variant, **opts), "hands": hands, "trump": rng.randrange(4),
+            "leader": rng.choice(seats), "active": list(seats), "decl": decl, "table": []}
+
+
+def play_randomly(pos, rng, plays):
+    """Play ``plays`` random legal cards (by the reference's rules) into ``pos``."""
+    trump = "CDHS"[pos["trump"]]
+    order = pos["active"]
+    for _ in range(plays):
+        table = pos["table"]
+        seat = pos["leader"] if not table else ref.left_of(table[-1][0], order)
+        hand = pos["hands"][seat]
+        names = [card_name(c) for c in hand]
+        led = card_name(table[0][1]) if table else None
+        legal = ref.legal_cards(names, led, trump)
+        choice = rng.choice([c for c in hand if card_name(c) in legal])
+        hand.remove(choice)
+        table.append((seat, choice))
+        if len(table) == len(order):
+            w = ref.trick_winner([card_name(c) for _, c in table], trump)
+            pos["leader"] = table[w][0]
+            pos["table"] = []
+    return pos
+
+
+def solver_arrays(positions):
+    n = len(positions)
+    hands = np.zeros((n, 4), dtype=np.uint64)
+    table = np.full((n, 4), -1, dtype=np.int64)
+    n_table = np.zeros(n, dtype=np.int64)
+    for i, p in enumerate(positions):
+        for s, cards in p["hands"].items():
+            hands[i, "NESW".index(s)] = sum(1 << c for c in cards)
+        for k, (_, c) in enumerate(p["table"]):
+            table[i, k] = c
+        n_table[i] = len(p["table"])
+    trumps = [p["trump"] for p in positions]
+    leaders = ["NESW".index(p["table"][0][0] if p["table"] else p["leader"]) for p in positions]
+    active = [sum(1 << "NESW".index(s) for s in p["active"]) for p in positions]
+    decl = [sum(1 << "NESW".index(s) for s in p["decl"]) for p in positions]
+    return hands, trumps, leaders, active, decl, table, n_table
+
+
+def reference_value(p):
+    names = {s: [card_name(c) for c in cards] for s, cards in p["hands"].items()}
+    table = tuple((s, card_name(c)) for s, c in p["table"])
+    leader = p["table"][0][0] if p["table"] else p["leader"]
+    return ref.dd_tricks(names, "CDHS"[p["trump"]], leader, p["active"], p["decl"], table)
+
+
+def check_exact_and_thresholds(positions):
+    rules = positions[0]["rules"]
+    hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
+    want = [reference_value(p) for p in positions]
+    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table, n_table)
+    assert list(got) == want
+    for k in range(0, rules.hand_size + 2):
+        yes, _ = solve_positions(rules, hands, trumps, leaders, active, decl, k, table, n_table)
+        assert [bool(v) for v in yes] == [k <= v for v in want], f"threshold {k}"
+
+
+def check_card_values(positions):
+    rules = positions[0]["rules"]
+    hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
+    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table, n_table)
+    for i, p in enumerate(positions):
+        names = {s: [card_name(c) for c in cards] for s, cards in p["hands"].items()}
+        tab = tuple((s, card_name(c)) for s, c in p["table"])
+        leader = p["table"][0][0] if p["table"] else p["leader"]
+        want = ref.dd_card_values(names, "CDHS"[p["trump"]], leader, p["active"], p["decl"], tab)
+        got = {}
+        for cid in np.nonzero(values[i] >= 0)[0]:
+            got[card_name(int(cid))] = int(values[i, cid])
+        assert got == want, i
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_full_deals_agree_with_brute_force(name):
+    rng = random.Random(f"full-{name}")
+    check_exact_and_thresholds([random_position(name, rng) for _ in range(DEFAULT_DEALS)])
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_opening_leads_agree_with_brute_force(name):
+    rng = random.Random(f"leads-{name}")
+    check_card_values([random_position(name, rng) for _ in range(15)])
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_partly_played_positions_agree_with_brute_force(name):
+    rng = random.Random(f"partial-{name}")
+    positions = []
+    for _ in range(DEFAULT_DEALS):
+        p = random_position(name, rng)
+        total = len(p["active"]) * len(next(iter(p["hands"].values())))
+        play_randomly(p, rng, rng.randrange(1, total - len(p["active"])))
+        positions.append(p)
+    check_exact_and_thresholds(positions)
+    check_card_values(positions[:30])
+
+
+def test_double_deck_positions_agree_with_brute_force():
+    """Full 12-trick double-deck deals are beyond brute force; their endgames (4 tricks or
+    fewer to go, some mid-trick) are checked instead, with repeated identical cards."""
+    rng = random.Random("double")
+    rules = make_rules("bid", double_deck=True)
+    positions = []
+    for _ in range(60):
+        deck = deck_ids(double=True)
+        rng.shuffle(deck)
+        hands = {s: deck[i * 12:(i + 1) * 12] for i, s in enumerate("NESW")}
+        declarer = rng.choice("NESW")
+        p = {"rules": rules, "hands": hands, "trump": rng.randrange(4), "leader": "N",
+             "active": list("NESW"), "decl": {declarer, ref.partner(declarer)}, "table": []}
+        play_randomly(p, rng, rng.randrange(32, 46))
+        positions.append(p)
+    check_exact_and_thresholds(positions)
+    check_card_values(positions[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_thousand_deals_agree_with_brute_force(name):
+    rng = random.Random(f"slow-{name}")
+    check_exact_and_thresholds([random_position(name, rng) for _ in range(SLOW_DEALS)])
+    positions = []
+    for _ in range(SLOW_DEALS):
+        p = random_position(name, rng)
+        total = len(p["active"]) * len(next(iter(p["hands"].values())))
+        play_randomly(p, rng, rng.randrange(1, total - len(p["active"])))
+        positions.append(p)
+    check_exact_and_thresholds(positions)
+    check_card_values(positions[:200])
+
+
+# ---------------------------------------------------------------------------- invariants
+
+def exact_of(positions):
+    rules = positions[0]["rules"]
+    hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
+    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table, n_table)
+    return [int(v) for v in got]
+
+
+@given(st.sampled_from(sorted(CONFIGS)), st.randoms(use_true_random=False))
+def test_both_sides_tricks_add_up(name, rng):
+    p = random_position(name, rng)
+    other = dict(p, decl=set(p["active"]) - p["decl"])
+    n = len(next(iter(p["hands"].values())))
+    assert exact_of([p])[0] + exact_of([other])[0] == n
+
+
+def swap_suits(cid, a, b):
+    """Natural id with suits ``a`` and ``b`` exchanged (same rank, same copy)."""
+    if cid == 32:
+        return cid
+    copy, base = divmod(cid, 32)
+    suit, rank = divmod(base, 8)
+    suit = b if suit == a else a if suit == b else suit
+    return copy * 32 + suit * 8 + rank
+
+
+@given(st.sampled_from(sorted(CONFIGS)), st.randoms(use_true_random=False))
+def test_swapping_the_two_plain_suits_of_the_other_colour_changes_nothing(name, rng):
+    p = random_position(name, rng)
+    trump = p["trump"]
+    a, b = [s for s in range(4) if s not in (trump, trump ^ 3)]
+    q = dict(p, hands={s: [swap_suits(c, a, b) for c in cards] for s, cards in p["hands"].items()})
+    assert exact_of([p]) == exact_of([q])
+
+
+@given(st.sampled_from(sorted(CONFIGS)), st.randoms(use_true_random=False))
+def test_rotating_the_seats_changes_nothing(name, rng):
+    p = random_position(name, rng)
+    if len(p["active"]) < 4:
+        return  # the 3-player variants' seat W is fixed; 4-player deals rotate freely
+    turn = {s: "NESW"[("NESW".index(s) + 1) % 4] for s in "NESW"}
+    q = dict(p, hands={turn[s]: cards for s, cards in p["hands"].items()},
+             leader=turn[p["leader"]], decl={turn[s] for s in p["decl"]})
+    assert exact_of([p]) == exact_of([q])
+
+
+def test_same_answers_and_nodes_whatever_the_thread_count():
+    from kernels.threads import max_threads, num_threads, set_threads
+
+    rng = random.Random("threads")
+    positions = [random_position("bid", rng) for _ in range(300)]
+    before = num_threads()
+    results = []
+    try:
+        for threads in sorted({1, max_threads()}):
+            set_threads(threads)
+            rules = positions[0]["rules"]
+            arrays = solver_arrays(positions)
+            answers, nodes = solve_positions(rules, *arrays[:5], -1, *arrays[5:])
+            results.append((answers.tolist(), nodes.tolist()))
+    finally:
+        set_threads(before)
+    assert all(r == results[0] for r in results)
