@@ -14,9 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/euchre rules knock
+	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000
 	@echo
-	$(BIN)/euchre play --variant bid --seed 7
+	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N
 	@echo
 	$(BIN)/euchre play --variant knock --seed 1 --json | $(BIN)/euchre score -
 

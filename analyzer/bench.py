@@ -183,3 +183,43 @@ def cold_start_seconds() -> tuple[float, float]:
         subprocess.run([sys.executable, "-c", code], env=env, check=True)
         warm = time.perf_counter() - start
     return cold, warm
+
+
+BENCH_HAND = "JH AH KH QD 9S TC"
+
+
+def bench_odds(deals: int = 100_000, exact_sample: int = 200_000, progress=None) -> dict:
+    """The odds engine's targets: a bid hand with ``deals`` deals on all four trumps (every
+    option, and the trick distribution alone); the time exact mode would take for one hand
+    and one trump ("at least k" for every k), from ``exact_sample`` layouts; peak memory."""
+    import resource
+
+    from .notation import parse_hand
+    from .odds import _chunk_work, build_query, odds
+    from .runner import run_chunks
+
+    out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads()}
+    odds(BENCH_HAND, "bid", deals=500, seed=1)  # warm the kernels
+    if progress:
+        progress("every option, all trumps")
+    start = time.perf_counter()
+    odds(BENCH_HAND, "bid", deals=deals, seed=1)
+    out["all_options_s"] = time.perf_counter() - start
+    if progress:
+        progress("trick distribution, all trumps")
+    start = time.perf_counter()
+    odds(BENCH_HAND, "bid", deals=deals, seed=1, bid="3", defend=False)
+    out["trick_distribution_s"] = time.perf_counter() - start
+    if progress:
+        progress("exact mode sample")
+    rules = make_rules("bid")
+    hand = parse_hand(BENCH_HAND, rules)
+    q = build_query(rules, hand, 0, None, None, [2], "3", defend=False)
+    work = _chunk_work(q, 0, True)
+    start = time.perf_counter()
+    run_chunks(exact_sample, work, progress=False)
+    per = (time.perf_counter() - start) / exact_sample
+    out["exact_layouts"] = 17_153_136
+    out["exact_estimated_s"] = per * out["exact_layouts"]
+    out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out

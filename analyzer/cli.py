@@ -242,6 +242,64 @@ def solve_cmd(
     console.print(f"Nodes searched: {result.nodes:,}")
 
 
+@app.command("odds")
+@with_rule_options
+def odds_cmd(
+    hand: Annotated[list[str], typer.Argument(help="Your cards, e.g. JH JD AH KH QH 9S.")],
+    variant: VariantOption,
+    trump: Annotated[str | None, typer.Option(help="Only this trump suit (default: all).")]
+    = None,
+    seat: Annotated[str, typer.Option(help="Your seat.")] = "N",
+    dealer: Annotated[str | None, typer.Option(help="The dealer (knock, cutthroat; default: "
+                                               "the seat on your right).")] = None,
+    upcard: Annotated[str | None, typer.Option(help="The turned-up card (knock, cutthroat).")]
+    = None,
+    bid: Annotated[str | None, typer.Option(help="Only this bid: 3, 4, 5, ask or moon (bid, "
+                                            "ghost).")] = None,
+    method: Annotated[str, typer.Option(help="How hands are played: dd (double dummy).")]
+    = "dd",
+    deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
+                                              min=1)] = None,
+    precision: Annotated[float | None, typer.Option(help="Deal until every probability's 95% "
+                                                    "interval is within ± this.")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Enumerate every layout of the unseen "
+                                        "cards (refused when it would take too long).")] = False,
+    given: Annotated[list[str] | None, typer.Option(help="A condition on an unseen hand: "
+                                                    "'E: void H', 'S: >=2 trump', 'W: has AS'. "
+                                                    "Repeatable.")] = None,
+    seed: SeedOption = 0,
+    workers: Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
+                                                min=1)] = None,
+    defend: Annotated[bool, typer.Option(help="Bid: also estimate passing (the opponents "
+                                         "bidding 3 in their best suit).")] = True,
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """What are my odds? Deal the unseen cards many times, play every option on the same
+    deals double dummy, and print each option's chance of making, of a march and of being
+    euchred, and its expected net points, with 95% intervals.
+
+      euchre odds JH JD AH KH QH 9S --variant bid --bid 5
+
+      euchre odds JH JD AH KD QD --variant knock --upcard 9H --seat E --dealer N
+
+      euchre odds JS AS KS QH 9D 9C --variant ghost --precision 0.01 --json
+    """
+    from .odds import odds
+
+    rules = rules_for(variant, rule_opts)
+    result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
+                  dealer=dealer, upcard=upcard, bid=bid, method=method, deals=deals,
+                  precision=precision, exact=exact, seed=seed, workers=workers,
+                  given=given or (), defend=defend, progress=not json_out)
+    if json_out:
+        print_json(result.to_dict())
+    else:
+        from .odds_view import print_odds
+
+        print_odds(console, result)
+
+
 bench_app = typer.Typer(help="Benchmarks that print figures (solves per second, nodes).",
                         no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
@@ -287,6 +345,34 @@ def bench_solve_cmd(
     if cold:
         console.print(f"cold start {figures['cold_start_s']:.1f} s, warm start "
                       f"{figures['warm_start_s']:.1f} s (a new process solving one deal)")
+
+
+@bench_app.command("odds")
+def bench_odds_cmd(
+    json_out: JsonOption = False,
+    deals: Annotated[int, typer.Option(help="Deals for the all-trumps query.", min=100)]
+    = 100_000,
+):
+    """Time the odds engine: a bid hand with 100,000 deals on all four trumps (every option,
+    and the trick distribution alone), exact mode for one hand and trump (extrapolated from
+    200,000 layouts), and the peak memory.
+
+      euchre bench odds --json
+    """
+    from .bench import bench_odds
+
+    with console.status("benchmarking") as status:
+        figures = bench_odds(deals, progress=lambda what: status.update(f"timing {what}"))
+    if json_out:
+        print_json(figures)
+        return
+    console.print(f"bid hand {figures['hand']}, {figures['deals']:,} deals, all trumps, "
+                  f"{figures['threads']} threads:")
+    console.print(f"  every option (bids, 6-ask, moon, pass): {figures['all_options_s']:.1f} s")
+    console.print(f"  trick distribution only: {figures['trick_distribution_s']:.1f} s")
+    console.print(f"exact mode, one trump, {figures['exact_layouts']:,} layouts: about "
+                  f"{figures['exact_estimated_s'] / 60:.1f} minutes (extrapolated)")
+    console.print(f"peak memory: {figures['peak_memory_mb']:.0f} MB")
 
 
 def run(argv: list[str]) -> int:

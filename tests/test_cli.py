@@ -262,3 +262,48 @@ def test_solve_rejects_impossible_deals(capsys, args, words):
     code, out, err = cli(capsys, "solve", *args)
     assert code == 2 and err.count("\n") == 1, err
     assert words in err
+
+
+def test_odds_json_is_stable(capsys):
+    code, out, err = cli(capsys, "odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid",
+                         "--deals", "300", "--trump", "H", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    for key in ("variant", "rules", "hand", "method", "seed", "deals", "options", "tricks",
+                "best", "exact", "seconds"):
+        assert key in data
+    assert data["deals"] == 300 and data["method"] == "dd"
+    row = data["options"][0]
+    for key in ("trump", "option", "p_make", "p_make_low", "p_make_high", "ev", "ev_low",
+                "ev_high"):
+        assert key in row
+    again = json.loads(cli(capsys, "odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant",
+                           "bid", "--deals", "300", "--trump", "H", "--json")[1])
+    data.pop("seconds")
+    again.pop("seconds")
+    assert again == data
+
+
+def test_odds_table_and_bid(capsys):
+    code, out, err = cli(capsys, "odds", "JH JD AH KH QH 9S", "--variant", "bid", "--deals",
+                         "300", "--bid", "5")
+    assert code == 0, err
+    assert "bid 5" in out and "bid 4" not in out and "P(≥5)" in out
+    code, out, err = cli(capsys, "odds", "AH", "JH", "KD", "QD", "JD", "--variant", "knock",
+                         "--upcard", "9H", "--seat", "E", "--dealer", "N", "--deals", "300")
+    assert code == 0 and "order up" in out and "P(euchred)" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["JH", "JD", "--variant", "bid"], "the hand has 2 cards"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=7 C", "--deals", "50"],
+     "constraints could not be met"),
+    (["JH JD AH KH QH", "--variant", "knock"], "need the --upcard"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--joker", "--upcard", "9C"], "no upcard"),
+    (["JH JD AH KH QH 9S", "--variant", "ghost", "--stick-the-dealer"], "does not apply"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--deals", "0"], "--deals"),
+])
+def test_odds_errors(capsys, args, words):
+    code, out, err = cli(capsys, "odds", *args)
+    assert code == 2 and err.count("\n") == 1, err
+    assert words in err

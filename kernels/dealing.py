@@ -1,0 +1,124 @@
+"""Conditioned dealing: the cards the asking player cannot see, dealt into groups (the other
+hands, the ghost hand or dummy, the kitty).
+
+Random mode: deal ``i`` is a Fisher-Yates shuffle from the stream ``(seed, STREAM_DEAL, i)``;
+when constraints reject it, the same stream keeps shuffling until a deal passes, so deal ``i``
+still depends on ``(seed, i)`` alone. Exact mode: deal ``i`` is layout number ``i`` of every
+way to split the unseen cards into the groups (multinomial unranking), so enumerating
+``0 .. count-1`` visits each layout once.
+
+A constraint is ``popcount(group's cards & mask) OP value`` with OP one of ``OP_*``; the
+analyzer turns "E: void H", "S: >=2 trump", "W: has AS" into such rows.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount
+from .config import JIT
+from .rng import STREAM_DEAL, shuffle, stream_state
+
+OP_EQ = 0
+OP_GE = 1
+OP_LE = 2
+
+
+@njit(**JIT)
+def binomial_table(n):
+    """``C[a, b]`` = a choose b for 0 <= a, b <= n (int64)."""
+    c = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for a in range(n + 1):
+        c[a, 0] = 1
+        for b in range(1, a + 1):
+            c[a, b] = c[a - 1, b - 1] + c[a - 1, b]
+    return c
+
+
+@njit(**JIT)
+def layout_count(sizes, binom):
+    """Number of ways to split ``sum(sizes)`` distinct cards into groups of ``sizes``."""
+    left = 0
+    for g in range(sizes.shape[0]):
+        left += sizes[g]
+    count = 1
+    for g in range(sizes.shape[0]):
+        count *= binom[left, sizes[g]]
+        left -= sizes[g]
+    return count
+
+
+@njit(**JIT)
+def unrank_layout(rank, cards, sizes, binom, out):
+    """Write layout number ``rank`` of ``cards`` (natural ids) split into groups of ``sizes``
+    as natural masks into ``out[g]``. Groups are filled in order; within a group the subset
+    is the ``k``-th combination of the cards still free in lexicographic order."""
+    free = np.ones(cards.shape[0], dtype=np.bool_)
+    left = cards.shape[0]
+    r = rank
+    for g in range(sizes.shape[0]):
+        rest = 1
+        after = left - sizes[g]
+        for h in range(g + 1, sizes.shape[0]):
+            rest *= binom[after, sizes[h]]
+            after -= sizes[h]
+        k = r // rest
+        r = r % rest
+        need = sizes[g]
+        mask = np.uint64(0)
+        avail = left
+        for j in range(cards.shape[0]):
+            if need == 0:
+                break
+            if not free[j]:
+                continue
+            avail -= 1
+            # combinations that take this card: choose the other need-1 from the rest
+            with_it = binom[avail, need - 1]
+            if k < with_it:
+                mask |= np.uint64(1) << np.uint64(cards[j])
+                free[j] = False
+                need -= 1
+            else:
+                k -= with_it
+        out[g] = mask
+        left -= sizes[g]
+
+
+@njit(**JIT)
+def passes(groups, cons_group, cons_mask, cons_op, cons_value):
+    """True if the dealt ``groups`` (natural masks) meet every constraint row."""
+    for c in range(cons_group.shape[0]):
+        n = popcount(groups[cons_group[c]] & cons_mask[c])
+        op = cons_op[c]
+        if op == OP_EQ and n != cons_value[c]:
+            return False
+        if op == OP_GE and n < cons_value[c]:
+            return False
+        if op == OP_LE and n > cons_value[c]:
+            return False
+    return True
+
+
+@njit(**JIT)
+def deal_groups(seed, index, exact, cards, sizes, binom, cons_group, cons_mask, cons_op,
+                cons_value, max_tries, out):
+    """Deal ``index`` into ``out`` (natural masks, one per group). Random mode: reshuffle until
+    the constraints pass, at most ``max_tries`` times; exact mode: layout ``index``, one try.
+    Returns the number of tries when the deal passes, or minus that number when it does not."""
+    if exact:
+        unrank_layout(index, cards, sizes, binom, out)
+        return 1 if passes(out, cons_group, cons_mask, cons_op, cons_value) else -1
+    state = stream_state(seed, STREAM_DEAL, index)
+    work = cards.copy()
+    for tries in range(1, max_tries + 1):
+        shuffle(state, work)
+        k = 0
+        for g in range(sizes.shape[0]):
+            m = np.uint64(0)
+            for _ in range(sizes[g]):
+                m |= np.uint64(1) << np.uint64(work[k])
+                k += 1
+            out[g] = m
+        if passes(out, cons_group, cons_mask, cons_op, cons_value):
+            return tries
+    return -max_tries

@@ -1,0 +1,73 @@
+"""Rules of thumb for choices the asking player cannot see being made: the dealer's discard
+after a pick-up, the cutthroat maker's best five of ten with the dummy. Natural masks in,
+natural cards out; each works in the trump-normalised layout of ``trump``."""
+
+import numpy as np
+from numba import njit
+
+from .bits import lowest_bit, popcount
+from .config import JIT
+from .layout import JOKER, RANK_A, SLOT_MASKS, TRUMP_SLOT, normalise_mask
+
+ONE = np.uint64(1)
+
+
+@njit(**JIT)
+def keep_value(b, hand_n, card):
+    """How much a player wants to keep normalised card ``b`` (natural id ``card``) of
+    normalised hand ``hand_n``: trumps by power above everything, then side aces, then other
+    side cards by rank, less in long side suits (shortening a short suit makes a void)."""
+    slot = b >> 4
+    pos = b & 15
+    if slot == TRUMP_SLOT:
+        return 1000 + pos
+    length = popcount(hand_n & SLOT_MASKS[slot])
+    value = 10 * pos - 5 * length
+    if card != JOKER and (card & 7) == RANK_A:
+        value += 200
+    return value
+
+
+@njit(**JIT)
+def discard_card(hand, trump, to_norm, from_norm):
+    """The natural card a player with natural ``hand`` throws away (the dealer's discard
+    after taking the upcard): the card with the lowest ``keep_value``."""
+    hn = normalise_mask(hand, to_norm[trump])
+    worst = -1
+    worst_value = 1 << 30
+    m = hn
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        v = keep_value(b, hn, from_norm[trump, b])
+        if v < worst_value:
+            worst_value = v
+            worst = b
+    return from_norm[trump, worst]
+
+
+@njit(**JIT)
+def keep_best(hand, keep, trump, to_norm, from_norm):
+    """The natural mask of the ``keep`` cards a player keeps from natural ``hand`` (the
+    cutthroat maker's best five of ten with the dummy): drop the lowest ``keep_value`` one by
+    one, re-valuing as suits shorten."""
+    hn = normalise_mask(hand, to_norm[trump])
+    while popcount(hn) > keep:
+        worst = -1
+        worst_value = 1 << 30
+        m = hn
+        while m:
+            b = lowest_bit(m)
+            m &= m - ONE
+            v = keep_value(b, hn, from_norm[trump, b])
+            if v < worst_value:
+                worst_value = v
+                worst = b
+        hn &= ~(ONE << np.uint64(worst))
+    out = np.uint64(0)
+    m = hn
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        out |= ONE << np.uint64(from_norm[trump, b])
+    return out

@@ -1,0 +1,151 @@
+"""The odds engine's kernel: deal a chunk of deals and solve every scenario of a query on each
+one (common random numbers: every option is judged on the same deals).
+
+A scenario is one int64 row (``S_*`` fields): trump, declarer, the seats that play, the
+declaring side, the leader, what happens to the hands before the first lead (``K_*`` flags:
+the 6-ask exchange, the dealer's pick-up and discard, the cutthroat dummy) and the question
+(at least ``target`` tricks, or the exact count when -1). The answer for deal ``i`` and
+scenario ``s`` is ``outcomes[i, s]``: tricks of the declaring side, or 1/0 for a threshold;
+``aux[i, s]`` is the card a choice produced (the card received in a 6-ask, the dealer's
+discard), -1 otherwise.
+"""
+
+import numpy as np
+from numba import get_thread_id, njit, prange
+
+from .bits import highest_bit, lowest_bit
+from .config import JIT, PARALLEL_JIT
+from .dealing import binomial_table, deal_groups
+from .heuristics import discard_card, keep_best
+from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from .solver import (
+    TT_WORDS,
+    W_LEN,
+    W_NODES,
+    W_TT_MASK,
+    at_least,
+    exact,
+    guess_tricks,
+    set_position,
+)
+
+ONE = np.uint64(1)
+
+S_TRUMP = 0
+S_DECLARER = 1
+S_ACTIVE = 2
+S_DECL = 3
+S_LEADER = 4
+S_KIND = 5
+S_ARG = 6  # the card given away in a 6-ask; the dealer's own discard (-1: rule of thumb)
+S_DEALER = 7
+S_TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
+S_LEN = 9
+
+K_ASK = 1
+K_PICKUP = 2
+K_DUMMY = 4
+
+
+@njit(**JIT)
+def _solve(w, tt, hands, trump, active, decl, leader, target, to_norm, double):
+    nh = np.empty(4, dtype=np.uint64)
+    for s in range(4):
+        nh[s] = normalise_mask(hands[s], to_norm[trump])
+    set_position(w, nh, active, decl, double)
+    empty = np.zeros(4, dtype=np.int64)
+    if target >= 0:
+        return 1 if at_least(w, tt, leader, empty, empty, 0, target) else 0
+    return exact(w, tt, leader, empty, empty, 0, guess_tricks(w))
+
+
+@njit(**JIT)
+def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, double):
+    """Answer one scenario row on one deal (natural masks ``dealt`` by seat). Returns
+    ``(outcome, aux, nodes)``."""
+    hands = dealt.copy()
+    trump = scen[S_TRUMP]
+    decl_seat = scen[S_DECLARER]
+    kind = scen[S_KIND]
+    aux = -1
+    if kind & K_PICKUP:
+        dealer = scen[S_DEALER]
+        hands[dealer] |= ONE << np.uint64(upcard)
+        d = scen[S_ARG] if scen[S_ARG] >= 0 else discard_card(hands[dealer], trump, to_norm,
+                                                               from_norm)
+        hands[dealer] &= ~(ONE << np.uint64(d))
+        aux = d
+    if kind & K_DUMMY:
+        hands[decl_seat] = keep_best(hands[decl_seat] | hands[3], hand_size, trump, to_norm,
+                                     from_norm)
+        hands[3] = 0
+    nodes = 0
+    if kind & K_ASK:
+        partner = (decl_seat + 2) & 3
+        give = ONE << np.uint64(scen[S_ARG])
+        pn = normalise_mask(hands[partner], to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
+        options = (ONE << np.uint64(from_norm[trump, highest_bit(pn)])) if pn else hands[partner]
+        best = -1
+        best_card = -1
+        own = hands[decl_seat]
+        m = options
+        while m:
+            c = lowest_bit(m)
+            m &= m - ONE
+            hands[decl_seat] = (own & ~give) | (ONE << np.uint64(c))
+            v = _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
+                       scen[S_TARGET], to_norm, double)
+            nodes += np.int64(w[W_NODES])
+            if v > best:
+                best = v
+                best_card = c
+        return best, best_card, nodes
+    v = _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
+               scen[S_TARGET], to_norm, double)
+    return v, aux, nodes + np.int64(w[W_NODES])
+
+
+@njit(**PARALLEL_JIT)
+def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_seat, cons_group,
+              cons_mask, cons_op, cons_value, max_tries, scenarios, hand_size, to_norm,
+              from_norm, double, tt_bits, nthreads):
+    """Deal deals ``first .. first+n-1`` (random from ``seed``, or layouts when
+    ``exact_mode``) and answer every scenario on each.
+
+    ``known[4]`` natural masks of the cards the asker knows in each seat (its own hand);
+    ``cards`` the unseen natural ids, dealt in groups of ``sizes`` to ``group_seat`` (-1: the
+    kitty or a dead hand); constraint rows as in ``kernels.dealing``. Returns
+    ``(outcomes[n, S] int8, aux[n, S] int8, tries[n] int32, nodes[n] int64)``; a deal whose
+    constraints never passed in ``max_tries`` has negative tries and outcomes -1."""
+    n_scen = scenarios.shape[0]
+    outcomes = np.full((n, n_scen), -1, dtype=np.int8)
+    aux = np.full((n, n_scen), -1, dtype=np.int8)
+    tries = np.zeros(n, dtype=np.int32)
+    nodes = np.zeros(n, dtype=np.int64)
+    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
+    for t in range(nthreads):
+        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    binom = binomial_table(cards.shape[0])
+    n_groups = sizes.shape[0]
+    for i in prange(n):
+        tid = get_thread_id()
+        w = works[tid]
+        tt = tables[tid]
+        groups = np.empty(n_groups, dtype=np.uint64)
+        t = deal_groups(seed, first + i, exact_mode, cards, sizes, binom, cons_group, cons_mask,
+                        cons_op, cons_value, max_tries, groups)
+        tries[i] = t
+        if t < 0:
+            continue
+        dealt = known.copy()
+        for g in range(n_groups):
+            if group_seat[g] >= 0:
+                dealt[group_seat[g]] |= groups[g]
+        for s in range(n_scen):
+            v, a, k = play_scenario(w, tt, dealt, scenarios[s], upcard, hand_size, to_norm,
+                                    from_norm, double)
+            outcomes[i, s] = v
+            aux[i, s] = a
+            nodes[i] += k
+    return outcomes, aux, tries, nodes

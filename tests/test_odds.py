@@ -1,0 +1,208 @@
+"""The odds engine: uniform and conditioned dealing, agreement with exact enumeration,
+determinism, interval coverage, and clean errors."""
+
+import math
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.errors import UserError
+from analyzer.odds import build_query, odds
+from analyzer.runner import run_chunks
+from analyzer.variants import make_rules
+from kernels.dealing import OP_EQ, OP_GE, binomial_table, deal_groups
+from kernels.threads import max_threads, num_threads, set_threads
+from tests.cards import card_name, deck_ids
+
+
+def chi2_critical(df: int, z: float = 3.09) -> float:
+    """Upper 0.1% point of chi-square with ``df`` degrees of freedom (Wilson-Hilferty)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def deal_many(cards, sizes, n, seed, cons=None):
+    cons = cons or (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64),
+                    np.zeros(0, np.int64))
+    binom = binomial_table(len(cards))
+    out = np.zeros((n, len(sizes)), dtype=np.uint64)
+    for i in range(n):
+        tries = deal_groups(seed, i, False, np.array(cards, np.int64), np.array(sizes, np.int64),
+                            binom, *cons, 10000, out[i])
+        assert tries > 0
+    return out
+
+
+def test_card_positions_are_uniform():
+    cards = deck_ids()[:18]
+    sizes = [6, 6, 6]
+    n = 30000
+    deals = deal_many(cards, sizes, n, seed=7)
+    counts = np.zeros((len(cards), 3))
+    for g in range(3):
+        for k, c in enumerate(cards):
+            counts[k, g] = ((deals[:, g] >> np.uint64(c)) & np.uint64(1)).sum()
+    expected = n / 3
+    stat = ((counts - expected) ** 2 / expected).sum()
+    assert stat < chi2_critical(len(cards) * 2)
+    assert (counts.sum(axis=1) == n).all()
+
+
+def test_pairs_of_cards_land_together_as_often_as_they_should():
+    cards = deck_ids()[:18]
+    n = 30000
+    deals = deal_many(cards, [6, 6, 6], n, seed=8)
+    group_of = np.zeros((n, len(cards)), dtype=np.int64)
+    for g in range(3):
+        for k, c in enumerate(cards):
+            group_of[:, k] += g * ((deals[:, g] >> np.uint64(c)) & np.uint64(1)).astype(np.int64)
+    p_same = 5 / 17
+    stat = 0.0
+    pairs = 0
+    for a in range(len(cards)):
+        for b in range(a + 1, len(cards)):
+            same = (group_of[:, a] == group_of[:, b]).sum()
+            stat += (same - n * p_same) ** 2 / (n * p_same * (1 - p_same))
+            pairs += 1
+    assert stat < chi2_critical(pairs)
+
+
+def test_constraints_are_respected_in_every_deal():
+    cards = deck_ids()[6:]  # diamonds, hearts, spades
+    hearts = sum(1 << c for c in cards if card_name(c)[1] == "H")
+    spades = sum(1 << c for c in cards if card_name(c)[1] == "S")
+    cons = (np.array([0, 1], np.int64), np.array([hearts, spades], np.uint64),
+            np.array([OP_EQ, OP_GE], np.int64), np.array([0, 2], np.int64))
+    deals = deal_many(cards, [6, 6, 6], 2000, seed=9, cons=cons)
+    assert all((int(d[0]) & hearts) == 0 for d in deals)
+    assert all(bin(int(d[1]) & spades).count("1") >= 2 for d in deals)
+
+
+def test_the_query_never_deals_known_cards():
+    rules = make_rules("knock")
+    hand = sum(1 << c for c in deck_ids()[:5])
+    up = deck_ids()[10]
+    q = build_query(rules, hand, 1, 0, up, [0, 1, 2, 3], None)
+    assert not any((hand >> c) & 1 for c in q.cards) and up not in q.cards.tolist()
+    assert len(q.cards) == 18 and q.sizes.tolist() == [5, 5, 5, 3]
+
+
+def compare_with_exact(variant, hand, partner_has, **kw):
+    given = [f"{partner_has[0]}: has {partner_has[1]}"]
+    exact = odds(hand, variant, exact=True, given=given, **kw)
+    mc = odds(hand, variant, deals=3000, seed=11, given=given, **kw)
+    assert exact.deals == 924 and mc.deals == 3000
+    inside, total = 0, 0
+    for col in ("p_make", "p_march"):
+        for e, p, lo, hi in zip(exact.options[col], mc.options[col], mc.options[col + "_low"],
+                                mc.options[col + "_high"], strict=True):
+            total += 1
+            inside += lo - 1e-12 <= e <= hi + 1e-12
+            se = math.sqrt(max(e * (1 - e), 1e-4) / 3000)
+            assert abs(p - e) <= 5 * se + 1e-9
+    assert inside >= 0.9 * total
+    return exact
+
+
+@pytest.mark.parametrize("hand, partner", [
+    ("JH JD AH KH 9S TC", "S 9H QC KC AC QS JS"),
+    ("AS KS QS 9H TD JC", "S 9S TS AH KD 9D QD"),
+    ("JC JS AC 9H TH KD", "S QC KC TC 9C AH QD"),
+])
+def test_monte_carlo_agrees_with_exact_enumeration(hand, partner):
+    seat, cards = partner.split(None, 1)
+    compare_with_exact("bid", hand, (seat, cards), trump="C", defend=False)
+
+
+def test_certain_hands_give_exactly_one():
+    r = odds("JH JD AH KH QH TH", "bid", trump="H", deals=500, defend=False)
+    team = r.tricks.iloc[0]
+    assert team["p_at_least_6"] == 1.0
+    moon = r.options[r.options["option"] == "moon"].iloc[0]
+    assert moon["p_make"] == 1.0 and moon["p_make_low"] > 0.99
+
+
+def test_identical_whatever_the_threads_and_chunks():
+    before = num_threads()
+    frames = []
+    try:
+        for threads, chunk in [(1, 300), (max_threads(), 2048), (max_threads(), 777)]:
+            set_threads(threads)
+            r = odds("JS AS KS QH 9D 9C", "ghost", deals=3000, seed=5, chunk=chunk,
+                     swap_samples=0)
+            frames.append(r.options)
+    finally:
+        set_threads(before)
+    for f in frames[1:]:
+        pd.testing.assert_frame_equal(f, frames[0])
+
+
+def test_interrupt_keeps_the_chunks_done():
+    calls = []
+
+    def work(first, n):
+        calls.append(first)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return {"x": np.array([n])}
+
+    totals = run_chunks(10_000, work, chunk=100, progress=False)
+    assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
+
+
+@pytest.mark.slow
+def test_intervals_cover_the_exact_value_95_percent_of_the_time():
+    given = ["S: has 9H QC KC AC QS JS"]
+    exact = odds("JH JD AH KH 9S TC", "bid", trump="C", exact=True, given=given, defend=False)
+    truth = exact.options["p_make"].to_numpy()
+    covered = []
+    for seed in range(200):
+        mc = odds("JH JD AH KH 9S TC", "bid", trump="C", deals=300, seed=seed, given=given,
+                  defend=False)
+        ok = (mc.options["p_make_low"] <= truth + 1e-12) & (truth - 1e-12 <= mc.options[
+            "p_make_high"])
+        covered.extend(ok[(truth > 0) & (truth < 1)].tolist())
+    rate = np.mean(covered)
+    assert 0.90 <= rate <= 0.99, rate
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(hand="JH JD AH KH QH", variant="bid"), "the hand has 5 cards"),
+    (dict(hand="JH JD AH KH QH XX", variant="bid"), "'XX' is not a card"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", bid="7"), "bid bids are"),
+    (dict(hand="JH JD AH KH QH", variant="knock"), "need the --upcard"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", bid="4"), "has no bids"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", upcard="9H"), "bid has no upcard"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=7 C"]),
+     "constraints could not be met"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["N: void C"]), "being analysed"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=2 trump"]), "needs --trump"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: lots of C"]), "write"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", exact=True), "exact mode would"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", deals=10, exact=True), "choose one"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", method="pimc"), "unknown method"),
+    (dict(hand="JH JD AH KH QH 9S", variant="ghost", seat="W"), "W does not play"),
+])
+def test_bad_queries(kw, words):
+    with pytest.raises(UserError, match=words):
+        odds(deals=kw.pop("deals", 50), **kw) if "exact" not in kw else odds(**kw)
+
+
+def test_exact_refusal_names_count_and_time():
+    with pytest.raises(UserError) as e:
+        odds("JH JD AH KH QH", "knock", upcard="9H", exact=True)
+    assert "617,512,896 layouts" in str(e.value)
+
+
+def test_random_hands_run_for_every_variant():
+    rng = random.Random(3)
+    for variant, n in (("bid", 6), ("ghost", 6), ("knock", 5), ("cutthroat", 5)):
+        cards = deck_ids()
+        rng.shuffle(cards)
+        hand = " ".join(card_name(c) for c in cards[:n])
+        kw = {"upcard": card_name(cards[n]), "dealer": "N"} if variant in ("knock",
+                                                                          "cutthroat") else {}
+        r = odds(hand, variant, deals=200, seed=1, swap_samples=2, **kw)
+        assert len(r.options) > 0 and r.best
+        assert r.options["p_make"].between(0, 1).all()
