@@ -344,7 +344,10 @@ def _gen_moves(w, base, hand, legal, table, double):
 @njit(**JIT)
 def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, double):
     """Candidate cards (one per run of equivalent cards, best first) of ``seat`` playing card
-    ``pos`` of a trick led in ``led``; written at ``w[base:]``, returns how many."""
+    ``pos`` of a trick led in ``led``; written at ``w[base:]``, returns how many. ``table``
+    need only hold the card winning the trick so far: the other cards on the table cannot
+    tell two of this hand's cards apart (whatever is played, they do not win this trick,
+    and after it they are gone)."""
     legal = hand
     follow = hand & SLOT_MASKS[led]
     if follow:
@@ -455,7 +458,8 @@ def _trick(w, tt, leader, target, depth):
                 r = _trick(w, tt, ws1, target - ((decl >> ws1) & 1), depth + 1)
             else:
                 h2 = w[W_HANDS + p2]
-                n2 = _follow_moves(w, base + 32, h2, led, b0 | b1, wc1, ws1, 2, p2, double)
+                n2 = _follow_moves(w, base + 32, h2, led, ONE << np.uint64(wc1), wc1, ws1, 2, p2,
+                                   double)
                 r2 = 1 - s2
                 for i2 in range(n2):
                     c2 = _card(w, base + 32 + i2)
@@ -472,8 +476,8 @@ def _trick(w, tt, leader, target, depth):
                         r = _trick(w, tt, ws2, target - ((decl >> ws2) & 1), depth + 1)
                     else:
                         h3 = w[W_HANDS + p3]
-                        n3 = _follow_moves(w, base + 48, h3, led, b0 | b1 | b2, wc2, ws2, 3, p3,
-                                           double)
+                        n3 = _follow_moves(w, base + 48, h3, led, ONE << np.uint64(wc2), wc2, ws2,
+                                           3, p3, double)
                         r3 = 1 - s3
                         for i3 in range(n3):
                             c3 = _card(w, base + 48 + i3)
@@ -535,7 +539,8 @@ def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
     side = (decl >> seat) & 1
     h = w[W_HANDS + seat]
     base = W_MOVES + 16 * pos
-    n = _follow_moves(w, base, h, led, table, win_card, win_seat, pos, seat, double)
+    n = _follow_moves(w, base, h, led, ONE << np.uint64(win_card), win_card, win_seat, pos, seat,
+                      double)
     last = pos == np.int64(w[W_NACTIVE]) - 1
     result = 1 - side
     for i in range(n):
