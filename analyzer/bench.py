@@ -223,3 +223,34 @@ def bench_odds(deals: int = 100_000, exact_sample: int = 200_000, progress=None)
     out["exact_estimated_s"] = per * out["exact_layouts"]
     out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
+
+
+def bench_play(progress=None) -> dict:
+    """Play-engine targets: heuristic hands per second (whole games, every seat heuristic),
+    PIMC hands per second with 20 worlds (every seat PIMC), and a 10,000-game Bid Euchre
+    match with heuristic play."""
+    from .hands import play_hands
+    from .simulate import simulate
+
+    out = {"threads": max_threads()}
+    for variant in ("bid", "knock"):
+        rules = make_rules(variant)
+        if progress:
+            progress(f"heuristic {variant}")
+        simulate(rules, 200, seed=1)
+        start = time.perf_counter()
+        result = simulate(rules, 200_000, seed=1)
+        seconds = time.perf_counter() - start
+        out[f"heuristic_{variant}_hands_per_s"] = result.hands / seconds
+        if progress:
+            progress(f"pimc {variant}")
+        play_hands(rules, 4, seed=1, strategy="points", play="pimc", worlds=20)
+        start = time.perf_counter()
+        play_hands(rules, 400, seed=2, strategy="points", play="pimc", worlds=20)
+        out[f"pimc20_{variant}_hands_per_s"] = 400 / (time.perf_counter() - start)
+    if progress:
+        progress("10,000-game bid match")
+    start = time.perf_counter()
+    simulate(make_rules("bid"), 10_000, "points", "points", seed=3)
+    out["bid_10000_games_s"] = time.perf_counter() - start
+    return out

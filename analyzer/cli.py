@@ -25,10 +25,11 @@ from .cli_common import (
 )
 from .describe import describe, option_help_lines
 from .errors import UserError
-from .hands import PLAY_POLICIES, play_one, score_record
+from .hands import play_one, score_record
 from .notation import SEATS, format_card, parse_deal, parse_seat, parse_suit
 from .record import Record, contract_text, read_json, result_of, to_json
 from .solve import solve_deal
+from .strategies import DECISIONS, DEFAULT_WORLDS, PLAYS
 from .variants import VARIANTS, make_rules
 
 app = typer.Typer(
@@ -86,12 +87,17 @@ def play_cmd(
     seed: SeedOption = 0,
     dealer: Annotated[str, typer.Option(help="The dealer's seat (N, E, S; W too with 4 "
                                         "players).")] = "N",
-    policy: Annotated[str, typer.Option(help=f"Who plays: {', '.join(PLAY_POLICIES)}.")]
-    = "random",
+    strategy: Annotated[str, typer.Option(help="How players bid and decide: "
+                                          f"{', '.join(DECISIONS)}.")] = "random",
+    play: Annotated[str | None, typer.Option(help=f"How players play cards: {', '.join(PLAYS)}"
+                                             " (default: random with the random strategy, "
+                                             "else heuristic).")] = None,
+    worlds: Annotated[int, typer.Option(help="Worlds a pimc player samples per card.",
+                                        min=1)] = DEFAULT_WORLDS,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
-    """Deal and play one hand with a built-in policy and print its record.
+    """Deal and play one hand with built-in players and print its record.
 
     The --json record is the recorded-hand format, so it round-trips:
 
@@ -102,11 +108,12 @@ def play_cmd(
     if seat >= rules.players:
         raise UserError(f"in {rules.variant} W holds the "
                         f"{'ghost hand' if rules.variant == 'ghost' else 'dummy'} and cannot deal")
-    record = play_one(rules, seed=seed, dealer=seat, policy=policy)
+    record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds)
     if json_out:
         print_json(to_json(record))
     else:
-        _print_record(record, f"{rules.variant}, seed {seed}, policy {policy}")
+        how = f"strategy {strategy}" + (f", play {play}" if play else "")
+        _print_record(record, f"{rules.variant}, seed {seed}, {how}")
 
 
 @app.command("score")
@@ -256,8 +263,10 @@ def odds_cmd(
     = None,
     bid: Annotated[str | None, typer.Option(help="Only this bid: 3, 4, 5, ask or moon (bid, "
                                             "ghost).")] = None,
-    method: Annotated[str, typer.Option(help="How hands are played: dd (double dummy).")]
-    = "dd",
+    method: Annotated[str, typer.Option(help="How hands are played: dd (double dummy), "
+                                        "heuristic or pimc players.")] = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds a pimc player samples per card.",
+                                        min=1)] = DEFAULT_WORLDS,
     deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
                                               min=1)] = None,
     precision: Annotated[float | None, typer.Option(help="Deal until every probability's 95% "
@@ -291,13 +300,68 @@ def odds_cmd(
     result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
                   dealer=dealer, upcard=upcard, bid=bid, method=method, deals=deals,
                   precision=precision, exact=exact, seed=seed, workers=workers,
-                  given=given or (), defend=defend, progress=not json_out)
+                  given=given or (), defend=defend, progress=not json_out, worlds=worlds)
     if json_out:
         print_json(result.to_dict())
     else:
         from .odds_view import print_odds
 
         print_odds(console, result)
+
+
+@app.command("simulate")
+@with_rule_options
+def simulate_cmd(
+    variant: VariantOption,
+    games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
+                                       "sets).", min=1)] = 1000,
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}.")]
+    = "points",
+    vs: Annotated[str, typer.Option("--vs", help="Strategy B.")] = "points",
+    play: Annotated[str, typer.Option(help=f"How A plays cards: {', '.join(PLAYS)}.")]
+    = "heuristic",
+    vs_play: Annotated[str | None, typer.Option(help="How B plays cards (default: as A).")]
+    = None,
+    worlds: Annotated[int, typer.Option(help="Worlds a pimc player samples per card.",
+                                        min=1)] = DEFAULT_WORLDS,
+    seed: SeedOption = 0,
+    workers: Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
+                                                min=1)] = None,
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """Play whole games between two strategies on the same deals (each deal set is played with
+    the seats swapped) and print A's win rate with its 95% interval, points per hand, and how
+    often each side declared and made each contract.
+
+      euchre simulate --variant bid --games 10000 --strategy points --vs random
+
+      euchre simulate --variant knock --games 200 --play pimc --vs-play heuristic --json
+    """
+    from .simulate import simulate
+
+    rules = rules_for(variant, rule_opts)
+    result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
+                      worlds=worlds, workers=workers, progress=not json_out)
+    if json_out:
+        print_json(result.to_dict())
+        return
+    p, lo, hi = result.win_rate
+    console.print(f"[bold]{rules.variant}[/bold]: A = {strategy} bidding, {play} play; "
+                  f"B = {vs} bidding, {result.vs_play} play; seed {seed}")
+    console.print(f"{result.games:,} games, {result.hands:,} hands ({result.redeals:,} "
+                  f"redealt) in {result.seconds:.1f} s")
+    console.print(f"A wins {100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (a fair share is "
+                  f"{100 * result.fair_share:.0f}%)")
+    pph = result.points_per_hand
+    console.print(f"points per hand: A {pph['A']:+.3f}, B {pph['B']:+.3f}")
+    if len(result.decisions):
+        table = Table("side", "contract", "per 100 hands", "made %", box=None)
+        for row in result.decisions.to_dict(orient="records"):
+            table.add_row(row["side"], row["contract"], f"{row['per_100_hands']:.1f}",
+                          f"{100 * row['made_rate']:.1f} ±"
+                          f"{100 * (row['made_rate_high'] - row['made_rate_low']) / 2:.1f}")
+        console.print(table)
 
 
 bench_app = typer.Typer(help="Benchmarks that print figures (solves per second, nodes).",
@@ -373,6 +437,24 @@ def bench_odds_cmd(
     console.print(f"exact mode, one trump, {figures['exact_layouts']:,} layouts: about "
                   f"{figures['exact_estimated_s'] / 60:.1f} minutes (extrapolated)")
     console.print(f"peak memory: {figures['peak_memory_mb']:.0f} MB")
+
+
+@bench_app.command("play")
+def bench_play_cmd(json_out: JsonOption = False):
+    """Time the play engine: heuristic hands per second in whole games, PIMC hands per second
+    with 20 worlds, and a 10,000-game Bid Euchre match.
+
+      euchre bench play --json
+    """
+    from .bench import bench_play
+
+    with console.status("benchmarking") as status:
+        figures = bench_play(progress=lambda what: status.update(f"timing {what}"))
+    if json_out:
+        print_json(figures)
+        return
+    for key, value in figures.items():
+        console.print(f"{key.replace('_', ' ')}: {value:,.1f}")
 
 
 def run(argv: list[str]) -> int:

@@ -7,22 +7,14 @@ import numpy as np
 from kernels import policies as P
 from kernels import rules as K
 from kernels.engine import play_batch
+from kernels.threads import num_threads
 
 from .errors import UserError
 from .notation import SEATS, parse_seat
 from .record import Record, RecordError, check_result, load_record, replay
+from .solve import table_bits
+from .strategies import DEFAULT_WORLDS, seat_policies
 from .variants import Rules
-
-PLAY_POLICIES = {"random": P.P_RANDOM}
-
-
-def policy_table(name: str) -> np.ndarray:
-    """The engine's (decision, play) policy ids for all four seats from a policy name."""
-    name = name.lower()
-    if name not in PLAY_POLICIES:
-        raise UserError(f"unknown policy {name!r}: choose one of {', '.join(PLAY_POLICIES)}")
-    return np.full((4, 2), PLAY_POLICIES[name], dtype=np.int64)
-
 
 MAX_SEED = 2**63 - 1
 
@@ -35,22 +27,31 @@ def check_seed(seed: int) -> None:
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,
-               policy: str = "random") -> tuple[np.ndarray, np.ndarray]:
-    """Deal and play hands ``first .. first+n-1`` of ``seed`` with one policy at every seat.
-    ``dealers`` (length n) defaults to rotating N, E, S(, W). Returns the engine's
-    ``(masks[n, M_LEN], records[n, R_LEN])``."""
+               strategy: str | list = "random", play: str | list | None = None,
+               worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
+    """Deal and play hands ``first .. first+n-1`` of ``seed``: seat s bids by ``strategy``
+    and plays by ``play`` (one name for all seats or a list of four; ``play`` defaults to
+    ``random`` for the random strategy and ``heuristic`` otherwise). ``dealers`` (length n)
+    defaults to rotating N, E, S(, W). Returns the engine's ``(masks[n, M_LEN],
+    records[n, R_LEN])``."""
     check_seed(seed)
     if dealers is None:
         dealers = (first + np.arange(n)) % rules.players
+    if play is None:
+        play = "random" if strategy == "random" else "heuristic"
+    policies, params = seat_policies(strategy, play, worlds)
     to_norm, from_norm = rules.layout
-    return play_batch(rules.config(), rules.points_table, to_norm, from_norm,
-                      policy_table(policy), np.zeros(1), np.int64(seed), np.int64(first),
-                      np.asarray(dealers, dtype=np.int64))
+    solving = bool(np.isin(policies[:, 1], (P.P_DD, P.P_PIMC)).any())
+    return play_batch(rules.config(), rules.points_table, to_norm, from_norm, policies, params,
+                      np.int64(seed), np.int64(first), np.asarray(dealers, dtype=np.int64),
+                      table_bits(rules) if solving else 1, num_threads())
 
 
-def play_one(rules: Rules, seed: int = 0, dealer: int = 0, policy: str = "random") -> Record:
+def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = "random",
+             play: str | None = None, worlds: int = DEFAULT_WORLDS) -> Record:
     """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand."""
-    masks, recs = play_hands(rules, 1, seed=seed, dealers=[dealer], policy=policy)
+    masks, recs = play_hands(rules, 1, seed=seed, dealers=[dealer], strategy=strategy,
+                             play=play, worlds=worlds)
     return Record(rules, masks[0], recs[0])
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 from kernels import layout as L
 from kernels import query as Q
 from kernels import rules as K
+from kernels.bidding import N_PARAMS
 from kernels.dealing import OP_EQ, OP_GE, OP_LE, binomial_table, layout_count
 from kernels.threads import max_threads, num_threads, set_threads
 
@@ -38,9 +39,10 @@ from .notation import (
 from .runner import DEFAULT_CHUNK, run_chunks
 from .solve import partner, table_bits
 from .stats import mean_interval, wilson
+from .strategies import DEFAULT_WORLDS, seat_policies
 from .variants import Rules, make_rules
 
-METHODS = ("dd",)
+METHODS = ("dd", "heuristic", "pimc")
 MAX_TRIES = 20000
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -343,8 +345,14 @@ def _place(query: Query, text: str, group: int, token: str, rules: Rules) -> Non
 # ---------------------------------------------------------------------------- running
 
 
-def _chunk_work(q: Query, seed: int, exact: bool):
+def _chunk_work(q: Query, seed: int, exact: bool, method: str = "dd",
+                worlds: int = DEFAULT_WORLDS):
     rules = q.rules
+    if method == "dd":
+        policies = np.zeros((4, 2), dtype=np.int64)
+        params = np.zeros((4, N_PARAMS))
+    else:
+        policies, params = seat_policies("points", method, worlds)
     to_norm, from_norm = rules.layout
     scen = np.array(q.scenarios, dtype=np.int64).reshape(-1, Q.S_LEN)
     n = rules.hand_size
@@ -356,7 +364,8 @@ def _chunk_work(q: Query, seed: int, exact: bool):
             np.int64(seed), np.int64(first), np.int64(count), exact, q.known,
             np.int64(q.upcard), q.cards, q.sizes, q.group_seat, cons[0], cons[1], cons[2],
             cons[3], np.int64(1 if exact else MAX_TRIES), scen, np.int64(n), to_norm,
-            from_norm, 1 if rules.double_deck else 0, table_bits(rules), num_threads())
+            from_norm, 1 if rules.double_deck else 0, table_bits(rules), num_threads(),
+            rules.config(), policies, params)
         ok = tries > 0
         hist = np.zeros((n_scen, n + 1), dtype=np.int64)
         for s in range(n_scen):
@@ -505,12 +514,14 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
          method: str = "dd", deals: int | None = None, precision: float | None = None,
          exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
          rules: Rules | None = None, defend: bool = True, progress: bool = False,
-         chunk: int = DEFAULT_CHUNK, swap_samples: int = 100) -> OddsResult:
+         chunk: int = DEFAULT_CHUNK, swap_samples: int = 100,
+         worlds: int = DEFAULT_WORLDS) -> OddsResult:
     """Answer an odds query (see the module docstring). ``hand`` is the asker's cards as text
     (or a natural mask); ``deals`` the number of random deals (default 10,000), or
     ``precision`` the widest 95% interval half-width to stop at, or ``exact`` to enumerate
-    every layout; in ghost, ``swap_samples`` ghost hands value the swap. Raises UserError for
-    bad input."""
+    every layout; in ghost, ``swap_samples`` ghost hands value the swap. ``method`` is how
+    each option is played: ``dd`` double dummy, or played out by ``heuristic`` or ``pimc``
+    players (``worlds`` per card). Raises UserError for bad input."""
     rules = rules or make_rules(variant)
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
@@ -561,7 +572,7 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
             raise UserError(f"--workers must be between 1 and {max_threads()}")
         set_threads(workers)
     try:
-        result = _run(q, method, seed, deals, precision, exact, progress, chunk)
+        result = _run(q, method, seed, deals, precision, exact, progress, chunk, worlds)
         if rules.variant == "ghost" and swap_samples > 0 and trump is None and bid is None \
                 and not given:
             result.keep_swap = keep_or_swap(rules, mask, s, float(result.best["ev"]), seed,
@@ -571,12 +582,13 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
         set_threads(before)
 
 
-def _run(q: Query, method, seed, deals, precision, exact, progress, chunk) -> OddsResult:
+def _run(q: Query, method, seed, deals, precision, exact, progress, chunk,
+         worlds=DEFAULT_WORLDS) -> OddsResult:
     rules = q.rules
     notes = []
     if exact:
         count = layout_count(q.sizes, binomial_table(len(q.cards)))
-        work = _chunk_work(q, seed, True)
+        work = _chunk_work(q, seed, True, method, worlds)
         start = time.perf_counter()
         sample = min(count, 256)
         work(0, sample)
@@ -587,7 +599,7 @@ def _run(q: Query, method, seed, deals, precision, exact, progress, chunk) -> Od
                             f"{_duration(estimate)} here; use --deals or --precision instead")
         total = count
     else:
-        work = _chunk_work(q, seed, False)
+        work = _chunk_work(q, seed, False, method, worlds)
         total = deals if deals is not None else (10_000_000 if precision else 10_000)
     enough = None
     if precision is not None:

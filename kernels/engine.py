@@ -9,9 +9,10 @@ the record, checks it, and stops at the first illegal one with an ``E_*`` code i
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import get_thread_id, njit, prange
 
-from .bits import highest_bit, popcount
+from .bidding import N_PARAMS
+from .bits import highest_bit, lowest_bit, popcount
 from .config import JIT, PARALLEL_JIT
 from .layout import (
     DECK_DOUBLE,
@@ -22,26 +23,33 @@ from .layout import (
     RANK_Q,
     SLOT_MASKS,
     TRUMP_SLOT,
+    deck_mask,
     deck_natural_ids,
     normalise_mask,
 )
+from .pimc import K_DEAD, K_DECK, K_LEN, K_PLAYED, K_UP_HOLDER, K_UPCARD, K_VOIDS, NOBODY
+from .play_heuristic import heuristic_card
 from .policies import (
     K_ASK_GIVE,
     K_ASK_RETURN,
     K_DISCARD,
     K_JOKER_DISCARD,
+    P_HEURISTIC,
+    P_RANDOM,
+    PLAY,
     Q_ACE_NO_FACE,
     Q_ALONE,
     Q_DEFEND_ALONE,
     Q_SWAP,
+    Agents,
     choose_call,
-    choose_card,
     choose_card_from,
+    choose_card_solving,
     choose_dummy_discard,
     choose_trump,
     choose_yes_no,
 )
-from .rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_state
+from .rng import STREAM_DEAL, STREAM_PLAY, random_set_bit, reseed, shuffle, stream_state
 from .rules import (
     ASK,
     BID,
@@ -121,11 +129,12 @@ from .rules import (
     ST_ALL_PASSED,
     ST_PLAYED,
     SWAP,
+    card_strength,
     legal_mask,
     next_active,
     next_seat,
-    trick_winner,
 )
+from .solver import TT_WORDS, W_LEN, W_TT_MASK
 
 ONE = np.uint64(1)
 
@@ -172,13 +181,15 @@ def is_ace_no_face(hand):
 
 
 @njit(**JIT)
-def deal_hand(cfg, seed, index, dealer, hm, rec):
-    """Deal hand ``index`` of stream ``seed`` into fresh ``hm``/``rec``: a shuffle of the whole
-    deck from the counter-based generator, ``C_DEAL`` cards to each of the four hands (seat W
-    holds the ghost hand or the dummy in the 3-player variants), the rest to the kitty with the
-    upcard on top."""
-    cards = deck_natural_ids(cfg[C_DECK])
-    shuffle(stream_state(seed, STREAM_DEAL, index), cards)
+def deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, state):
+    """Deal hand ``index`` of stream ``seed`` into ``hm``/``rec`` (cleared): a shuffle of the
+    whole deck ``deck_ids`` from the counter-based generator, ``C_DEAL`` cards to each of the
+    four hands (seat W holds the ghost hand or the dummy in the 3-player variants), the rest to
+    the kitty with the upcard on top. ``cards`` (as long as the deck) and ``state`` (one uint64)
+    are scratch."""
+    cards[:] = deck_ids
+    reseed(state, seed, STREAM_DEAL, index)
+    shuffle(state, cards)
     reset_record(hm, rec)
     rec[R_DEALER] = dealer
     deal = cfg[C_DEAL]
@@ -224,7 +235,7 @@ def _fail(rec, code, at):
 
 
 @njit(**JIT)
-def _call(policies, params, rng, seat, allowed, hands, cfg, rec, replay, j):
+def _call(ag, seat, allowed, hands, cfg, rec, replay, j):
     """Make (or, replaying, read and check) call number ``j`` by ``seat``. Returns the call or
     -1 after recording an error."""
     if j >= MAX_CALLS:
@@ -244,7 +255,8 @@ def _call(policies, params, rng, seat, allowed, hands, cfg, rec, replay, j):
             rec[R_ERROR_INFO] = np.int64(allowed)
             return -1
         return c
-    c = choose_call(policies, params, rng, seat, allowed, hands, cfg, rec)
+    c = choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat],
+                    cfg[C_VARIANT], cfg[C_HAND], cfg[C_PLAYERS], rec[R_UPCARD], rec[R_DEALER])
     rec[R_CALL_SEAT + j] = seat
     rec[R_CALL + j] = c
     rec[R_NCALLS] = j + 1
@@ -265,8 +277,7 @@ def held_copy(mask, card, cfg):
 
 
 @njit(**JIT)
-def _pick_card(policies, params, rng, seat, purpose, candidates, hands, cfg, rec, replay, slot,
-               error):
+def _pick_card(ag, seat, purpose, candidates, hands, cfg, rec, replay, slot, error, lay):
     """Choose (or read and check) a natural card from ``candidates`` into ``rec[slot]``."""
     if replay:
         c = held_copy(candidates, rec[slot], cfg)
@@ -274,7 +285,8 @@ def _pick_card(policies, params, rng, seat, purpose, candidates, hands, cfg, rec
             return _fail(rec, error, slot)
         rec[slot] = c
         return True
-    rec[slot] = choose_card_from(policies, params, rng, seat, purpose, candidates, hands, cfg, rec)
+    rec[slot] = choose_card_from(ag.policies[seat, 0], ag.rng, purpose, candidates,
+                                 rec[R_TRUMP], lay[0], lay[1])
     return True
 
 
@@ -292,7 +304,7 @@ def _ladder(cfg):
 
 
 @njit(**JIT)
-def _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay):
+def _auction_bid(ag, hands, cfg, hm, rec, replay):
     """Bid and ghost: one round of bids from the dealer's left (ghost: with the swap). Returns
     False if the hand ends here (redeal or a replay error)."""
     players = cfg[C_PLAYERS]
@@ -310,13 +322,15 @@ def _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay):
                     rec[R_ERROR_INFO] = seat
                     return _fail(rec, E_CALL_OUT_OF_TURN, j)
             else:
-                swap = choose_yes_no(policies, params, rng, seat, Q_SWAP, hands, cfg, rec)
+                swap = choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, Q_SWAP,
+                                     hands[seat], -1)
                 if swap:
                     rec[R_CALL_SEAT + j] = seat
                     rec[R_CALL + j] = SWAP
                     rec[R_NCALLS] = j + 1
             if swap:
                 hm[M_DEAD] |= hands[seat]
+                ag.know[K_DEAD + seat] |= hands[seat]
                 hands[seat] = hands[3]
                 hands[3] = 0
                 rec[R_SWAP_SEAT] = seat
@@ -327,7 +341,7 @@ def _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay):
         stuck = cfg[C_STICK] == 1 and seat == dealer and winner < 0
         if not stuck:
             allowed |= ONE << np.uint64(PASS)
-        c = _call(policies, params, rng, seat, allowed, hands, cfg, rec, replay, j)
+        c = _call(ag, seat, allowed, hands, cfg, rec, replay, j)
         if c < 0:
             return False
         j += 1
@@ -348,12 +362,12 @@ def _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay):
         if t < 0 or t > 3:
             return _fail(rec, E_TRUMP_NOT_ALLOWED, 0)
     else:
-        rec[R_TRUMP] = choose_trump(policies, params, rng, winner, 15, hands, cfg, rec)
+        rec[R_TRUMP] = choose_trump(ag.policies[winner, 0], ag.rng, 15, hands[winner])
     return True
 
 
 @njit(**JIT)
-def _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay):
+def _auction_upcard(ag, hands, cfg, hm, rec, replay, lay):
     """Knock and cutthroat: round 1 on the upcard, round 2 naming a suit (the dealer stuck when
     the option is on), the dealer's pick-up and discard. Returns False if the hand ends."""
     players = cfg[C_PLAYERS]
@@ -364,7 +378,7 @@ def _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay):
     maker = -1
     if up == JOKER:
         # British rule: the dealer names trump before looking; it counts as taking the upcard.
-        c = _call(policies, params, rng, dealer, np.uint64(0xF) << np.uint64(NAME), hands, cfg,
+        c = _call(ag, dealer, np.uint64(0xF) << np.uint64(NAME), hands, cfg,
                   rec, replay, j)
         if c < 0:
             return False
@@ -376,7 +390,7 @@ def _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay):
         seat = next_seat(dealer, players)
         round1 = (ONE << np.uint64(PASS)) | (ONE << np.uint64(ORDER))
         for _ in range(players):
-            c = _call(policies, params, rng, seat, round1, hands, cfg, rec, replay, j)
+            c = _call(ag, seat, round1, hands, cfg, rec, replay, j)
             if c < 0:
                 return False
             j += 1
@@ -396,7 +410,7 @@ def _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay):
                 allowed = names
                 if not (cfg[C_STICK] == 1 and seat == dealer):
                     allowed |= ONE << np.uint64(PASS)
-                c = _call(policies, params, rng, seat, allowed, hands, cfg, rec, replay, j)
+                c = _call(ag, seat, allowed, hands, cfg, rec, replay, j)
                 if c < 0:
                     return False
                 j += 1
@@ -415,21 +429,25 @@ def _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay):
     rec[R_DECLARER] = maker
     if rec[R_ROUND] == 1:
         hands[dealer] |= card_bit(up)
-        if not _pick_card(policies, params, rng, dealer, K_DISCARD, hands[dealer], hands, cfg, rec,
-                          replay, R_DEALER_DISCARD, E_DISCARD_NOT_HELD):
+        ag.know[K_UP_HOLDER] = dealer
+        ag.know[K_UPCARD] = up
+        if not _pick_card(ag, dealer, K_DISCARD, hands[dealer], hands, cfg, rec, replay,
+                          R_DEALER_DISCARD, E_DISCARD_NOT_HELD, lay):
             return False
         d = card_bit(rec[R_DEALER_DISCARD])
         hands[dealer] &= ~d
         hm[M_DEAD] |= d
+        ag.know[K_DEAD + dealer] |= d
     return True
 
 
 @njit(**JIT)
-def _decide(policies, params, rng, seat, question, hands, cfg, rec, replay, recorded):
+def _decide(ag, seat, question, hands, cfg, rec, replay, recorded):
     """A yes/no decision: the policy's, or when replaying the recorded answer."""
     if replay:
         return recorded
-    return choose_yes_no(policies, params, rng, seat, question, hands, cfg, rec)
+    return choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, question, hands[seat],
+                         rec[R_TRUMP])
 
 
 @njit(**JIT)
@@ -442,7 +460,7 @@ def _best_trump(hand, trump, to_norm, from_norm):
 
 
 @njit(**JIT)
-def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from_norm):
+def _exchanges(ag, hands, cfg, hm, rec, replay, to_norm, from_norm):
     """Everything between trump and the first lead: the 6-ask exchange, the dummy, going alone.
     Returns the 4-bit mask of seats that play, or -1 after a replay error."""
     variant = cfg[C_VARIANT]
@@ -454,8 +472,8 @@ def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from
         if variant == BID and (rec[R_CONTRACT] == ASK or rec[R_CONTRACT] == MOON):
             partner = (decl + 2) & 3
             if rec[R_CONTRACT] == ASK:
-                if not _pick_card(policies, params, rng, decl, K_ASK_GIVE, hands[decl], hands, cfg,
-                                  rec, replay, R_ASK_GIVE, E_ASK_GIVE):
+                if not _pick_card(ag, decl, K_ASK_GIVE, hands[decl], hands, cfg,
+                                  rec, replay, R_ASK_GIVE, E_ASK_GIVE, (to_norm, from_norm)):
                     return -1
                 best = _best_trump(hands[partner], trump, to_norm, from_norm)
                 if best >= 0:
@@ -463,10 +481,12 @@ def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from
                         _fail(rec, E_ASK_RETURN, 0)
                         return -1
                     rec[R_ASK_RECEIVE] = best
-                elif not _pick_card(policies, params, rng, partner, K_ASK_RETURN, hands[partner],
-                                    hands, cfg, rec, replay, R_ASK_RECEIVE, E_ASK_RETURN):
+                elif not _pick_card(ag, partner, K_ASK_RETURN, hands[partner],
+                                    hands, cfg, rec, replay, R_ASK_RECEIVE, E_ASK_RETURN,
+                                    (to_norm, from_norm)):
                     return -1
                 give = card_bit(rec[R_ASK_GIVE])
+                ag.know[K_DEAD + decl] |= give
                 get = card_bit(rec[R_ASK_RECEIVE])
                 hands[decl] = (hands[decl] & ~give) | get
                 hands[partner] = (hands[partner] & ~get) | give
@@ -492,7 +512,7 @@ def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from
             if lone != (1 << rec[R_DEFENDER_ALONE]):
                 _fail(rec, E_ALONE_NOT_ALLOWED, 1)
                 return -1
-    alone = _decide(policies, params, rng, decl, Q_ALONE, hands, cfg, rec, replay,
+    alone = _decide(ag, decl, Q_ALONE, hands, cfg, rec, replay,
                     ((rec[R_ALONE_SEATS] >> decl) & 1) == 1)
     rec[R_MAKER_ALONE] = 1 if alone else 0
     if alone:
@@ -511,11 +531,12 @@ def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from
                     _fail(rec, E_DUMMY_DISCARD, 0)
                     return -1
             else:
-                dropped = choose_dummy_discard(policies, params, rng, decl, combined, keep, hands,
-                                               cfg, rec)
+                dropped = choose_dummy_discard(ag.policies[decl, 0], ag.rng, combined, keep,
+                                               trump, to_norm, from_norm)
                 hm[M_DUMMY_DISCARD] = dropped
             hands[decl] = combined & ~dropped
             hm[M_DEAD] |= dropped
+            ag.know[K_DEAD + decl] |= dropped
         else:
             hm[M_DEAD] |= hands[3]
             if replay and hm[M_DUMMY_DISCARD] != 0:
@@ -538,7 +559,8 @@ def _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from
             d = next_active(decl, active)
             while d != decl:
                 if variant == CUTTHROAT or (d & 1) != (decl & 1):
-                    if choose_yes_no(policies, params, rng, d, Q_DEFEND_ALONE, hands, cfg, rec):
+                    if choose_yes_no(ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE,
+                                     hands[d], trump):
                         rec[R_DEFENDER_ALONE] = d
                         break
                 d = next_active(d, active)
@@ -579,29 +601,56 @@ def on_declaring_side(cfg, seat, declarer):
 
 
 @njit(**JIT)
-def _play_tricks(policies, params, rng, hands, cfg, rec, replay, active, to_norm, from_norm):
-    """Play the tricks. Returns False after a replay error."""
+def declaring_mask(cfg, declarer, active):
+    """4-bit mask of the active seats on the declaring side."""
+    m = 0
+    for s in range(4):
+        if (active >> s) & 1 and on_declaring_side(cfg, s, declarer):
+            m |= 1 << s
+    return m
+
+
+@njit(**JIT)
+def start_play_knowledge(know, decks, trump, to_norm):
+    """Turn what the seats learned during the bidding (natural masks) into the play phase's
+    normalised knowledge: nothing played, no voids shown yet."""
+    t = to_norm[trump]
+    know[K_DECK] = decks[trump]
+    know[K_PLAYED] = 0
+    for s in range(4):
+        know[K_VOIDS + s] = 0
+        know[K_DEAD + s] = normalise_mask(know[K_DEAD + s], t)
+    if know[K_UP_HOLDER] != NOBODY:
+        know[K_UPCARD] = t[np.int64(know[K_UPCARD])]
+
+
+@njit(**JIT)
+def _play_tricks(ag, hands, cfg, rec, replay, active, leader, to_norm, from_norm):
+    """Play the tricks from ``leader``'s first lead. Returns False after a replay error."""
     trump = rec[R_TRUMP]
     double = 1 if (cfg[C_DECK] & DECK_DOUBLE) else 0
     nh = np.zeros(4, dtype=np.uint64)
     for s in range(4):
         if (active >> s) & 1:
             nh[s] = normalise_mask(hands[s], to_norm[trump])
+    start_play_knowledge(ag.know, ag.decks, trump, to_norm)
     trick = np.zeros(TRICK_LEN, dtype=np.int64)
     trick[TRICK_ACTIVE] = active
     trick[TRICK_DECLARER] = rec[R_DECLARER]
     n_active = 0
     for s in range(4):
         n_active += (active >> s) & 1
-    leader = _first_leader(cfg, rec, active)
     rec[R_FIRST_LEADER] = leader
     decl = rec[R_DECLARER]
+    decl_mask = declaring_mask(cfg, decl, active)
     for t in range(cfg[C_HAND]):
         rec[R_TRICK_LEADER + t] = leader
         trick[TRICK_LEADER] = leader
         trick[TRICK_NUMBER] = t
         seat = leader
         led = -1
+        win_card = -1
+        win_seat = -1
         for pos in range(n_active):
             trick[TRICK_COUNT] = pos
             legal = legal_mask(nh[seat], led)
@@ -620,16 +669,37 @@ def _play_tricks(policies, params, rng, hands, cfg, rec, replay, active, to_norm
                 if not (legal & (ONE << np.uint64(b))):
                     rec[R_RENEGES + seat] += 1
             else:
-                b = choose_card(policies, params, rng, seat, legal, nh, trick, trump, cfg, rec)
+                policy = ag.policies[seat, PLAY]
+                if policy == P_RANDOM:
+                    b = random_set_bit(ag.rng, legal)
+                elif legal & (legal - ONE) == 0:
+                    b = lowest_bit(legal)
+                elif policy == P_HEURISTIC:
+                    mine = (decl_mask >> seat) & 1
+                    partner_winning = pos > 0 and win_seat != seat and \
+                        ((decl_mask >> win_seat) & 1) == mine
+                    b = heuristic_card(nh[seat], legal, ag.know[K_PLAYED], ag.know[K_DECK], pos,
+                                       pos == n_active - 1, led, win_card, partner_winning,
+                                       mine == 1, double)
+                else:
+                    b = choose_card_solving(ag, seat, legal, nh, trick, active, decl_mask,
+                                            double)
                 rec[slot] = from_norm[trump, b]
             nh[seat] &= ~(ONE << np.uint64(b))
+            ag.know[K_PLAYED] |= ONE << np.uint64(b)
+            if pos > 0 and (b >> 4) != led:
+                ag.know[K_VOIDS + seat] |= ONE << np.uint64(led)
             trick[TRICK_CARDS + pos] = b
             trick[TRICK_SEATS + pos] = seat
             if pos == 0:
                 led = b >> 4
+                win_card = b
+                win_seat = seat
+            elif card_strength(b, led, double) > card_strength(win_card, led, double):
+                win_card = b
+                win_seat = seat
             seat = next_active(seat, active)
-        w = trick_winner(trick[TRICK_CARDS:TRICK_CARDS + 4], n_active, double)
-        winner = trick[TRICK_SEATS + w]
+        winner = win_seat
         rec[R_TRICK_WINNER + t] = winner
         rec[R_TRICKS + winner] += 1
         if on_declaring_side(cfg, winner, decl):
@@ -677,15 +747,15 @@ def score_hand(cfg, score_table, rec):
 
 
 @njit(**JIT)
-def play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, hm, rec, replay):
+def play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec, replay):
     """Play (or replay) one dealt hand in ``hm``/``rec`` to the end and score it.
 
     ``cfg`` is the rules vector (``kernels.rules.C_*``), ``score_table[contract, tricks, side]``
-    the points table, ``to_norm``/``from_norm`` the layout maps of the deck, ``policies[seat]``
-    the (decision, play) policy ids, ``params`` their parameters, ``rng`` the policy stream.
-    Returns True if the hand was played out or ended by a legal redeal; False on a replay
-    error (``rec[R_ERROR]`` says which)."""
+    the points table, ``to_norm``/``from_norm`` the layout maps of the deck, ``ag`` the
+    ``policies.Agents`` of the table. Returns True if the hand was played out or ended by a
+    legal redeal; False on a replay error (``rec[R_ERROR]`` says which)."""
     variant = cfg[C_VARIANT]
+    lay = (to_norm, from_norm)
     hands = np.empty(4, dtype=np.uint64)
     for s in range(4):
         hands[s] = hm[M_DEALT + s]
@@ -693,12 +763,13 @@ def play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, hm, r
     if variant == BID:
         if cfg[C_KITTY] > 0:  # joker: the dealer takes the odd card and discards one
             hands[dealer] |= hm[M_KITTY]
-            if not _pick_card(policies, params, rng, dealer, K_JOKER_DISCARD, hands[dealer], hands,
-                              cfg, rec, replay, R_JOKER_DISCARD, E_JOKER_DISCARD):
+            if not _pick_card(ag, dealer, K_JOKER_DISCARD, hands[dealer], hands,
+                              cfg, rec, replay, R_JOKER_DISCARD, E_JOKER_DISCARD, lay):
                 return False
             d = card_bit(rec[R_JOKER_DISCARD])
             hands[dealer] &= ~d
             hm[M_DEAD] |= d
+            ag.know[K_DEAD + dealer] |= d
         if cfg[C_ACE_NO_FACE] == 1:
             if replay:
                 caller = rec[R_REDEAL_SEAT]
@@ -712,43 +783,90 @@ def play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, hm, r
                 for _ in range(4):
                     seat = next_seat(seat, 4)
                     if is_ace_no_face(hands[seat]) and choose_yes_no(
-                            policies, params, rng, seat, Q_ACE_NO_FACE, hands, cfg, rec):
+                            ag.policies[seat, 0], ag.params, ag.rng, seat, Q_ACE_NO_FACE,
+                            hands[seat], -1):
                         rec[R_REDEAL_SEAT] = seat
                         rec[R_STATUS] = ST_ACE_NO_FACE
                         return True
         elif replay and rec[R_REDEAL_SEAT] >= 0:
             return _fail(rec, E_REDEAL_NOT_ALLOWED, 0)
     if variant == BID or variant == GHOST:
-        ok = _auction_bid(policies, params, rng, hands, cfg, hm, rec, replay)
+        ok = _auction_bid(ag, hands, cfg, hm, rec, replay)
     else:
-        ok = _auction_upcard(policies, params, rng, hands, cfg, hm, rec, replay)
+        ok = _auction_upcard(ag, hands, cfg, hm, rec, replay, lay)
     if not ok:
         return rec[R_ERROR] == 0
-    active = _exchanges(policies, params, rng, hands, cfg, hm, rec, replay, to_norm, from_norm)
+    active = _exchanges(ag, hands, cfg, hm, rec, replay, to_norm, from_norm)
     if active < 0:
         return False
     for s in range(4):
         hm[M_PLAY + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
-    if not _play_tricks(policies, params, rng, hands, cfg, rec, replay, active, to_norm,
-                        from_norm):
+    if not _play_tricks(ag, hands, cfg, rec, replay, active, _first_leader(cfg, rec, active),
+                        to_norm, from_norm):
         return False
     score_hand(cfg, score_table, rec)
     return True
 
 
+@njit(**JIT)
+def normalised_decks(deck, to_norm):
+    """The deck's mask in the normalised layout of each trump (uint64[4])."""
+    decks = np.zeros(4, dtype=np.uint64)
+    m = deck_mask(deck)
+    for t in range(4):
+        decks[t] = normalise_mask(m, to_norm[t])
+    return decks
+
+
+@njit(**JIT)
+def new_agents(policies, params, rng, work, table, decks):
+    """The ``Agents`` of one table: a fresh knowledge array (nobody holds the upcard)."""
+    know = np.zeros(K_LEN, dtype=np.uint64)
+    know[K_UP_HOLDER] = NOBODY
+    return Agents(policies, params, rng, work, table, know, decks)
+
+
+@njit(**JIT)
+def next_hand(ag, seed, index):
+    """Make ``ag`` ready for hand ``index``: its policy stream restarted at ``(seed,
+    STREAM_PLAY, index)`` and its knowledge cleared."""
+    reseed(ag.rng, seed, STREAM_PLAY, index)
+    ag.know[:] = 0
+    ag.know[K_UP_HOLDER] = NOBODY
+
+
+@njit(**JIT)
+def solver_arrays(nthreads, tt_bits):
+    """Per-thread solver work arrays and tables for the dd and pimc players."""
+    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
+    for t in range(nthreads):
+        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    return works, tables
+
+
 @njit(**PARALLEL_JIT)
-def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, first, dealers):
+def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, first, dealers,
+               tt_bits, nthreads):
     """Deal and play hands ``first .. first + n - 1`` of stream ``seed`` (n = len(dealers),
-    hand i dealt by ``dealers[i]``) in parallel. Returns ``(masks[n, M_LEN], records[n, R_LEN])``;
-    every hand depends only on (seed, its index), whatever the thread count."""
+    hand i dealt by ``dealers[i]``) in parallel, seat s playing ``policies[s]`` with
+    ``params[s]``. Returns ``(masks[n, M_LEN], records[n, R_LEN])``; every hand depends only on
+    (seed, its index), whatever the thread count. ``tt_bits``/``nthreads`` size the solver
+    tables of dd and pimc players."""
     n = dealers.shape[0]
     masks = np.zeros((n, M_LEN), dtype=np.uint64)
     recs = np.zeros((n, R_LEN), dtype=np.int64)
+    works, tables = solver_arrays(nthreads, tt_bits)
+    deck_ids = deck_natural_ids(cfg[C_DECK])
+    decks = normalised_decks(cfg[C_DECK], to_norm)
     for i in prange(n):
-        deal_hand(cfg, seed, first + i, dealers[i], masks[i], recs[i])
-        rng = stream_state(seed, STREAM_PLAY, first + i)
-        play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, masks[i], recs[i],
-                  False)
+        tid = get_thread_id()
+        cards = np.empty(deck_ids.shape[0], dtype=np.int64)
+        state = np.zeros(1, dtype=np.uint64)
+        deal_hand(cfg, seed, first + i, dealers[i], masks[i], recs[i], deck_ids, cards, state)
+        ag = new_agents(policies, params, state, works[tid], tables[tid], decks)
+        next_hand(ag, seed, first + i)
+        play_hand(cfg, score_table, to_norm, from_norm, ag, masks[i], recs[i], False)
     return masks, recs
 
 
@@ -771,8 +889,26 @@ def replay_hand(cfg, score_table, to_norm, from_norm, hm, rec):
     hm[M_DEAD] = 0
     for s in range(4):
         hm[M_PLAY + s] = 0
-    policies = np.zeros((4, 2), dtype=np.int64)
-    params = np.zeros(1, dtype=np.float64)
-    rng = stream_state(0, 0, 0)
-    return play_hand(cfg, score_table, to_norm, from_norm, policies, params, rng, hm, rec, True)
+    works, tables = solver_arrays(1, 1)
+    ag = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS)),
+                    stream_state(0, 0, 0), works[0], tables[0],
+                    normalised_decks(cfg[C_DECK], to_norm))
+    return play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec, True)
 
+
+@njit(**JIT)
+def play_out(ag, cfg, hands, trump, declarer, active, leader, to_norm, from_norm, rec):
+    """Play the tricks of natural ``hands`` (the seats in ``active``) from ``leader``'s lead
+    with the play policies of ``ag``, ``declarer`` declaring ``trump``; ``ag.know`` holds what
+    the seats learned before the lead. Returns the declaring side's tricks. ``rec`` is scratch
+    (its tricks part is filled)."""
+    for i in range(R_LEN):
+        rec[i] = -1
+    for s in range(4):
+        rec[R_TRICKS + s] = 0
+    rec[R_DECL_TRICKS] = 0
+    rec[R_TRUMP] = trump
+    rec[R_DECLARER] = declarer
+    work = hands.copy()
+    _play_tricks(ag, work, cfg, rec, False, active, leader, to_norm, from_norm)
+    return rec[R_DECL_TRICKS]

@@ -1,77 +1,165 @@
-"""Decision policies, dispatched on an integer policy id per seat.
+"""Decision and play policies, dispatched on integer ids per seat.
 
-``policies[seat, 0]`` chooses everything but cards (bids, trump, swaps, discards, alone),
-``policies[seat, 1]`` chooses cards. Every ``choose_*`` receives the whole hand state; a policy
-must read only what its seat may see (its own hand, public calls, cards played, the upcard).
+The engine carries them in one ``Agents`` namedtuple of arrays: ``policies[seat] =
+(decision policy, play policy)``, ``params[seat, PR_*]`` (see ``kernels.bidding``), the
+hand's policy random stream ``rng``, the solver's per-thread ``work``/``table`` (dd and pimc
+players) and the knowledge array ``know`` (``kernels.pimc.K_*``). The ``choose_*`` functions
+take the policy id, the seat's own cards and public facts as plain numbers, so a decision
+cannot read another hand (tests scramble the unseen cards to check) and calls stay cheap.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from .bits import popcount
+from .bidding import (
+    PR_ALONE,
+    PR_DEFEND_ALONE,
+    PR_ORDER,
+    PR_PIMC_WORLDS,
+    PR_SWAP,
+    best_suit,
+    choose_bid,
+    give_card,
+    hand_points,
+    order_points,
+    partner_return,
+)
+from .bits import lowest_bit, popcount
 from .config import JIT
+from .heuristics import discard_card, keep_best
+from .layout import JOKER
+from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
 
-P_RANDOM = 1  # uniformly random among the legal choices
+Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
+
+# decision policies (column 0)
+D_RANDOM = 1  # uniformly random among the legal choices
+D_POINTS = 2  # point-count thresholds (kernels.bidding)
+# play policies (column 1)
+P_RANDOM = 1
+P_HEURISTIC = 2  # rules of thumb (kernels.play_heuristic)
+P_DD = 3  # double dummy: sees every card
+P_PIMC = 4  # perfect-information Monte Carlo (kernels.pimc)
 
 DECIDE = 0
 PLAY = 1
-
-
-@njit(**JIT)
-def choose_call(policies, params, rng, seat, allowed, hands, cfg, rec):
-    """The call of ``seat`` among ``allowed`` (uint64 bit mask over call codes)."""
-    return random_set_bit(rng, allowed)
-
-
-@njit(**JIT)
-def choose_yes_no(policies, params, rng, seat, question, hands, cfg, rec):
-    """A yes/no decision of ``seat``: ghost swap, Ace-No-Face redeal, going alone, defending
-    alone (``question`` is one of the Q_* codes). Returns True for yes."""
-    return uniform_int(rng, 2) == 1
-
 
 Q_SWAP = 0
 Q_ACE_NO_FACE = 1
 Q_ALONE = 2
 Q_DEFEND_ALONE = 3
 
-
-@njit(**JIT)
-def choose_trump(policies, params, rng, seat, allowed, hands, cfg, rec):
-    """The suit ``seat`` names as trump among ``allowed`` (4-bit mask of suits)."""
-    return random_set_bit(rng, np.uint64(allowed))
-
-
-@njit(**JIT)
-def choose_card_from(policies, params, rng, seat, purpose, candidates, hands, cfg, rec):
-    """A natural card id from the natural mask ``candidates`` for a non-play purpose: a discard,
-    the card given away in a 6-ask, the card a trumpless partner passes back (``purpose`` is
-    one of the K_* codes)."""
-    return random_set_bit(rng, candidates)
-
-
 K_DISCARD = 0
 K_ASK_GIVE = 1
 K_ASK_RETURN = 2
 K_JOKER_DISCARD = 3
 
+ONE = np.uint64(1)
+NAME = 40
+ORDER = 30
+CFG_VARIANT = 0
+CFG_PLAYERS = 3
+
 
 @njit(**JIT)
-def choose_dummy_discard(policies, params, rng, seat, combined, keep, hands, cfg, rec):
+def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, players, upcard,
+                dealer):
+    """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
+    codes). ``upcard``/``dealer`` matter in knock and cutthroat."""
+    if policy == D_RANDOM:
+        return random_set_bit(rng, allowed)
+    if variant == 0 or variant == 1:  # bid, ghost
+        return choose_bid(hand, allowed, params, seat, variant == 0, hand_size)
+    names = (allowed >> np.uint64(NAME)) & np.uint64(15)
+    if (allowed >> np.uint64(ORDER)) & ONE:  # round 1
+        if upcard == JOKER:
+            return ORDER
+        suit = (upcard & 31) >> 3
+        if order_points(hand, suit, upcard, seat, dealer, players) >= params[seat, PR_ORDER]:
+            return ORDER
+        return 0
+    if names:
+        if upcard == JOKER and not (allowed & ONE):  # the dealer names before looking
+            return NAME + random_set_bit(rng, names)
+        p, suit = best_suit(hand, np.int64(names))
+        if p >= params[seat, PR_ORDER] or not (allowed & ONE):
+            return NAME + suit
+    return 0
+
+
+@njit(**JIT)
+def choose_yes_no(policy, params, rng, seat, question, hand, trump):
+    """A yes/no decision of ``seat``: ghost swap, Ace-No-Face redeal, going alone, defending
+    alone (``Q_*``). Returns True for yes."""
+    if policy == D_RANDOM:
+        return uniform_int(rng, 2) == 1
+    if question == Q_SWAP:
+        p, _ = best_suit(hand, 15)
+        return p < params[seat, PR_SWAP]
+    if question == Q_ACE_NO_FACE:
+        return True
+    if question == Q_ALONE:
+        return hand_points(hand, trump) >= params[seat, PR_ALONE]
+    return hand_points(hand, trump) >= params[seat, PR_DEFEND_ALONE]
+
+
+@njit(**JIT)
+def choose_trump(policy, rng, allowed, hand):
+    """The suit a player names as trump among ``allowed`` (4-bit mask of suits)."""
+    if policy == D_RANDOM:
+        return random_set_bit(rng, np.uint64(allowed))
+    _, suit = best_suit(hand, allowed)
+    return suit
+
+
+@njit(**JIT)
+def choose_card_from(policy, rng, purpose, candidates, trump, to_norm, from_norm):
+    """A natural card from the natural mask ``candidates`` for a non-play purpose (``K_*``):
+    a discard, the card given away in a 6-ask, the card a trumpless partner passes back."""
+    if policy == D_RANDOM:
+        return random_set_bit(rng, candidates)
+    if purpose == K_ASK_GIVE:
+        return give_card(candidates, trump)
+    if purpose == K_ASK_RETURN:
+        return partner_return(candidates, trump)
+    if trump < 0:  # bid with the joker: discard before trump is known
+        _, trump = best_suit(candidates, 15)
+    return discard_card(candidates, trump, to_norm, from_norm)
+
+
+@njit(**JIT)
+def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm):
     """Cutthroat: which cards of the maker's ``combined`` hand+dummy (natural mask) to drop so
     that ``keep`` remain. Returns the natural mask of dropped cards."""
-    dropped = np.uint64(0)
-    left = combined
-    for _ in range(popcount(combined) - keep):
-        b = random_set_bit(rng, left)
-        dropped |= np.uint64(1) << np.uint64(b)
-        left &= ~(np.uint64(1) << np.uint64(b))
-    return dropped
+    if policy == D_RANDOM:
+        dropped = np.uint64(0)
+        left = combined
+        for _ in range(popcount(combined) - keep):
+            b = random_set_bit(rng, left)
+            dropped |= ONE << np.uint64(b)
+            left &= ~(ONE << np.uint64(b))
+        return dropped
+    return combined & ~keep_best(combined, keep, trump, to_norm, from_norm)
 
 
 @njit(**JIT)
-def choose_card(policies, params, rng, seat, legal, nhands, trick, trump, cfg, rec):
-    """The normalised card ``seat`` plays among ``legal``. ``nhands`` are the normalised hands,
-    ``trick`` the cards on the table (see engine.TRICK_*)."""
-    return random_set_bit(rng, legal)
+def choose_card_solving(ag, seat, legal, nhands, trick, active, decl, double):
+    """The card of a dd or pimc player at ``seat`` among ``legal``: ``nhands`` the normalised
+    hands, ``trick`` the engine's trick array (leader, count, cards, seats), ``decl`` the
+    declaring side's 4-bit mask. (Random and heuristic cards are chosen inline by the engine:
+    passing this many arrays to a function costs more than those players' whole choice.)"""
+    if legal & (legal - ONE) == 0:
+        return lowest_bit(legal)
+    n_table = trick[1]
+    leader = trick[0]
+    cards = trick[2:6]
+    seats = trick[6:10]
+    if ag.policies[seat, PLAY] == P_DD:
+        return dd_card(ag.work, ag.table, nhands, active, decl, double, leader, cards, seats,
+                       n_table, seat, legal)
+    worlds = np.int64(ag.params[seat, PR_PIMC_WORLDS])
+    return pimc_card(ag.work, ag.table, ag.rng, worlds, nhands, active, decl, double, leader,
+                     cards, seats, n_table, seat, legal, ag.know)

@@ -16,8 +16,11 @@ from numba import get_thread_id, njit, prange
 from .bits import highest_bit, lowest_bit
 from .config import JIT, PARALLEL_JIT
 from .dealing import binomial_table, deal_groups
+from .engine import new_agents, next_hand, normalised_decks, play_out
 from .heuristics import discard_card, keep_best
 from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from .pimc import K_DEAD, K_UP_HOLDER, K_UPCARD
+from .rules import C_DECK, R_LEN
 from .solver import (
     TT_WORDS,
     W_LEN,
@@ -60,9 +63,27 @@ def _solve(w, tt, hands, trump, active, decl, leader, target, to_norm, double):
 
 
 @njit(**JIT)
-def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, double):
+def _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec):
+    """The declaring side's tricks (or 1/0 for a threshold): solved double dummy when ``ag``
+    plays nothing (method dd), else played out by ``ag``'s players."""
+    if ag.policies[0, 1] == 0:
+        return _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
+                      scen[S_TARGET], to_norm, double)
+    before = ag.know.copy()  # the play turns the knowledge into the play phase's form
+    tricks = play_out(ag, cfg, hands, trump, scen[S_DECLARER], scen[S_ACTIVE], scen[S_LEADER],
+                      to_norm, from_norm, rec)
+    ag.know[:] = before
+    if scen[S_TARGET] >= 0:
+        return 1 if tricks >= scen[S_TARGET] else 0
+    return tricks
+
+
+@njit(**JIT)
+def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, double, ag, cfg,
+                  rec):
     """Answer one scenario row on one deal (natural masks ``dealt`` by seat). Returns
-    ``(outcome, aux, nodes)``."""
+    ``(outcome, aux, nodes)``. With play policies in ``ag`` (method heuristic or pimc) the
+    players learn the dealer's pick-up and discard as they would at the table."""
     hands = dealt.copy()
     trump = scen[S_TRUMP]
     decl_seat = scen[S_DECLARER]
@@ -75,6 +96,9 @@ def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, dou
                                                                from_norm)
         hands[dealer] &= ~(ONE << np.uint64(d))
         aux = d
+        ag.know[K_UP_HOLDER] = dealer
+        ag.know[K_UPCARD] = upcard
+        ag.know[K_DEAD + dealer] |= ONE << np.uint64(d)
     if kind & K_DUMMY:
         hands[decl_seat] = keep_best(hands[decl_seat] | hands[3], hand_size, trump, to_norm,
                                      from_norm)
@@ -88,27 +112,26 @@ def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, dou
         best = -1
         best_card = -1
         own = hands[decl_seat]
+        ag.know[K_DEAD + decl_seat] |= give
         m = options
         while m:
             c = lowest_bit(m)
             m &= m - ONE
             hands[decl_seat] = (own & ~give) | (ONE << np.uint64(c))
-            v = _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
-                       scen[S_TARGET], to_norm, double)
+            v = _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec)
             nodes += np.int64(w[W_NODES])
             if v > best:
                 best = v
                 best_card = c
         return best, best_card, nodes
-    v = _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
-               scen[S_TARGET], to_norm, double)
+    v = _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec)
     return v, aux, nodes + np.int64(w[W_NODES])
 
 
 @njit(**PARALLEL_JIT)
 def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_seat, cons_group,
               cons_mask, cons_op, cons_value, max_tries, scenarios, hand_size, to_norm,
-              from_norm, double, tt_bits, nthreads):
+              from_norm, double, tt_bits, nthreads, cfg, policies, params):
     """Deal deals ``first .. first+n-1`` (random from ``seed``, or layouts when
     ``exact_mode``) and answer every scenario on each.
 
@@ -116,7 +139,11 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     ``cards`` the unseen natural ids, dealt in groups of ``sizes`` to ``group_seat`` (-1: the
     kitty or a dead hand); constraint rows as in ``kernels.dealing``. Returns
     ``(outcomes[n, S] int8, aux[n, S] int8, tries[n] int32, nodes[n] int64)``; a deal whose
-    constraints never passed in ``max_tries`` has negative tries and outcomes -1."""
+    constraints never passed in ``max_tries`` has negative tries and outcomes -1.
+
+    ``policies``/``params`` (4 seats) choose the method: play policy 0 everywhere solves
+    double dummy; otherwise every scenario is played out by those players (``cfg`` the rules
+    vector), with a policy stream per deal and scenario."""
     n_scen = scenarios.shape[0]
     outcomes = np.full((n, n_scen), -1, dtype=np.int8)
     aux = np.full((n, n_scen), -1, dtype=np.int8)
@@ -128,10 +155,13 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
     binom = binomial_table(cards.shape[0])
     n_groups = sizes.shape[0]
+    decks = normalised_decks(cfg[C_DECK], to_norm)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
         tt = tables[tid]
+        ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), w, tt, decks)
+        rec = np.zeros(R_LEN, dtype=np.int64)
         groups = np.empty(n_groups, dtype=np.uint64)
         t = deal_groups(seed, first + i, exact_mode, cards, sizes, binom, cons_group, cons_mask,
                         cons_op, cons_value, max_tries, groups)
@@ -143,8 +173,9 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
             if group_seat[g] >= 0:
                 dealt[group_seat[g]] |= groups[g]
         for s in range(n_scen):
+            next_hand(ag, seed, (first + i) * 64 + s)
             v, a, k = play_scenario(w, tt, dealt, scenarios[s], upcard, hand_size, to_norm,
-                                    from_norm, double)
+                                    from_norm, double, ag, cfg, rec)
             outcomes[i, s] = v
             aux[i, s] = a
             nodes[i] += k

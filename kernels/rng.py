@@ -39,6 +39,15 @@ def stream_state(seed, stream, index):
 
 
 @njit(**JIT)
+def reseed(state, seed, stream, index):
+    """Restart the generator ``state`` in place at stream ``(seed, stream, index)`` (the same
+    numbers as a fresh ``stream_state``, without allocating)."""
+    k = mix64(np.uint64(seed) + GOLDEN)
+    k = mix64(k ^ (np.uint64(stream) * GOLDEN))
+    state[0] = mix64(k ^ np.uint64(index))
+
+
+@njit(**JIT)
 def next_u64(state):
     """Advance ``state`` and return the next uint64."""
     state[0] += GOLDEN

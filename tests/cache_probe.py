@@ -16,12 +16,22 @@ from analyzer.hands import play_hands
 from analyzer.solve import card_values, solve_positions
 from analyzer.variants import make_rules
 
+# Functions that compute in floats on purpose: the point-count bidder's hand points and the
+# decisions comparing them with per-seat float parameters. Every other kernel works in
+# integers, where a float64 can only come from numba unifying uint64 with int64.
+FLOAT_FUNCTIONS = {"card_points", "hand_points", "best_suit", "order_points", "choose_bid",
+                   "choose_call", "choose_yes_no", "choose_trump", "choose_card_from",
+                   "choose_card_solving", "_tables"}
+
 
 def float_scalars(dispatchers) -> list[str]:
     """``name:variable`` for every float64 scalar in the typing of the compiled dispatchers
-    (``name -> dispatcher``); only freshly compiled functions carry their typing."""
+    (``name -> dispatcher``) outside ``FLOAT_FUNCTIONS``; only freshly compiled functions
+    carry their typing."""
     found = set()
     for name, disp in dispatchers.items():
+        if disp.py_func.__name__ in FLOAT_FUNCTIONS:
+            continue
         for cres in disp.overloads.values():
             annotation = getattr(cres, "type_annotation", None)
             for var, typ in (annotation.typemap.items() if annotation else ()):

@@ -181,7 +181,7 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: lots of C"]), "write"),
     (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", exact=True), "exact mode would"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", deals=10, exact=True), "choose one"),
-    (dict(hand="JH JD AH KH QH 9S", variant="bid", method="pimc"), "unknown method"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", method="magic"), "unknown method"),
     (dict(hand="JH JD AH KH QH 9S", variant="ghost", seat="W"), "W does not play"),
 ])
 def test_bad_queries(kw, words):

@@ -1,0 +1,169 @@
+"""Perfect-information Monte Carlo (``pimc``) and double-dummy (``dd``) card players.
+
+A PIMC player samples layouts ("worlds") of the cards it cannot see that agree with what it
+knows: its own hand, every card played, the suits each player has shown out of, the upcard in
+the dealer's hand until played, the cards it knows are dead (its own discard, its old hand
+after a ghost swap, what it dropped with the dummy). It solves each world double dummy from
+the current position with the solver's per-card form and plays the card with the best
+average. The sample of each world depends only on the policy stream of the hand, so results
+are reproducible whatever the threads.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import lowest_bit, popcount
+from .config import JIT
+from .layout import SLOT_MASKS
+from .rng import random_set_bit, uniform_int
+from .solver import card_values, set_position
+
+ONE = np.uint64(1)
+
+# Knowledge array ``know`` (uint64): public facts and each seat's private dead cards.
+K_PLAYED = 0  # normalised mask of every card played so far (the current trick included)
+K_DECK = 1  # normalised mask of the deck
+K_VOIDS = 2  # 4 slots: per seat, bits of the suits (slots) it has shown out of
+K_UP_HOLDER = 6  # seat that took the upcard (255: nobody)
+K_UPCARD = 7  # the upcard (natural during bidding, normalised during play)
+K_DEAD = 8  # 4 slots: per seat, cards it knows are out of play (natural, then normalised)
+K_LEN = 12
+NOBODY = 255
+
+
+@njit(**JIT)
+def sample_world(rng, seat, hands, active, know, out):
+    """Write into ``out`` (normalised masks) a layout of the cards ``seat`` cannot see that
+    agrees with its knowledge. Of ``hands`` only this seat's own cards and each other hand's
+    size are read (all a player can see). A few uniform tries against the void constraints,
+    then a constrained greedy deal."""
+    own = hands[seat]
+    pool = know[K_DECK] & ~know[K_PLAYED] & ~own & ~know[K_DEAD + seat]
+    need = np.zeros(4, dtype=np.int64)
+    base = np.zeros(4, dtype=np.uint64)
+    base[seat] = own
+    for s in range(4):
+        if s != seat and (active >> s) & 1:
+            need[s] = popcount(hands[s])
+    holder = np.int64(know[K_UP_HOLDER])
+    up = np.int64(know[K_UPCARD])
+    if holder != NOBODY and holder != seat and (active >> holder) & 1 and need[holder] > 0 \
+            and (pool >> np.uint64(up)) & ONE:
+        base[holder] = ONE << np.uint64(up)
+        need[holder] -= 1
+        pool &= ~(ONE << np.uint64(up))
+    cards = np.empty(64, dtype=np.int64)
+    n = 0
+    m = pool
+    while m:
+        cards[n] = lowest_bit(m)
+        m &= m - ONE
+        n += 1
+    for _attempt in range(8):
+        for i in range(n - 1, 0, -1):
+            j = uniform_int(rng, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        k = 0
+        ok = True
+        for s in range(4):
+            hand = np.uint64(0)
+            for _ in range(need[s]):
+                hand |= ONE << np.uint64(cards[k])
+                k += 1
+            if hand & _void_mask(know[K_VOIDS + s]):
+                ok = False
+                break
+            out[s] = base[s] | hand
+        if ok:
+            return
+    # constrained greedy: fill the most constrained seats first from what they may hold
+    left = pool
+    for s in range(4):
+        out[s] = base[s]
+    order = np.argsort(-_void_counts(know))
+    for s in order:
+        allowed = left & ~_void_mask(know[K_VOIDS + s])
+        for _ in range(need[s]):
+            if allowed == 0:
+                allowed = left  # the knowledge cannot be met exactly: relax the voids
+            if allowed == 0:
+                break
+            b = random_set_bit(rng, allowed)
+            out[s] |= ONE << np.uint64(b)
+            left &= ~(ONE << np.uint64(b))
+            allowed &= ~(ONE << np.uint64(b))
+
+
+@njit(**JIT)
+def _void_mask(voids):
+    m = np.uint64(0)
+    for slot in range(4):
+        if (voids >> np.uint64(slot)) & ONE:
+            m |= SLOT_MASKS[slot]
+    return m
+
+
+@njit(**JIT)
+def _void_counts(know):
+    c = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        c[s] = popcount(know[K_VOIDS + s])
+    return c
+
+
+@njit(**JIT)
+def best_of(totals, legal, maximise):
+    """The legal card with the best total (highest for the declaring side, lowest for the
+    defenders); ties go to the lowest card."""
+    best = -1
+    best_v = 0
+    m = legal
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        v = totals[b]
+        if best < 0 or (v > best_v if maximise else v < best_v):
+            best = b
+            best_v = v
+    return best
+
+
+@njit(**JIT)
+def solve_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
+               seat, legal, totals, values):
+    """Add to ``totals`` the double-dummy value of every legal card of ``seat`` in the layout
+    ``hands`` (normalised), the current trick given by the table arrays."""
+    set_position(w, hands, active, decl, double)
+    card_values(w, tt, leader, table_cards, table_seats, n_table, values)
+    m = legal
+    while m:
+        b = lowest_bit(m)
+        m &= m - ONE
+        totals[b] += values[b]
+
+
+@njit(**JIT)
+def dd_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
+            seat, legal):
+    """The double-dummy player: sees every hand and plays its best card."""
+    totals = np.zeros(64, dtype=np.int64)
+    values = np.empty(64, dtype=np.int64)
+    solve_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
+               seat, legal, totals, values)
+    return best_of(totals, legal, (decl >> seat) & 1 == 1)
+
+
+@njit(**JIT)
+def pimc_card(w, tt, rng, worlds, hands, active, decl, double, leader, table_cards,
+              table_seats, n_table, seat, legal, know):
+    """The PIMC player: the best average over ``worlds`` sampled layouts."""
+    if legal & (legal - ONE) == 0:
+        return lowest_bit(legal)
+    totals = np.zeros(64, dtype=np.int64)
+    values = np.empty(64, dtype=np.int64)
+    world = np.empty(4, dtype=np.uint64)
+    for _ in range(worlds):
+        sample_world(rng, seat, hands, active, know, world)
+        solve_card(w, tt, world, active, decl, double, leader, table_cards, table_seats,
+                   n_table, seat, legal, totals, values)
+    return best_of(totals, legal, (decl >> seat) & 1 == 1)

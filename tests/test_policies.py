@@ -1,0 +1,266 @@
+"""Playing and bidding policies: each heuristic step, the PIMC player's information, legal
+play, matches between strategies, and determinism of simulations."""
+
+import random
+
+import numpy as np
+import pytest
+
+from analyzer.hands import play_hands
+from analyzer.notation import format_card, parse_hand
+from analyzer.record import Record, to_json
+from analyzer.simulate import simulate
+from analyzer.variants import make_rules
+from kernels import play_heuristic as H
+from kernels.bidding import DEFAULT_PARAMS, best_suit, hand_points
+from kernels.layout import normalise_mask
+from kernels.pimc import (
+    K_DEAD,
+    K_DECK,
+    K_LEN,
+    K_PLAYED,
+    K_UP_HOLDER,
+    K_UPCARD,
+    K_VOIDS,
+    NOBODY,
+    pimc_card,
+    sample_world,
+)
+from kernels.rng import stream_state
+from kernels.solver import TT_WORDS, W_LEN, W_TT_MASK
+from kernels.threads import max_threads, num_threads, set_threads
+from tests.reference import referee
+
+RULES = make_rules("knock")
+TO_NORM, FROM_NORM = RULES.layout
+HEARTS = 2
+
+
+def n(cards, trump=HEARTS):
+    """Normalised mask of cards written as text."""
+    return int(normalise_mask(np.uint64(parse_hand(cards, RULES)), TO_NORM[trump]))
+
+
+def bit(card, trump=HEARTS):
+    return n(card, trump).bit_length() - 1
+
+
+def name(b, trump=HEARTS):
+    return format_card(int(FROM_NORM[trump, b]))
+
+
+DECK = n("9C TC JC QC KC AC 9D TD JD QD KD AD 9H TH JH QH KH AH 9S TS JS QS KS AS")
+
+
+# ---------------------------------------------------------------------------- heuristic steps
+
+def test_maker_leads_the_top_trump():
+    hand = n("JH AH 9C TS KD")
+    assert name(H.lead_trump_as_maker(hand, 0, DECK, True)) == "JH"
+    assert H.lead_trump_as_maker(hand, 0, DECK, False) == -1  # defenders do not
+
+
+def test_maker_without_the_top_trump_keeps_short_trumps():
+    assert H.lead_trump_as_maker(n("AH 9C TS KD QD"), 0, DECK, True) == -1
+
+
+def test_cash_a_side_ace():
+    assert name(H.cash_winner(n("9H AC TS KD QD"), 0, DECK)) == "AC"
+
+
+def test_a_king_is_a_winner_once_the_ace_is_gone():
+    assert name(H.cash_winner(n("9H KC TS 9D QD"), n("AC"), DECK)) == "KC"
+
+
+def test_lead_low_from_the_longest_side_suit():
+    assert name(H.lead_low(n("9H TC QC KS 9D"))) == "TC"
+
+
+def test_second_hand_plays_low():
+    hand = n("QC KC 9H TS 9D")
+    legal = n("QC KC")
+    card = H.heuristic_card(hand, legal, n("9C"), DECK, 1, False, 0, bit("9C"), False, False, 0)
+    assert name(card) == "QC"
+
+
+def test_third_hand_wins_cheaply():
+    hand = n("QC KC AC 9H TS")
+    legal = n("QC KC AC")
+    played = n("9C JC")
+    card = H.heuristic_card(hand, legal, played, DECK, 2, False, 0, bit("JC"), False, False, 0)
+    assert name(card) == "QC"
+
+
+def test_play_low_when_partner_has_the_trick_won():
+    hand = n("QC KC 9H TS 9D")
+    legal = n("QC KC")
+    card = H.heuristic_card(hand, legal, n("9C AC TC"), DECK, 3, True, 0, bit("AC"), True,
+                            False, 0)
+    assert name(card) == "QC"
+
+
+def test_trump_in_when_partner_is_not_winning():
+    hand = n("9H AH TS 9D QD")
+    card = H.heuristic_card(hand, hand, n("AC 9C"), DECK, 2, False, 0, bit("AC"), False,
+                            False, 0)
+    assert name(card) == "9H"
+
+
+def test_overtrump_only_when_it_wins():
+    hand = n("9H AH TS 9D QD")
+    card = H.heuristic_card(hand, hand, n("AC TH"), DECK, 2, False, 0, bit("TH"), False,
+                            False, 0)
+    assert name(card) == "AH"
+    card = H.heuristic_card(n("9H TS 9D QD KD"), n("9H TS 9D QD KD"), n("AC JH"), DECK, 2,
+                            False, 0, bit("JH"), False, False, 0)
+    assert name(card) == "9D"  # cannot beat the right bower: throw the lowest loser
+
+
+def test_discard_when_partner_is_winning():
+    hand = n("9H AH TS 9D QD")
+    card = H.heuristic_card(hand, hand, n("AC 9C"), DECK, 2, False, 0, bit("AC"), True,
+                            False, 0)
+    assert name(card) in ("9D", "TS")
+
+
+# ---------------------------------------------------------------------------- point count
+
+def test_point_count():
+    hand = parse_hand("JH JD AH 9C TS", RULES)
+    assert hand_points(np.uint64(hand), HEARTS) == pytest.approx(3 + 2.5 + 2 + 0.5)  # no diamond
+    two_voids = parse_hand("JH JD AH KH 9C", RULES)
+    assert hand_points(np.uint64(two_voids), HEARTS) == pytest.approx(3 + 2.5 + 2 + 1.5 + 1)
+    assert best_suit(np.uint64(hand), 15)[1] == HEARTS
+    assert DEFAULT_PARAMS.shape[0] >= 10
+
+
+# ---------------------------------------------------------------------------- PIMC information
+
+def knowledge(played="", voids=None, up_holder=NOBODY, upcard=None, dead=None):
+    know = np.zeros(K_LEN, dtype=np.uint64)
+    know[K_DECK] = DECK
+    know[K_PLAYED] = n(played) if played else 0
+    for s, slots in (voids or {}).items():
+        know[K_VOIDS + s] = slots
+    know[K_UP_HOLDER] = up_holder
+    if upcard:
+        know[K_UPCARD] = bit(upcard)
+    for s, cards in (dead or {}).items():
+        know[K_DEAD + s] = n(cards)
+    return know
+
+
+def test_worlds_depend_only_on_what_the_seat_sees():
+    rng = random.Random(4)
+    for _ in range(200):
+        deck = list(range(24))
+        cards = [c for c in deck]
+        rng.shuffle(cards)
+        hands = np.array([sum(1 << b for b in _norm_ids(cards[5 * s:5 * s + 5]))
+                          for s in range(4)], dtype=np.uint64)
+        rest = cards[20:] + cards[5:20]
+        rng.shuffle(rest)
+        other = hands.copy()
+        k = 0
+        for s in (1, 2, 3):
+            other[s] = sum(1 << b for b in _norm_ids(rest[k:k + 5]))
+            k += 5
+        know = knowledge()
+        a = np.zeros(4, dtype=np.uint64)
+        b = np.zeros(4, dtype=np.uint64)
+        sample_world(stream_state(9, 3, 1), 0, hands, 15, know, a)
+        sample_world(stream_state(9, 3, 1), 0, other, 15, know, b)
+        assert a.tolist() == b.tolist()
+        assert a[0] == hands[0] and all(bin(int(a[s])).count("1") == 5 for s in range(4))
+
+
+def _norm_ids(natural_ids):
+    """Normalised bits (hearts trump) of natural deck indices 0..23 of the 24-card deck."""
+    nat = [s * 8 + r for s in range(4) for r in range(2, 8)]
+    return [int(TO_NORM[HEARTS, nat[i]]) for i in natural_ids]
+
+
+def test_worlds_respect_voids_played_cards_and_the_upcard():
+    own = n("JH AH 9C TS KD")
+    hands = np.array([own, n("9D TD QD KC AC"), n("QH KH TC JC QC"), n("9S JS QS KS AS")],
+                     dtype=np.uint64)
+    know = knowledge(played="TH", voids={1: 1 << 3, 3: 1 << 0}, up_holder=2, upcard="QH",
+                     dead={0: "TD"})
+    slot_mask = [0xFFFF << (16 * s) for s in range(4)]
+    for k in range(300):
+        world = np.zeros(4, dtype=np.uint64)
+        sample_world(stream_state(1, 3, k), 0, hands, 15, know, world)
+        assert int(world[0]) == own
+        assert int(world[2]) & n("QH")  # the dealer took the upcard
+        assert not int(world[1]) & slot_mask[3]  # E showed out of trumps
+        everything = int(world[1]) | int(world[2]) | int(world[3])
+        assert not everything & n("TH TD")  # played, and known dead to N
+
+
+def test_pimc_choice_ignores_the_true_unseen_cards():
+    own = n("JH AH 9C TS KD")
+    a = np.array([own, n("9D TD QD KC AC"), n("QH KH TC JC QC"), n("9S JS QS KS AS")],
+                 dtype=np.uint64)
+    b = np.array([own, n("QH KH TC JC QC"), n("9S JS QS KS AS"), n("9D TD QD KC AC")],
+                 dtype=np.uint64)
+    work = np.zeros(W_LEN, dtype=np.uint64)
+    work[W_TT_MASK] = (1 << 12) - 1
+    table = np.zeros((1 << 12, TT_WORDS), dtype=np.uint64)
+    empty = np.zeros(4, dtype=np.int64)
+    choices = set()
+    for hands in (a, b):
+        know = knowledge()
+        choices.add(pimc_card(work, table, stream_state(3, 3, 0), 20, hands, 15, 5, 0, 0, empty,
+                              empty, 0, 0, own, know))
+    assert len(choices) == 1
+
+
+# ---------------------------------------------------------------------------- legality
+
+@pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
+@pytest.mark.parametrize("play, hands", [("heuristic", 2000), ("dd", 200), ("pimc", 40)])
+def test_every_player_plays_legal_cards(variant, play, hands):
+    rules = make_rules(variant)
+    masks, recs = play_hands(rules, hands, seed=13, strategy="points", play=play, worlds=8)
+    played = 0
+    for i in range(hands):
+        data = to_json(Record(rules, masks[i], recs[i]))
+        ref = referee(data)
+        if ref["status"] == "played":
+            played += 1
+            assert sum(ref["reneges"].values()) == 0
+            assert [int(recs[i, 128 + s]) for s in range(4)] == [ref["points"][s] for s in "NESW"]
+    assert played > 0
+
+
+# ---------------------------------------------------------------------------- matches
+
+@pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
+def test_heuristic_beats_random(variant):
+    r = simulate(make_rules(variant), 300, "points", "random", play="heuristic",
+                 vs_play="random", seed=3)
+    assert r.win_rate[1] > r.fair_share + 0.2
+
+
+def test_pimc_beats_heuristic():
+    r = simulate(make_rules("knock"), 600, "points", "points", play="pimc",
+                 vs_play="heuristic", worlds=20, seed=4)
+    assert r.win_rate[0] > 0.5 and r.points_per_hand["A"] > r.points_per_hand["B"]
+
+
+def test_simulation_is_identical_whatever_the_threads():
+    before = num_threads()
+    out = []
+    try:
+        for threads in sorted({1, max_threads()}):
+            set_threads(threads)
+            r = simulate(make_rules("bid"), 400, "points", "random", seed=9)
+            out.append((r.win_rate, r.hands, r.points_per_hand, r.decisions.to_dict()))
+    finally:
+        set_threads(before)
+    assert all(o == out[0] for o in out)
+
+
+def test_mirror_match_is_even():
+    r = simulate(make_rules("knock"), 400, "points", "points", seed=2)
+    assert r.win_rate[0] == pytest.approx(0.5)
