@@ -14,11 +14,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/euchre rules knock
+	@echo
+	$(BIN)/euchre play --variant knock --seed 1
+	@echo
 	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000
 	@echo
 	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N
 	@echo
-	$(BIN)/euchre play --variant knock --seed 1 --json | $(BIN)/euchre score -
+	$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html
+	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

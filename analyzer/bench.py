@@ -254,3 +254,50 @@ def bench_play(progress=None) -> dict:
     simulate(make_rules("bid"), 10_000, "points", "points", seed=3)
     out["bid_10000_games_s"] = time.perf_counter() - start
     return out
+
+
+CLUSTER_QUERY = {"hand": "AH JH KD QD JD", "variant": "knock", "upcard": "9H", "seat": "E",
+                 "dealer": "N"}
+
+
+def bench_cluster(deals: int = 1_000_000, workers: int = 2, progress=None) -> dict:
+    """Scheduler overhead: the same ``deals``-deal knock query (double dummy, every option)
+    run embedded (this process, every core) and on a ``local:workers`` Dask cluster, with
+    the cluster's start-up timed apart; the median of ``repeats`` runs each, alternating."""
+    import statistics
+
+    from .cluster import scheduler
+    from .odds import odds
+
+    out = {"query": " ".join(CLUSTER_QUERY.values()), "deals": deals, "workers": workers,
+           "cores": max_threads()}
+    odds(**CLUSTER_QUERY, deals=4_000, seed=1)  # warm the kernels here
+    embedded, clustered = [], []
+    results = {}
+    start = time.perf_counter()
+    with scheduler(f"local:{workers}"):
+        out["cluster_start_s"] = time.perf_counter() - start
+        for repeat in range(3):
+            for where in ("embedded", "cluster"):
+                if progress:
+                    progress(f"{where}, run {repeat + 1} of 3")
+                from . import runner
+
+                backend = runner.current_backend()
+                if where == "embedded":
+                    runner.set_backend(None)
+                try:
+                    t = time.perf_counter()
+                    r = odds(**CLUSTER_QUERY, deals=deals, seed=1)
+                    (embedded if where == "embedded" else clustered).append(
+                        time.perf_counter() - t)
+                finally:
+                    runner.set_backend(backend)
+                results[where] = r.options
+    out["embedded_s"] = statistics.median(embedded)
+    out["cluster_s"] = statistics.median(clustered)
+    out["embedded_deals_per_s"] = deals / out["embedded_s"]
+    out["cluster_deals_per_s"] = deals / out["cluster_s"]
+    out["throughput_ratio"] = out["embedded_s"] / out["cluster_s"]
+    out["identical"] = bool(results["embedded"].equals(results["cluster"]))
+    return out

@@ -5,6 +5,7 @@ Every user mistake (a bad card, deal, record, option or file) ends with one line
 """
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,6 +15,7 @@ from kernels import rules as K
 
 from .cli_common import (
     JsonOption,
+    SchedulerOption,
     SeedOption,
     Variant,
     VariantOption,
@@ -39,6 +41,17 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def on_cluster(spec: str | None):
+    """The cluster context of ``--scheduler`` (nothing to start when it is not given)."""
+    if not spec:
+        import contextlib
+
+        return contextlib.nullcontext()
+    from .cluster import scheduler
+
+    return scheduler(spec)
 
 
 @app.command("rules")
@@ -186,6 +199,99 @@ def _print_record(record: Record, title: str) -> None:
     _print_result(record, result)
 
 
+@app.command("review")
+def review_cmd(
+    record_path: Annotated[str, typer.Argument(
+        metavar="RECORD", help="A recorded hand (.json, or - for stdin), or a file of records "
+                               "(.jsonl, one per line) for a summary.")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Batch: write every decision "
+                                             "to this .csv or .parquet.")] = None,
+    method: Annotated[str, typer.Option(help="dd (everything seen) or pimc (each card judged "
+                                        "with what its player could see).")] = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1, max=1000)]
+    = 40,
+    seed: SeedOption = 0,
+    json_out: JsonOption = False,
+):
+    """Review a played hand double dummy: the value before and after every decision (bid,
+    trump, discard, alone, each card), the decisions that cost tricks or points and what was
+    best, whether the contract was makeable, and any renege with its penalty.
+
+      euchre review hand.json
+
+      euchre play --variant knock --seed 4 --json | euchre review -
+
+      euchre review hand.json --method pimc --worlds 100
+
+      euchre review club-night.jsonl -o decisions.csv
+    """
+    from .record import load_record
+    from .review import all_decisions, review, review_records, summarise
+
+    if record_path.endswith((".jsonl", ".ndjson")):
+        if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+            raise UserError(f"-o {out}: the output must end in .csv or .parquet")
+        err = console.__class__(stderr=True, highlight=False)
+        good = []
+        for line, r in review_records(Path(record_path), method, worlds, seed):
+            if isinstance(r, str):
+                err.print(f"warning: {record_path}, line {line}: {r}; skipped", soft_wrap=True)
+            else:
+                good.append((line, r))
+        by_type, costliest = summarise(good)
+        if out is not None:
+            frame = all_decisions(good)
+            if out.suffix.lower() == ".parquet":
+                frame.to_parquet(out)
+            else:
+                frame.to_csv(out, index=False)
+        if json_out:
+            print_json({"records": len(good), "by_type": by_type.to_dict(orient="records"),
+                        "costliest": costliest.to_dict(orient="records")})
+            return
+        made = sum(r.tricks >= r.need for _, r in good)
+        makeable = sum(r.makeable for _, r in good)
+        console.print(f"{len(good):,} hands reviewed: {made:,} contracts made, {makeable:,} "
+                      f"makeable double dummy")
+        console.print(_frame_table(by_type, "Decisions by type (points lost by the side that "
+                                            "decided)"))
+        console.print(_frame_table(costliest.drop(columns=["value_before", "value_after"])
+                                   .rename(columns=REVIEW_HEADERS), "The costliest decisions"))
+        return
+    source = "standard input" if record_path == "-" else record_path
+    result = review(load_record(read_json(read_text(record_path), source)), method, worlds,
+                    seed)
+    if json_out:
+        print_json(result.to_dict())
+        return
+    rec = result.record.rec
+    console.print(f"[bold]{result.record.rules.variant}[/bold]: {SEATS[rec[K.R_DECLARER]]} "
+                  f"{result.contract}, trump {'CDHS'[rec[K.R_TRUMP]]}; needs {result.need}, "
+                  f"worth {result.dd_tricks} double dummy at the first lead "
+                  f"({'makeable' if result.makeable else 'not makeable'}); took {result.tricks}")
+    frame = result.decisions.rename(columns=REVIEW_HEADERS)
+    frame["!"] = ["*" if (c or 0) > 0 or (p or 0) > 0 else ""
+                  for c, p in zip(result.decisions["cost_tricks"].fillna(0),
+                                  result.decisions["cost_points"], strict=True)]
+    console.print(_frame_table(frame, "Decisions: the declaring side's tricks double dummy "
+                                      "with the best choice (before) and the choice made "
+                                      "(after); * = cost tricks or points"))
+    for note in result.notes:
+        console.print(f"note: {note}")
+
+
+REVIEW_HEADERS = {"step": "#", "kind": "decision", "choice": "made", "value_before": "before",
+                  "value_after": "after", "cost_tricks": "-tricks", "cost_points": "-points"}
+
+
+def _frame_table(frame, title: str) -> Table:
+    table = Table(*[str(c) for c in frame.columns], title=title, box=None)
+    for row in frame.itertuples(index=False):
+        table.add_row(*["" if v is None or (isinstance(v, float) and v != v) else
+                        (f"{v:g}" if isinstance(v, float) else str(v)) for v in row])
+    return table
+
+
 @app.command("solve")
 @with_rule_options
 def solve_cmd(
@@ -281,6 +387,7 @@ def odds_cmd(
                                                 min=1)] = None,
     defend: Annotated[bool, typer.Option(help="Bid: also estimate passing (the opponents "
                                          "bidding 3 in their best suit).")] = True,
+    scheduler: SchedulerOption = None,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
@@ -297,10 +404,11 @@ def odds_cmd(
     from .odds import odds
 
     rules = rules_for(variant, rule_opts)
-    result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
-                  dealer=dealer, upcard=upcard, bid=bid, method=method, deals=deals,
-                  precision=precision, exact=exact, seed=seed, workers=workers,
-                  given=given or (), defend=defend, progress=not json_out, worlds=worlds)
+    with on_cluster(scheduler):
+        result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
+                      dealer=dealer, upcard=upcard, bid=bid, method=method, deals=deals,
+                      precision=precision, exact=exact, seed=seed, workers=workers,
+                      given=given or (), defend=defend, progress=not json_out, worlds=worlds)
     if json_out:
         print_json(result.to_dict())
     else:
@@ -327,6 +435,7 @@ def simulate_cmd(
     seed: SeedOption = 0,
     workers: Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
                                                 min=1)] = None,
+    scheduler: SchedulerOption = None,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
@@ -341,8 +450,9 @@ def simulate_cmd(
     from .simulate import simulate
 
     rules = rules_for(variant, rule_opts)
-    result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
-                      worlds=worlds, workers=workers, progress=not json_out)
+    with on_cluster(scheduler):
+        result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
+                          worlds=worlds, workers=workers, progress=not json_out)
     if json_out:
         print_json(result.to_dict())
         return
@@ -362,6 +472,216 @@ def simulate_cmd(
                           f"{100 * row['made_rate']:.1f} ±"
                           f"{100 * (row['made_rate_high'] - row['made_rate_low']) / 2:.1f}")
         console.print(table)
+
+
+MethodOption = Annotated[str, typer.Option(help="How hands are played: dd, heuristic or "
+                                           "pimc.")]
+
+
+@app.command("table")
+@with_rule_options
+def table_cmd(
+    variant: VariantOption,
+    out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
+    deals: Annotated[int, typer.Option(help="Random deals.", min=1)] = 100_000,
+    method: MethodOption = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1)]
+    = DEFAULT_WORLDS,
+    seed: SeedOption = 0,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Build the strategy tables of a variant over random deals and write each as Parquet and
+    CSV: by hand features, by hand strength, every hand class with its best option (and in
+    ghost, keep or swap). Interrupted runs resume from the directory.
+
+      euchre table --variant bid --deals 1000000 -o tables/bid
+
+      euchre table --variant knock --method heuristic -o tables/knock-heuristic
+    """
+    from .tables import build_tables, table_meta, write_tables
+
+    rules = rules_for(variant, rule_opts)
+    try:
+        with on_cluster(scheduler):
+            tables = build_tables(rules, deals, Path(out), seed=seed, method=method,
+                                  worlds=worlds, progress=True)
+    except KeyboardInterrupt:
+        _stopped_resumable(out)
+    tables["meta"] = table_meta(rules, tables)
+    written = write_tables(tables, Path(out))
+    from reports.report import how_to_bid
+
+    console.print(f"[bold]{rules.variant}[/bold]: {tables['meta']['deals']:,} deals, {method},"
+                  f" seed {seed}; {len(written)} files in {out}")
+    for line in how_to_bid(tables):
+        console.print(f"  {line}", soft_wrap=True)
+
+
+def _stopped_resumable(where) -> None:
+    """Ctrl-C during a table build: say where the finished chunks are, exit 130."""
+    console.print(f"interrupted: the chunks done are saved in {where}; run the same command to "
+                  f"continue")
+    raise typer.Exit(130) from None
+
+
+@app.command("report")
+@with_rule_options
+def report_cmd(
+    variant: VariantOption,
+    out: Annotated[str, typer.Option("-o", "--out", help="The report file (.html or .md).")]
+    = "report.html",
+    deals: Annotated[int, typer.Option(help="Random deals.", min=1)] = 100_000,
+    method: MethodOption = "dd",
+    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained file) or md "
+                                     "(Markdown with image files).")] = "html",
+    compare: Annotated[bool, typer.Option(help="Add the heuristic and PIMC play models "
+                                          "(fewer deals) to compare with.")] = True,
+    review_file: Annotated[Path | None, typer.Option(
+        "--review", help="A file of played records (.jsonl) to review and add as a "
+                         "section.")] = None,
+    seed: SeedOption = 0,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Build the tables of a variant and write a report: the rules in force, method, deals and
+    seed, a short "how to bid" summary drawn from the tables, every plot and table.
+
+      euchre report --variant knock --deals 1000000 -o knock.html
+
+      euchre report --variant bid --deals 20000 --format md -o report/bid.md
+    """
+    from reports.report import write_html, write_markdown
+
+    from .tables import build_tables, table_meta
+
+    if fmt not in ("html", "md"):
+        raise UserError(f"--format {fmt!r}: choose html or md")
+    rules = rules_for(variant, rule_opts)
+    reviewed = _review_section(review_file, rules) if review_file is not None else {}
+    path = Path(out)
+    work = path.parent / f".{path.stem}.tables"
+    try:
+        with on_cluster(scheduler):
+            tables = build_tables(rules, deals, work / method, seed=seed, method=method,
+                                  progress=True)
+            others = {}
+            if compare:
+                sizes = {"heuristic": deals, "pimc": max(200, min(2000, deals // 100))}
+                for other, size in sizes.items():
+                    if other != method:
+                        others[other] = build_tables(rules, size, work / other, seed=seed,
+                                                     method=other, progress=True)
+    except KeyboardInterrupt:
+        _stopped_resumable(work)
+    tables["meta"] = table_meta(rules, tables)
+    tables.update(reviewed)
+    compared = None
+    if others:
+        compared = {method: tables}
+        for name, t in others.items():
+            t["meta"] = table_meta(rules, t)
+            compared[name] = t
+    written = (write_html if fmt == "html" else write_markdown)(tables, path, compared)
+    console.print(f"report written to {written.resolve()}")
+
+
+def _review_section(path: Path, rules) -> dict:
+    """The report's tables of a batch review: decisions by type and the costliest ones."""
+    from .review import review_records, summarise
+
+    err = console.__class__(stderr=True, highlight=False)
+    good = []
+    for line, r in review_records(path):
+        if isinstance(r, str):
+            err.print(f"warning: {path}, line {line}: {r}; skipped", soft_wrap=True)
+        elif r.record.rules.variant != rules.variant:
+            err.print(f"warning: {path}, line {line}: a {r.record.rules.variant} hand in a "
+                      f"{rules.variant} report; skipped", soft_wrap=True)
+        else:
+            good.append((line, r))
+    by_type, costliest = summarise(good)
+    return {"review_by_type": by_type, "review_costliest": costliest}
+
+
+@app.command("evaluate")
+@with_rule_options
+def evaluate_cmd(
+    file: Annotated[Path, typer.Argument(help="Hands: .csv (a 'hand' column, optional seat, "
+                                         "dealer, upcard, trump), .jsonl, or text (one hand "
+                                         "per line, then key=value fields).")],
+    variant: VariantOption,
+    deals: Annotated[int, typer.Option(help="Random deals per hand.", min=1)] = 2_000,
+    method: MethodOption = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1)]
+    = DEFAULT_WORLDS,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write rows to this .csv or "
+                                             ".parquet as they finish.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
+                                         "the same -o file.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop at the first bad row instead "
+                                         "of skipping it.")] = False,
+    seed: SeedOption = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print each row as one JSON line.")]
+    = False,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Price every hand of a file with the odds engine: the best option, its chance of making
+    with a 95% interval, and the expected points of every option. Rows are written as they
+    finish; a killed run continues with --resume. Bad rows are reported with their line
+    number and skipped (--strict stops).
+
+      euchre evaluate hands.csv --variant knock -o priced.parquet
+
+      euchre evaluate hands.txt --variant bid --deals 500 --method heuristic --json
+
+      euchre evaluate hands.csv --variant knock -o priced.parquet --resume
+    """
+    import json as jsonlib
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from .evaluate import count_rows, evaluate_file
+
+    rules = rules_for(variant, rule_opts)
+    err = console.__class__(stderr=True, highlight=False)
+    total = count_rows(file) if file.is_file() else 0
+    show_bar = out is not None and not json_out
+    bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=err, transient=True, disable=not show_bar)
+
+    def on_row(row):
+        if json_out:
+            print(jsonlib.dumps({**row, "options": jsonlib.loads(row["options"])}), flush=True)
+        elif out is None:
+            console.print(f"line {row['line']}: {row['hand']} -> {row['best_option']} "
+                          f"({row['best_trump']}) {row['best_detail']}".rstrip() +
+                          f", P(make) {100 * row['p_make']:.1f}% [{100 * row['p_make_low']:.1f},"
+                          f" {100 * row['p_make_high']:.1f}], EV {row['ev']:+.2f}",
+                          soft_wrap=True)
+
+    with on_cluster(scheduler), bar:
+        task = bar.add_task("rows", total=total)
+        summary = evaluate_file(
+            file, rules, out, deals=deals, method=method, seed=seed, worlds=worlds,
+            resume=resume, strict=strict, on_row=on_row,
+            on_bad=lambda b: err.print(f"warning: {file}, line {b.line}: {b.message}; skipped",
+                                       soft_wrap=True),
+            on_progress=lambda line: bar.update(task, completed=line))
+    if summary.interrupted:
+        where = "; run the same command with --resume to continue" if out else ""
+        err.print(f"interrupted after {summary.evaluated + summary.resumed:,} hands{where}")
+        raise typer.Exit(130)
+    if not json_out:
+        done = f"{summary.evaluated:,} hands evaluated"
+        if summary.resumed:
+            done += f" ({summary.resumed:,} more were done before --resume)"
+        if summary.bad:
+            done += f", {len(summary.bad):,} bad rows skipped"
+        if summary.output is not None:
+            done += f"; written to {summary.output}"
+        err.print(done)
 
 
 bench_app = typer.Typer(help="Benchmarks that print figures (solves per second, nodes).",
@@ -455,6 +775,35 @@ def bench_play_cmd(json_out: JsonOption = False):
         return
     for key, value in figures.items():
         console.print(f"{key.replace('_', ' ')}: {value:,.1f}")
+
+
+@bench_app.command("cluster")
+def bench_cluster_cmd(
+    deals: Annotated[int, typer.Option(help="Deals in the query.", min=1000)] = 1_000_000,
+    workers: Annotated[int, typer.Option(help="Workers of the local cluster.", min=1)] = 2,
+    json_out: JsonOption = False,
+):
+    """Time a knock odds query embedded and on a local Dask cluster (--scheduler local:N):
+    medians of three runs each, the throughput ratio, and whether the numbers are identical.
+
+      euchre bench cluster --json
+    """
+    from .bench import bench_cluster
+
+    with console.status("benchmarking") as status:
+        figures = bench_cluster(deals, workers,
+                                progress=lambda what: status.update(f"timing {what}"))
+    if json_out:
+        print_json(figures)
+        return
+    console.print(f"{figures['query']}: {figures['deals']:,} deals, {figures['cores']} cores")
+    console.print(f"  embedded: {figures['embedded_s']:.1f} s "
+                  f"({figures['embedded_deals_per_s']:,.0f} deals/s)")
+    console.print(f"  local:{figures['workers']}: {figures['cluster_s']:.1f} s "
+                  f"({figures['cluster_deals_per_s']:,.0f} deals/s), after "
+                  f"{figures['cluster_start_s']:.1f} s to start the cluster")
+    console.print(f"  throughput ratio {100 * figures['throughput_ratio']:.0f}%, identical "
+                  f"results: {figures['identical']}")
 
 
 def run(argv: list[str]) -> int:

@@ -33,6 +33,10 @@ MAX_SEED = 2**63 - 1
 SeedOption = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the "
                                          "same result on any machine and thread count.", min=0,
                                          max=MAX_SEED)]
+SchedulerOption = Annotated[str | None, typer.Option(
+    "--scheduler", help="Run on a Dask cluster: local:N starts N worker processes here, "
+                        "tcp://HOST:PORT uses a running scheduler. Same numbers as without.",
+    rich_help_panel="Cluster")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of "
                                           "tables.")]
 

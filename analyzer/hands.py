@@ -39,7 +39,7 @@ def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None
         dealers = (first + np.arange(n)) % rules.players
     if play is None:
         play = "random" if strategy == "random" else "heuristic"
-    policies, params = seat_policies(strategy, play, worlds)
+    policies, params = seat_policies(strategy, play, worlds, rules)
     to_norm, from_norm = rules.layout
     solving = bool(np.isin(policies[:, 1], (P.P_DD, P.P_PIMC)).any())
     return play_batch(rules.config(), rules.points_table, to_norm, from_norm, policies, params,

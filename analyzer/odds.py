@@ -360,7 +360,7 @@ def _chunk_work(q: Query, seed: int, exact: bool, method: str = "dd",
     cons = q.cons
 
     def work(first: int, count: int) -> dict:
-        outcomes, aux, tries, nodes = Q.run_chunk(
+        outcomes, aux, tries, nodes, _ = Q.run_chunk(
             np.int64(seed), np.int64(first), np.int64(count), exact, q.known,
             np.int64(q.upcard), q.cards, q.sizes, q.group_seat, cons[0], cons[1], cons[2],
             cons[3], np.int64(1 if exact else MAX_TRIES), scen, np.int64(n), to_norm,

@@ -1,15 +1,26 @@
-"""Runs a query's chunks of deal indices and adds up what each returns.
+"""Runs a query's chunks of deal indices, here or on a Dask cluster, and adds up what each
+returns.
 
-A chunk is ``(first, n)``; ``work(first, n)`` returns a dict of integer count arrays that are
-summed over chunks, so the total is the same whatever the chunk size, the thread count or
-the order chunks finish in. A progress bar appears for runs longer than a second; Ctrl-C
-stops after the chunk in progress and returns the totals so far, marked interrupted.
+A chunk is ``(first, n)``; ``work(first, n)`` returns a dict of count arrays. The results are
+added **in chunk order**, whichever backend ran them and in whatever order they finished, so
+the totals are identical (bit for bit, floats included) whatever the thread count, the number
+of workers or a worker lost mid-run. ``enough`` is checked after each chunk in that order, so
+a run that stops early (``--precision``) stops at the same chunk everywhere.
+
+Backends: by default chunks run here, one after another, each spread over the numba threads.
+Inside ``with cluster.scheduler("local:2")`` (or ``"tcp://host:port"``, see
+``analyzer.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a bounded
+number of tasks in flight. Instead of summing, ``collect(first, n, part)`` may take each
+chunk's result (the strategy tables store theirs), and ``skip(first, n)`` may say a chunk is
+already done (a resumed table). A progress bar appears for runs longer than a second; Ctrl-C
+stops (cancelling tasks in flight) and returns the totals of the chunks finished so far,
+marked interrupted.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +28,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 DEFAULT_CHUNK = 2048
+_backend = None  # the active cluster backend (analyzer.cluster), None for this process
 
 
 @dataclass
@@ -39,22 +51,50 @@ class Totals:
         self.done += n
 
 
+def set_backend(backend) -> None:
+    """Make ``backend`` (an object with ``results(work, chunks, skip)``, or None for this
+    process) run every following ``run_chunks``."""
+    global _backend
+    _backend = backend
+
+
+def current_backend():
+    """The backend ``run_chunks`` uses now (None: this process)."""
+    return _backend
+
+
+def local_results(work: Callable, chunks: list, skip: Callable | None) -> Iterator:
+    """This process's backend: each chunk's result in order (None for a skipped chunk)."""
+    for first, n in chunks:
+        yield None if skip is not None and skip(first, n) else work(first, n)
+
+
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
-               label: str = "dealing") -> Totals:
-    """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results; stop
-    early when ``enough(totals)`` says so (checked after each chunk)."""
+               label: str = "dealing", collect: Callable[[int, int, dict], None] | None = None,
+               skip: Callable[[int, int], bool] | None = None) -> Totals:
+    """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
+    each to ``collect``); stop early when ``enough(totals)`` says so (checked after each
+    chunk, in order)."""
     totals = Totals()
     start = time.perf_counter()
+    chunks = [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
+    backend = _backend
+    results = (backend.results(work, chunks, skip) if backend is not None
+               else local_results(work, chunks, skip))
     bar = None
     task = None
     try:
-        first = 0
-        while first < total:
-            n = min(chunk, total - first)
-            totals.add(work(first, n), n)
-            first += n
-            if bar is None and progress and time.perf_counter() - start > 1.0 and first < total:
+        for (first, n), part in zip(chunks, results, strict=False):
+            if part is None:
+                totals.done += n
+            elif collect is not None:
+                collect(first, n, part)
+                totals.done += n
+            else:
+                totals.add(part, n)
+            if bar is None and progress and time.perf_counter() - start > 1.0 and \
+                    first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.completed:,}/{task.total:,} deals"),
                                TimeRemainingColumn(), transient=True,
@@ -62,12 +102,13 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
                 bar.start()
                 task = bar.add_task(label, total=total)
             if bar is not None:
-                bar.update(task, completed=first)
+                bar.update(task, completed=first + n)
             if enough is not None and enough(totals):
                 break
     except KeyboardInterrupt:
         totals.interrupted = True
     finally:
+        results.close()  # a cluster backend cancels the tasks still in flight
         if bar is not None:
             bar.stop()
     totals.seconds = time.perf_counter() - start

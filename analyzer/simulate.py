@@ -10,8 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from kernels import games as game_kernels
 from kernels import rules as K
-from kernels.games import G_HANDS, G_POINTS_A, G_POINTS_B, G_REDEALS, G_WINNER_IS_A, play_games
+from kernels.games import G_HANDS, G_POINTS_A, G_POINTS_B, G_REDEALS, G_WINNER_IS_A
 from kernels.threads import max_threads, num_threads, set_threads
 
 from .errors import UserError
@@ -81,8 +82,8 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
     if games < 1:
         raise UserError("--games must be at least 1")
     vs_play = vs_play or play
-    pa, ra = seat_policies(strategy, play, worlds)
-    pb, rb = seat_policies(vs, vs_play, worlds)
+    pa, ra = seat_policies(strategy, play, worlds, rules)
+    pb, rb = seat_policies(vs, vs_play, worlds, rules)
     policies = np.stack([pa[0], pb[0]])
     params = np.stack([ra[0], rb[0]])
     copies = 2 if rules.players == 4 else 3
@@ -95,7 +96,9 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
         chunk = copies * (4 if solving else 512)
 
     def work(first: int, n: int) -> dict:
-        results, decls, makes = play_games(
+        # through the module: a cluster task then finds the worker's loaded kernel instead of
+        # unpickling a fresh, uncompiled copy of it
+        results, decls, makes = game_kernels.play_games(
             cfg, rules.points_table, to_norm, from_norm, policies, params, np.int64(seed),
             np.int64(first), np.int64(n), np.int64(rules.target), np.int64(win_by),
             np.int64(rules.hand_size), table_bits(rules) if solving else 1, num_threads())

@@ -14,11 +14,14 @@ from .errors import UserError
 DECISIONS = {
     "random": P.D_RANDOM,
     "points": P.D_POINTS,
+    "analyzer": P.D_ANALYZER,
 }
 DECISION_HELP = {
     "random": "every decision uniformly at random among the legal ones",
     "points": "point-count thresholds: right bower 3, left 2.5, trump A 2, K 1.5, Q 1.25, "
               "other trumps 1, side aces 1, voids 0.5",
+    "analyzer": "the option with the best expected net points in the analyzer's own tables "
+                "(by point count; in knock and cutthroat by seat and upcard too)",
 }
 PLAYS = {
     "random": P.P_RANDOM,
@@ -53,9 +56,10 @@ def play_id(name: str) -> int:
 
 
 def seat_policies(decide: list[str] | str, play: list[str] | str,
-                  worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
+                  worlds: int = DEFAULT_WORLDS, rules=None) -> tuple[np.ndarray, np.ndarray]:
     """``(policies[4, 2], params[4, N_PARAMS])`` for the four seats from strategy and play
-    names (one name for every seat, or a list of four)."""
+    names (one name for every seat, or a list of four). The ``analyzer`` strategy needs the
+    ``rules`` (its table is built for them, with each seat's play method)."""
     decide = [decide] * 4 if isinstance(decide, str) else list(decide)
     play = [play] * 4 if isinstance(play, str) else list(play)
     policies = np.array([[decision_id(d), play_id(p)] for d, p in zip(decide, play, strict=True)],
@@ -64,4 +68,13 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
         raise UserError("--worlds must be between 1 and 10,000")
     params = np.tile(np.asarray(DEFAULT_PARAMS, dtype=np.float64)[:N_PARAMS], (4, 1))
     params[:, PR_PIMC_WORLDS] = worlds
+    for seat in range(4):
+        if policies[seat, 0] == P.D_ANALYZER:
+            if rules is None:
+                raise UserError("the analyzer strategy needs the rules it bids under")
+            from .analyzer_bidder import analyzer_table, fill_params
+
+            method = "dd" if play[seat].lower() in ("dd", "pimc") else "heuristic"
+            grid, swap = analyzer_table(rules, method)
+            fill_params(params[seat], grid, swap)
     return policies, params

@@ -25,9 +25,22 @@ PR_ALONE = 6
 PR_SWAP = 7  # ghost: swap for the ghost hand below this many points
 PR_PIMC_WORLDS = 8  # pimc: worlds sampled per decision
 PR_DEFEND_ALONE = 9
-N_PARAMS = 12
+PR_PASS_EV = 10  # analyzer: bid or order only above this many expected net points
+PR_SWAP_EV = 11  # analyzer, ghost: the value of swapping for the ghost hand
 
-DEFAULT_PARAMS = np.array([4.0, 5.5, 7.0, 8.5, 11.0, 4.5, 8.5, 2.5, 20.0, 99.0, 0.0, 0.0])
+# The analyzer bidder's table rides in each seat's parameter row: expected net points by
+# option, context and strength (half points, 0..16), at params[seat, STRAT_BASE + ...].
+STRAT_BASE = 16
+STRAT_OPTIONS = 8
+STRAT_CONTEXTS = 32  # knock, cutthroat: seat relative to the dealer * 8 + upcard rank
+STRAT_BINS = 33
+N_PARAMS = STRAT_BASE + STRAT_OPTIONS * STRAT_CONTEXTS * STRAT_BINS
+# bid and ghost options                     knock and cutthroat options
+O_BID3, O_BID4, O_BID5, O_ASK, O_MOON, O_KEEP = 0, 1, 2, 3, 4, 5
+O_ORDER, O_ALONE, O_PASS, O_NAME, O_NAME_ALONE = 0, 1, 2, 3, 4
+
+DEFAULT_PARAMS = np.zeros(N_PARAMS)
+DEFAULT_PARAMS[:12] = [4.0, 5.5, 7.0, 8.5, 11.0, 4.5, 8.5, 2.5, 20.0, 99.0, 0.0, 0.0]
 
 ONE = np.uint64(1)
 
@@ -172,6 +185,13 @@ def choose_bid(hand, allowed, params, seat, bid_variant, hand_size):
         best = 21
     if best >= 0:
         return best
+    return pass_or_lowest(allowed)
+
+
+@njit(**JIT)
+def pass_or_lowest(allowed):
+    """Pass when passing is allowed (bit 0 of ``allowed``), else the lowest call allowed
+    (stick the dealer)."""
     if allowed & ONE:
         return 0
     m = allowed
@@ -194,3 +214,55 @@ def order_points(hand, trump, upcard, seat, dealer, players):
     if players == 4 and (seat + 2) % 4 == dealer:
         return p + up * 0.75
     return p - up * 0.5
+
+
+@njit(**JIT)
+def strat(params, seat, option, context, points):
+    """The analyzer bidder's expected net points for ``option`` in ``context`` with a hand of
+    ``points`` (read from the seat's parameter row)."""
+    b = np.int64(points * 2.0)
+    if b < 0:
+        b = 0
+    if b >= STRAT_BINS:
+        b = STRAT_BINS - 1
+    return params[seat, STRAT_BASE + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
+
+
+@njit(**JIT)
+def analyzer_bid(hand, allowed, params, seat, bid_variant):
+    """The analyzer bidder's call: over every trump suit and allowed bid, the one with the
+    best expected net points in its table, if that beats ``PR_PASS_EV``; else pass (or, when
+    passing is not allowed, the lowest bid)."""
+    best_ev = -1e9
+    best = -1
+    codes = (3, 4, 5, 20, 21)
+    for t in range(4):
+        p = hand_points(hand, t)
+        for i in range(5):
+            code = codes[i]
+            if code == 20 and not bid_variant:
+                continue
+            if (allowed >> np.uint64(code)) & ONE:
+                ev = strat(params, seat, i, 0, p)
+                if ev > best_ev:
+                    best_ev = ev
+                    best = code
+    if best >= 0 and best_ev > params[seat, PR_PASS_EV]:
+        return best
+    return pass_or_lowest(allowed)
+
+
+@njit(**JIT)
+def analyzer_trump(hand, allowed, params, seat, contract):
+    """The suit the analyzer bidder names for the contract it won: the best for that bid."""
+    option = O_ASK if contract == 20 else (O_MOON if contract == 21 else
+                                           (O_BID3 if contract <= 3 else contract - 3))
+    best_ev = -1e9
+    suit = 0
+    for t in range(4):
+        if (allowed >> t) & 1:
+            ev = strat(params, seat, option, 0, hand_points(hand, t))
+            if ev > best_ev:
+                best_ev = ev
+                suit = t
+    return suit

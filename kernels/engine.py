@@ -323,7 +323,7 @@ def _auction_bid(ag, hands, cfg, hm, rec, replay):
                     return _fail(rec, E_CALL_OUT_OF_TURN, j)
             else:
                 swap = choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, Q_SWAP,
-                                     hands[seat], -1)
+                                     hands[seat], -1, -1, dealer, players)
                 if swap:
                     rec[R_CALL_SEAT + j] = seat
                     rec[R_CALL + j] = SWAP
@@ -362,7 +362,8 @@ def _auction_bid(ag, hands, cfg, hm, rec, replay):
         if t < 0 or t > 3:
             return _fail(rec, E_TRUMP_NOT_ALLOWED, 0)
     else:
-        rec[R_TRUMP] = choose_trump(ag.policies[winner, 0], ag.rng, 15, hands[winner])
+        rec[R_TRUMP] = choose_trump(ag.policies[winner, 0], ag.params, ag.rng, winner, 15,
+                                    hands[winner], current)
     return True
 
 
@@ -447,7 +448,7 @@ def _decide(ag, seat, question, hands, cfg, rec, replay, recorded):
     if replay:
         return recorded
     return choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, question, hands[seat],
-                         rec[R_TRUMP])
+                         rec[R_TRUMP], rec[R_UPCARD], rec[R_DEALER], cfg[C_PLAYERS])
 
 
 @njit(**JIT)
@@ -560,7 +561,8 @@ def _exchanges(ag, hands, cfg, hm, rec, replay, to_norm, from_norm):
             while d != decl:
                 if variant == CUTTHROAT or (d & 1) != (decl & 1):
                     if choose_yes_no(ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE,
-                                     hands[d], trump):
+                                     hands[d], trump, rec[R_UPCARD], rec[R_DEALER],
+                                     cfg[C_PLAYERS]):
                         rec[R_DEFENDER_ALONE] = d
                         break
                 d = next_active(d, active)
@@ -784,7 +786,7 @@ def play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec, replay):
                     seat = next_seat(seat, 4)
                     if is_ace_no_face(hands[seat]) and choose_yes_no(
                             ag.policies[seat, 0], ag.params, ag.rng, seat, Q_ACE_NO_FACE,
-                            hands[seat], -1):
+                            hands[seat], -1, -1, dealer, 4):
                         rec[R_REDEAL_SEAT] = seat
                         rec[R_STATUS] = ST_ACE_NO_FACE
                         return True

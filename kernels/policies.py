@@ -14,17 +14,28 @@ import numpy as np
 from numba import njit
 
 from .bidding import (
+    O_ALONE,
+    O_KEEP,
+    O_NAME,
+    O_NAME_ALONE,
+    O_ORDER,
+    O_PASS,
     PR_ALONE,
     PR_DEFEND_ALONE,
     PR_ORDER,
+    PR_PASS_EV,
     PR_PIMC_WORLDS,
     PR_SWAP,
+    PR_SWAP_EV,
+    analyzer_bid,
+    analyzer_trump,
     best_suit,
     choose_bid,
     give_card,
     hand_points,
     order_points,
     partner_return,
+    strat,
 )
 from .bits import lowest_bit, popcount
 from .config import JIT
@@ -38,6 +49,7 @@ Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "kn
 # decision policies (column 0)
 D_RANDOM = 1  # uniformly random among the legal choices
 D_POINTS = 2  # point-count thresholds (kernels.bidding)
+D_ANALYZER = 3  # expected net points from the analyzer's own strength tables
 # play policies (column 1)
 P_RANDOM = 1
 P_HEURISTIC = 2  # rules of thumb (kernels.play_heuristic)
@@ -72,18 +84,43 @@ def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, pl
     if policy == D_RANDOM:
         return random_set_bit(rng, allowed)
     if variant == 0 or variant == 1:  # bid, ghost
+        if policy == D_ANALYZER:
+            return analyzer_bid(hand, allowed, params, seat, variant == 0)
         return choose_bid(hand, allowed, params, seat, variant == 0, hand_size)
     names = (allowed >> np.uint64(NAME)) & np.uint64(15)
+    seat_rel = (seat - dealer) % players
     if (allowed >> np.uint64(ORDER)) & ONE:  # round 1
         if upcard == JOKER:
             return ORDER
         suit = (upcard & 31) >> 3
+        if policy == D_ANALYZER:
+            p = hand_points(hand, suit)
+            ctx = seat_rel * 8 + (upcard & 7)
+            order = strat(params, seat, O_ORDER, ctx, p)
+            # The table's "pass" assumes the dealer always picks up; a dealer holding
+            # little passes too, so passing is worth at most PR_PASS_EV (measured better).
+            passing = params[seat, PR_PASS_EV]
+            if seat != dealer:
+                passing = min(passing, strat(params, seat, O_PASS, ctx, p))
+            return ORDER if order > passing else 0
         if order_points(hand, suit, upcard, seat, dealer, players) >= params[seat, PR_ORDER]:
             return ORDER
         return 0
     if names:
         if upcard == JOKER and not (allowed & ONE):  # the dealer names before looking
             return NAME + random_set_bit(rng, names)
+        if policy == D_ANALYZER:
+            best_ev = -1e9
+            suit = -1
+            for t in range(4):
+                if (names >> np.uint64(t)) & ONE:
+                    ev = strat(params, seat, O_NAME, seat_rel * 8, hand_points(hand, t))
+                    if ev > best_ev:
+                        best_ev = ev
+                        suit = t
+            if best_ev > params[seat, PR_PASS_EV] or not (allowed & ONE):
+                return NAME + suit
+            return 0
         p, suit = best_suit(hand, np.int64(names))
         if p >= params[seat, PR_ORDER] or not (allowed & ONE):
             return NAME + suit
@@ -91,11 +128,22 @@ def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, pl
 
 
 @njit(**JIT)
-def choose_yes_no(policy, params, rng, seat, question, hand, trump):
+def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, dealer, players):
     """A yes/no decision of ``seat``: ghost swap, Ace-No-Face redeal, going alone, defending
     alone (``Q_*``). Returns True for yes."""
     if policy == D_RANDOM:
         return uniform_int(rng, 2) == 1
+    if policy == D_ANALYZER and question == Q_SWAP:
+        p, _ = best_suit(hand, 15)
+        return strat(params, seat, O_KEEP, 0, p) < params[seat, PR_SWAP_EV]
+    if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
+        p = hand_points(hand, trump)
+        seat_rel = (seat - dealer) % players
+        if upcard != JOKER and (upcard & 31) >> 3 == trump:
+            ctx = seat_rel * 8 + (upcard & 7)
+            return strat(params, seat, O_ALONE, ctx, p) > strat(params, seat, O_ORDER, ctx, p)
+        return strat(params, seat, O_NAME_ALONE, seat_rel * 8, p) > \
+            strat(params, seat, O_NAME, seat_rel * 8, p)
     if question == Q_SWAP:
         p, _ = best_suit(hand, 15)
         return p < params[seat, PR_SWAP]
@@ -107,10 +155,13 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump):
 
 
 @njit(**JIT)
-def choose_trump(policy, rng, allowed, hand):
-    """The suit a player names as trump among ``allowed`` (4-bit mask of suits)."""
+def choose_trump(policy, params, rng, seat, allowed, hand, contract):
+    """The suit a player names as trump among ``allowed`` (4-bit mask of suits) for the
+    ``contract`` (call code) it won."""
     if policy == D_RANDOM:
         return random_set_bit(rng, np.uint64(allowed))
+    if policy == D_ANALYZER:
+        return analyzer_trump(hand, allowed, params, seat, contract)
     _, suit = best_suit(hand, allowed)
     return suit
 

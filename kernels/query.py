@@ -13,6 +13,7 @@ discard), -1 otherwise.
 import numpy as np
 from numba import get_thread_id, njit, prange
 
+from .bidding import give_card
 from .bits import highest_bit, lowest_bit
 from .config import JIT, PARALLEL_JIT
 from .dealing import binomial_table, deal_groups
@@ -40,7 +41,7 @@ S_ACTIVE = 2
 S_DECL = 3
 S_LEADER = 4
 S_KIND = 5
-S_ARG = 6  # the card given away in a 6-ask; the dealer's own discard (-1: rule of thumb)
+S_ARG = 6  # the card given away in a 6-ask, the dealer's discard (-1: by rule of thumb)
 S_DEALER = 7
 S_TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
 S_LEN = 9
@@ -106,7 +107,8 @@ def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, dou
     nodes = 0
     if kind & K_ASK:
         partner = (decl_seat + 2) & 3
-        give = ONE << np.uint64(scen[S_ARG])
+        give_card_id = scen[S_ARG] if scen[S_ARG] >= 0 else give_card(hands[decl_seat], trump)
+        give = ONE << np.uint64(give_card_id)
         pn = normalise_mask(hands[partner], to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
         options = (ONE << np.uint64(from_norm[trump, highest_bit(pn)])) if pn else hands[partner]
         best = -1
@@ -138,8 +140,9 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     ``known[4]`` natural masks of the cards the asker knows in each seat (its own hand);
     ``cards`` the unseen natural ids, dealt in groups of ``sizes`` to ``group_seat`` (-1: the
     kitty or a dead hand); constraint rows as in ``kernels.dealing``. Returns
-    ``(outcomes[n, S] int8, aux[n, S] int8, tries[n] int32, nodes[n] int64)``; a deal whose
-    constraints never passed in ``max_tries`` has negative tries and outcomes -1.
+    ``(outcomes[n, S] int8, aux[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4])``
+    (``dealt``: each seat's natural mask as dealt, the asker's known cards included); a deal
+    whose constraints never passed in ``max_tries`` has negative tries and outcomes -1.
 
     ``policies``/``params`` (4 seats) choose the method: play policy 0 everywhere solves
     double dummy; otherwise every scenario is played out by those players (``cfg`` the rules
@@ -149,6 +152,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     aux = np.full((n, n_scen), -1, dtype=np.int8)
     tries = np.zeros(n, dtype=np.int32)
     nodes = np.zeros(n, dtype=np.int64)
+    dealt_out = np.zeros((n, 4), dtype=np.uint64)
     works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
     tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
     for t in range(nthreads):
@@ -172,6 +176,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         for g in range(n_groups):
             if group_seat[g] >= 0:
                 dealt[group_seat[g]] |= groups[g]
+        dealt_out[i] = dealt
         for s in range(n_scen):
             next_hand(ag, seed, (first + i) * 64 + s)
             v, a, k = play_scenario(w, tt, dealt, scenarios[s], upcard, hand_size, to_norm,
@@ -179,4 +184,4 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
             outcomes[i, s] = v
             aux[i, s] = a
             nodes[i] += k
-    return outcomes, aux, tries, nodes
+    return outcomes, aux, tries, nodes, dealt_out

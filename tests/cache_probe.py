@@ -21,7 +21,8 @@ from analyzer.variants import make_rules
 # integers, where a float64 can only come from numba unifying uint64 with int64.
 FLOAT_FUNCTIONS = {"card_points", "hand_points", "best_suit", "order_points", "choose_bid",
                    "choose_call", "choose_yes_no", "choose_trump", "choose_card_from",
-                   "choose_card_solving", "_tables"}
+                   "choose_card_solving", "_tables", "strat", "analyzer_bid",
+                   "analyzer_trump"}
 
 
 def float_scalars(dispatchers) -> list[str]:

@@ -4,6 +4,7 @@ play, matches between strategies, and determinism of simulations."""
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.hands import play_hands
@@ -264,3 +265,50 @@ def test_simulation_is_identical_whatever_the_threads():
 def test_mirror_match_is_even():
     r = simulate(make_rules("knock"), 400, "points", "points", seed=2)
     assert r.win_rate[0] == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- analyzer bidder
+
+@pytest.fixture
+def small_analyzer_tables(monkeypatch, tmp_path):
+    """The analyzer bidder's tables built small, in a cache of the test's own."""
+    from analyzer import analyzer_bidder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(analyzer_bidder, "TABLE_DEALS",
+                        {"bid": 20_000, "ghost": 20_000, "knock": 24_000, "cutthroat": 18_000})
+
+
+def test_analyzer_grid_reads_the_strength_table():
+    from analyzer.analyzer_bidder import table_from
+    from kernels import bidding as B
+
+    rules = make_rules("bid")
+    strength = pd.DataFrame({"option": ["bid 4", "bid 4", "moon"], "strength": [3.0, 5.5, 9.0],
+                             "deals": [100, 100, 100], "ev": [-1.0, 2.0, 7.0]})
+    grid, swap = table_from(rules, {"strength": strength})
+    assert grid[B.O_BID4, 0, 6] == -1.0 and grid[B.O_BID4, 0, 11] == 2.0
+    assert grid[B.O_BID4, 0, 0] == -1.0 and grid[B.O_BID4, 0, 32] == 2.0  # filled outwards
+    assert grid[B.O_BID4, 0, 8] == -1.0  # forward-filled from the last known strength
+    assert (grid[B.O_MOON, 0] == 7.0).all()
+    assert (grid[B.O_BID3, 0] < -1e8).all()  # never seen: never chosen
+    assert swap == 0.0
+
+
+@pytest.mark.parametrize("variant", ["bid", "knock"])
+def test_analyzer_bidder_plays_legal_hands(variant, small_analyzer_tables):
+    rules = make_rules(variant)
+    masks, recs = play_hands(rules, 300, seed=5, strategy="analyzer", play="heuristic")
+    played = 0
+    for i in range(300):
+        ref = referee(to_json(Record(rules, masks[i], recs[i])))
+        if ref["status"] == "played":
+            played += 1
+            assert sum(ref["reneges"].values()) == 0
+            assert [int(recs[i, 128 + s]) for s in range(4)] == [ref["points"][s] for s in "NESW"]
+    assert played > 100
+
+
+def test_analyzer_bidder_beats_point_count_in_bid_euchre(small_analyzer_tables):
+    r = simulate(make_rules("bid"), 600, "analyzer", "points", seed=6)
+    assert r.win_rate[1] > 0.5 and r.points_per_hand["A"] > r.points_per_hand["B"]

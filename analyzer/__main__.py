@@ -1,0 +1,5 @@
+"""``python -m analyzer``: the ``euchre`` command."""
+
+from .cli import main
+
+main()

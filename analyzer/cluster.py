@@ -1,0 +1,179 @@
+"""Running chunks on a Dask cluster (``--scheduler``): ``local:N`` starts a LocalCluster of N
+worker processes here; ``tcp://HOST:PORT`` connects to a running ``dask scheduler`` whose
+workers have this package installed.
+
+Each task runs a few consecutive chunks with the kernels imported from the installed package
+(numba's on-disk cache means each machine compiles once; every worker loads the kernels when
+it connects, before any task). Local workers run one task at a time on cores / N numba
+threads, so N workers share the cores without oversubscription; workers of a ``tcp://``
+cluster use their own numba setting (``NUMBA_NUM_THREADS``, by default all cores), so start
+them with ``--nthreads 1``. Results come back to this process
+and are added in chunk order (``analyzer.runner``), so the numbers are identical to a run
+without a cluster. A worker that dies has its tasks re-run by the scheduler on another;
+Ctrl-C cancels the tasks in flight and keeps the chunks already finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+from collections.abc import Iterator
+
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from .errors import UserError
+from .runner import current_backend, set_backend
+
+CONNECT_TIMEOUT = "5s"
+TASKS_PER_WORKER = 8  # aim: each worker gets about this many tasks over a run
+IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker at a time (bounds memory, early stops)
+MAX_CHUNKS_PER_TASK = 16  # keeps tasks seconds long, and early stops (--precision) cheap
+
+
+def _run_group(work, group: list, threads: int | None) -> list:
+    """One Dask task: the results of consecutive chunks, on ``threads`` numba threads (None:
+    the worker's own setting)."""
+    if threads is not None:
+        from kernels.threads import max_threads, set_threads
+
+        set_threads(max(1, min(threads, max_threads())))  # per task thread, so every task
+    return [work(first, n) for first, n in group]
+
+
+def warm_up() -> str:
+    """Load every kernel a query uses in this process (from numba's cache, or compiling it
+    once); runs on each worker when the client connects. Returns the process's numba thread
+    count, as a string for the log."""
+    from kernels.threads import num_threads
+
+    from .odds import odds
+    from .simulate import simulate
+
+    odds("AH JH KD QD JD", "knock", upcard="9H", seat="E", dealer="N", deals=8)
+    odds("JH JD AH KH QH 9S", "bid", deals=8, swap_samples=0)
+    simulate(_rules("bid"), 2, "points", "points")
+    return str(num_threads())
+
+
+def _rules(variant: str):
+    from .variants import make_rules
+
+    return make_rules(variant)
+
+
+class DaskBackend:
+    """Runs ``run_chunks`` work as Dask tasks on ``client``."""
+
+    def __init__(self, client, threads: int | None = None):
+        self.client = client
+        self.threads = threads
+
+    def workers(self) -> int:
+        """Workers connected now (at least 1)."""
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def results(self, work, chunks: list, skip) -> Iterator:
+        """Each chunk's result, in chunk order (None for a skipped chunk)."""
+        from distributed import as_completed
+
+        todo = [i for i, (first, n) in enumerate(chunks)
+                if skip is None or not skip(first, n)]
+        skipped = set(range(len(chunks))) - set(todo)
+        workers = self.workers()
+        size = max(1, min(MAX_CHUNKS_PER_TASK,
+                          math.ceil(len(todo) / (workers * TASKS_PER_WORKER))))
+        groups = [todo[i:i + size] for i in range(0, len(todo), size)]
+        done: dict[int, object] = {}
+        futures = {}
+        pending = as_completed()
+        next_group = 0
+        # the work function (with its query's arrays) is sent to every worker once
+        work_future = self.client.scatter(work, broadcast=True, hash=False) if groups else None
+
+        def submit_more():
+            nonlocal next_group
+            while next_group < len(groups) and len(futures) < workers * IN_FLIGHT_PER_WORKER:
+                group = groups[next_group]
+                f = self.client.submit(_run_group, work_future, [chunks[i] for i in group],
+                                       self.threads, pure=False, retries=2)
+                futures[f] = group
+                pending.add(f)
+                next_group += 1
+
+        try:
+            submit_more()
+            for i in range(len(chunks)):
+                if i in skipped:
+                    yield None
+                    continue
+                while i not in done:
+                    f = next(pending)
+                    group = futures.pop(f)
+                    for j, part in zip(group, f.result(), strict=True):
+                        done[j] = part
+                    submit_more()
+                yield done.pop(i)
+        finally:
+            if futures:
+                self.client.cancel(list(futures))
+
+
+def local_cluster(workers: int):
+    """A LocalCluster of ``workers`` processes, one task and one numba thread each."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.ERROR)
+
+
+@contextlib.contextmanager
+def scheduler(spec: str | None):
+    """Within this block every ``run_chunks`` runs on the cluster ``spec`` names (``local:N``
+    or ``tcp://HOST:PORT``); ``None`` or ``""`` runs here as usual. Raises UserError for a bad
+    spec or a scheduler that cannot be reached."""
+    if not spec:
+        yield None
+        return
+    if current_backend() is not None:
+        raise UserError("a cluster is already in use")
+    from distributed import Client
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster = None
+    threads = None
+    if spec.startswith("local:"):
+        count = spec.partition(":")[2]
+        if not count.isdigit() or not 1 <= int(count) <= 256:
+            raise UserError(f"--scheduler {spec}: write local:N with N workers, e.g. local:2")
+        cluster = local_cluster(int(count))
+        client = Client(cluster)
+        # the cores shared out: N workers on this machine, each task on cores / N threads
+        threads = max(1, (os.cpu_count() or 1) // int(count))
+    elif spec.startswith("tcp://"):
+        try:
+            client = Client(spec, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as e:
+            raise UserError(f"cannot reach the Dask scheduler at {spec}: "
+                            f"{str(e).splitlines()[0][:120]}") from None
+    else:
+        raise UserError(f"--scheduler {spec}: use local:N or tcp://HOST:PORT")
+    try:
+        client.register_plugin(_WarmUp(), name="euchre-warm-up")  # runs on every worker
+        set_backend(DaskBackend(client, threads))
+        yield client
+    finally:
+        set_backend(None)
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _WarmUp(WorkerPlugin):
+    """Worker plugin: a worker that joins later (or restarts after a crash) loads the kernels
+    before it takes tasks."""
+
+    def setup(self, worker):
+        """Called by Dask when the worker starts."""
+        warm_up()

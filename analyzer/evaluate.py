@@ -1,0 +1,360 @@
+"""Pricing a file of hands (``euchre evaluate``): every hand gets the odds engine's answer.
+
+Input is CSV (a header with a ``hand`` column and optional ``seat``, ``dealer``, ``upcard``,
+``trump``), JSON lines (one object per line with the same keys; ``hand`` a string or a list)
+or plain text (one hand per line, optionally followed by ``key=value`` fields; ``#`` starts a
+comment). Rows are read one at a time and their results appended to a journal,
+``OUT.partial.csv``, as each finishes; when the file is done the journal becomes the output
+(renamed for CSV, converted in row batches for Parquet). So memory stays bounded whatever the
+file's length, an interrupted run loses at most the hand in progress, and ``resume=True``
+continues after the last row in the journal. Each hand is dealt from the same seed, so a
+resumed run gives exactly the rows an uninterrupted one would.
+
+A bad row (not a hand, a card twice, a seat that does not exist, ...) is reported with its line
+number and skipped, or with ``strict=True`` stops the run; a bad file (missing, no ``hand``
+column, unknown columns) is a UserError.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UserError
+from .odds import METHODS, odds
+from .strategies import DEFAULT_WORLDS
+from .variants import Rules
+
+FIELDS = ("hand", "seat", "dealer", "upcard", "trump")
+OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "best_trump", "best_option",
+               "best_detail", "p_make", "p_make_low", "p_make_high", "ev", "ev_low", "ev_high",
+               "deals", "options"]
+FLOAT_COLUMNS = ("p_make", "p_make_low", "p_make_high", "ev", "ev_low", "ev_high")
+DEFAULT_DEALS = 2_000
+
+
+@dataclass
+class Row:
+    """One input row: its line number in the file and its fields (name -> text)."""
+
+    line: int
+    fields: dict
+
+
+@dataclass
+class BadRow:
+    """An input row that cannot be evaluated, with the reason in one line."""
+
+    line: int
+    message: str
+
+
+@dataclass
+class EvalSummary:
+    """What a run did: rows evaluated now, rows found done in the journal, bad rows (line,
+    message), whether it was interrupted, and the output file (None until finished)."""
+
+    evaluated: int = 0
+    resumed: int = 0
+    bad: list = field(default_factory=list)
+    interrupted: bool = False
+    output: Path | None = None
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def detect_format(path: Path) -> str:
+    """``csv``, ``jsonl`` or ``text`` from the file name's ending."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return "csv"
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    return "text"
+
+
+def read_rows(path: Path, fmt: str | None = None) -> Iterator[Row | BadRow]:
+    """The rows of a hand file, one at a time, as Row or BadRow. Raises UserError when the
+    file as a whole is unusable."""
+    fmt = fmt or detect_format(path)
+    try:
+        handle = open(path, newline="" if fmt == "csv" else None, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    with handle:
+        try:
+            if fmt == "csv":
+                yield from _csv_rows(handle, path)
+            elif fmt == "jsonl":
+                yield from _jsonl_rows(handle)
+            else:
+                yield from _text_rows(handle)
+        except UnicodeDecodeError:
+            raise UserError(f"{path} is not a UTF-8 text file") from None
+
+
+def _unknown(keys) -> list:
+    return [k for k in keys if k not in FIELDS]
+
+
+def _csv_rows(handle, path: Path) -> Iterator[Row | BadRow]:
+    reader = csv.reader(handle)
+    header = None
+    for record in reader:
+        if not record or all(not c.strip() for c in record):
+            continue
+        if header is None:
+            header = [c.strip().lower() for c in record]
+            if "hand" not in header:
+                raise UserError(f"{path}: the CSV header (line {reader.line_num}) has no "
+                                f"'hand' column; columns are {', '.join(FIELDS)}")
+            if _unknown(header):
+                raise UserError(f"{path}: unknown column {_unknown(header)[0]!r} in the header;"
+                                f" columns are {', '.join(FIELDS)}")
+            continue
+        line = reader.line_num
+        if len(record) != len(header):
+            yield BadRow(line, f"{len(record)} fields, but the header has {len(header)}")
+            continue
+        yield Row(line, {k: v.strip() for k, v in zip(header, record, strict=True) if v.strip()})
+
+
+def _jsonl_rows(handle) -> Iterator[Row | BadRow]:
+    for line, text in enumerate(handle, start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            yield BadRow(line, f"not JSON ({e.msg})")
+            continue
+        if not isinstance(obj, dict):
+            yield BadRow(line, "not a JSON object")
+            continue
+        if _unknown(obj):
+            yield BadRow(line, f"unknown key {_unknown(obj)[0]!r}; keys are {', '.join(FIELDS)}")
+            continue
+        if isinstance(obj.get("hand"), list):
+            obj["hand"] = " ".join(str(c) for c in obj["hand"])
+        yield Row(line, {k: str(v) for k, v in obj.items() if v is not None})
+
+
+def _text_rows(handle) -> Iterator[Row | BadRow]:
+    for line, text in enumerate(handle, start=1):
+        text = text.split("#", 1)[0].strip()
+        if not text:
+            continue
+        fields, cards = {}, []
+        for token in text.replace(",", " ").split():
+            if "=" in token:
+                key, _, value = token.partition("=")
+                fields[key.strip().lower()] = value.strip()
+            else:
+                cards.append(token)
+        if _unknown(fields):
+            yield BadRow(line, f"unknown field {_unknown(fields)[0]!r}; fields are "
+                               f"{', '.join(FIELDS[1:])}")
+            continue
+        fields["hand"] = " ".join(cards)
+        yield Row(line, fields)
+
+
+def count_rows(path: Path) -> int:
+    """Non-blank lines of the file (an upper bound on its rows, for the progress bar)."""
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for text in f if text.strip())
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+
+
+# ---------------------------------------------------------------------------- one hand
+
+
+def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
+                 worlds: int = DEFAULT_WORLDS) -> dict:
+    """The output row (``OUT_COLUMNS``) for one input row. Raises UserError for a bad row and
+    KeyboardInterrupt when interrupted mid-hand (a partial answer is never written)."""
+    f = row.fields
+    if not f.get("hand"):
+        raise UserError("no hand")
+    seat = f.get("seat", "N")
+    if rules.variant in ("knock", "cutthroat") and "upcard" not in f:
+        raise UserError(f"{rules.variant} hands need an upcard")
+    result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=seat,
+                  dealer=f.get("dealer"), upcard=f.get("upcard"), method=method, deals=deals,
+                  seed=seed, worlds=worlds, swap_samples=0)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    table = result.options
+    best = table.loc[table["ev"].idxmax()]
+    options = {f"{r.option} ({r.trump})" if r.trump != "*" else r.option: round(float(r.ev), 4)
+               for r in table.itertuples()}
+    out = {"line": row.line, "hand": result.hand, "seat": result.seat,
+           "dealer": result.dealer or "", "upcard": result.upcard or "",
+           "trump": f.get("trump", "").upper(), "best_trump": best["trump"],
+           "best_option": best["option"], "best_detail": best["detail"] or "",
+           "deals": result.deals, "options": json.dumps(options)}
+    for col in FLOAT_COLUMNS:
+        out[col] = float(best[col])
+    return out
+
+
+# ---------------------------------------------------------------------------- the journal
+
+
+def journal_path(out: Path) -> Path:
+    """Where rows go while a run is in progress."""
+    return out.with_name(out.name + ".partial.csv")
+
+
+def _settings_path(out: Path) -> Path:
+    return out.with_name(out.name + ".partial.json")
+
+
+def _last_done(journal: Path) -> int:
+    """Line number of the last complete row in the journal (0 if none); a row cut off by a
+    kill is removed."""
+    with open(journal, "rb+") as f:
+        data_end = f.seek(0, os.SEEK_END)
+        # find the end of the last complete line, reading backwards in blocks
+        pos, tail = data_end, b""
+        while pos > 0 and b"\n" not in tail:
+            step = min(4096, pos)
+            pos -= step
+            f.seek(pos)
+            tail = f.read(step) + tail
+        cut = pos + tail.rfind(b"\n") + 1 if b"\n" in tail else 0
+        if cut < data_end:
+            f.truncate(cut)
+        if cut == 0:
+            return 0
+        f.seek(max(0, cut - 65536))
+        last = f.read(cut - max(0, cut - 65536)).rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    first = last.split(b",", 1)[0]
+    return int(first) if first.isdigit() else 0
+
+
+def _open_journal(out: Path, settings: dict, resume: bool) -> tuple[object, int]:
+    journal, saved = journal_path(out), _settings_path(out)
+    if journal.exists() and not resume:
+        raise UserError(f"an interrupted run left {journal}: add --resume to continue it, or "
+                        f"delete it to start again")
+    done = 0
+    if resume and journal.exists():
+        before = json.loads(saved.read_text()) if saved.exists() else {}
+        if before != settings:
+            changed = [k for k in settings if before.get(k) != settings[k]]
+            raise UserError(f"--resume: the interrupted run used different settings "
+                            f"({', '.join(changed)}); run it with the same ones")
+        done = _last_done(journal)
+        handle = open(journal, "a", newline="", encoding="utf-8")
+        if journal.stat().st_size == 0:
+            csv.writer(handle).writerow(OUT_COLUMNS)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        saved.write_text(json.dumps(settings))
+        handle = open(journal, "w", newline="", encoding="utf-8")
+        csv.writer(handle).writerow(OUT_COLUMNS)
+    handle.flush()
+    return handle, done
+
+
+def _finish(out: Path) -> Path:
+    """Turn the journal into the output file and remove the run's scratch files."""
+    journal = journal_path(out)
+    if out.suffix.lower() == ".parquet":
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+        import pyarrow.parquet as pq
+
+        types = {c: pa.string() for c in OUT_COLUMNS}
+        types.update({c: pa.float64() for c in FLOAT_COLUMNS}, line=pa.int64(), deals=pa.int64())
+        schema = pa.schema([(c, types[c]) for c in OUT_COLUMNS])
+        reader = pacsv.open_csv(journal, convert_options=pacsv.ConvertOptions(
+            column_types=types, strings_can_be_null=False))
+        with pq.ParquetWriter(out, schema) as writer:
+            for batch in reader:
+                writer.write_batch(batch)
+        journal.unlink()
+    else:
+        journal.replace(out)
+    _settings_path(out).unlink(missing_ok=True)
+    return out
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DEFAULT_DEALS,
+                  method: str = "dd", seed: int = 0, worlds: int = DEFAULT_WORLDS,
+                  resume: bool = False, strict: bool = False,
+                  on_row: Callable[[dict], None] | None = None,
+                  on_bad: Callable[[BadRow], None] | None = None,
+                  on_progress: Callable[[int], None] | None = None) -> EvalSummary:
+    """Evaluate every hand of ``path`` for ``rules``, writing rows to ``out`` (CSV or
+    Parquet; None writes nothing and only calls ``on_row``). ``on_bad`` hears each bad row,
+    ``on_progress`` the line number reached. Returns an EvalSummary. Raises UserError for a
+    bad file, bad settings, or (``strict``) the first bad row."""
+    if method not in METHODS:
+        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    if deals < 1:
+        raise UserError("--deals must be at least 1")
+    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    summary = EvalSummary()
+    handle, done = None, 0
+    if out is not None:
+        settings = {"file": str(path.resolve()), "variant": rules.variant,
+                    "rules": rules.options, "deals": deals, "method": method, "seed": seed,
+                    "worlds": worlds}
+        handle, done = _open_journal(out, settings, resume)
+    writer = csv.writer(handle) if handle else None
+    try:
+        for row in read_rows(path):
+            if row.line <= done:
+                summary.resumed += 1 if isinstance(row, Row) else 0
+                continue
+            if isinstance(row, Row):
+                try:
+                    result = evaluate_row(rules, row, deals=deals, method=method, seed=seed,
+                                          worlds=worlds)
+                except UserError as e:
+                    row = BadRow(row.line, str(e))
+                else:
+                    if writer is not None:
+                        writer.writerow([_cell(result[c]) for c in OUT_COLUMNS])
+                        handle.flush()
+                    summary.evaluated += 1
+                    if on_row is not None:
+                        on_row(result)
+            if isinstance(row, BadRow):
+                if strict:
+                    raise UserError(f"{path}, line {row.line}: {row.message} (--strict)")
+                summary.bad.append((row.line, row.message))
+                if on_bad is not None:
+                    on_bad(row)
+            if on_progress is not None:
+                on_progress(row.line)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        if handle is not None:
+            handle.close()
+    if out is not None and not summary.interrupted:
+        summary.output = _finish(out)
+    return summary
+
+
+def _cell(value):
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return value

@@ -1,0 +1,538 @@
+"""Reviewing a played hand double dummy (``euchre review``): the value of the position before
+and after every decision, which decisions cost tricks or points, and what was best.
+
+Values are the declaring side's tricks with perfect play from then on (the double-dummy
+value), counted over the whole hand (tricks already won included). For each decision, *before*
+is the value with the best choice and *after* the value of the choice made; the cost is the
+difference for the side that decided, in tricks and in net points (that side's points minus
+the other side's, by the variant's scoring table and the contract played). Judged:
+
+- every card played (the solver's per-card values at that position; a renege is flagged with
+  its 2-point penalty and not valued),
+- the dealer's discard after picking up (knock, cutthroat): every card of the six,
+- the cutthroat maker's five cards kept from ten with the dummy: every choice of five,
+- the trump named (bid, ghost; knock and cutthroat in round 2): every suit that could be named,
+  with the same hands and seats,
+- going alone or not (knock): the same deal played the other way,
+- the bid level (bid, ghost): the points each ordinary bid would score with the tricks the
+  hand was worth double dummy.
+
+The 6-ask exchange and the ghost swap change what every later decision sees; they are shown
+with the contract's value but not compared with alternatives.
+
+With ``method="pimc"`` the cards are judged with only what the player could see at that moment
+(sampled layouts of the unseen cards, as the PIMC player does); the decisions before play stay
+double dummy.
+
+``review_records`` runs a file of records (JSON lines) and ``summarise`` turns the decisions
+into a table by decision type (how often each cost something, and how much).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from kernels import layout as L
+from kernels import rules as K
+
+from .errors import UserError
+from .notation import SEATS, SUITS, format_card, format_hand
+from .record import (
+    Record,
+    RecordError,
+    contract_text,
+    load_record,
+    read_json,
+    replay,
+    result_of,
+)
+from .solve import card_values, partner, solve_positions
+
+RENEGE_PENALTY = 2
+DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",
+                    "value_after", "cost_tricks", "cost_points", "note"]
+
+
+@dataclass
+class Review:
+    """A reviewed hand: the record, the contract in words, the tricks needed, the double-dummy
+    tricks at the first lead, the tricks taken, and one row per decision (``decisions``)."""
+
+    record: Record
+    contract: str
+    need: int
+    dd_tricks: int
+    tricks: int
+    decisions: pd.DataFrame
+    notes: list = field(default_factory=list)
+
+    @property
+    def makeable(self) -> bool:
+        """Whether the contract could be made with perfect play by everyone."""
+        return self.dd_tricks >= self.need
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (what ``euchre review --json`` prints)."""
+        rec = self.record.rec
+        return {"variant": self.record.rules.variant, "contract": self.contract,
+                "declarer": SEATS[int(rec[K.R_DECLARER])], "trump": SUITS[int(rec[K.R_TRUMP])],
+                "need": self.need, "dd_tricks_at_first_lead": self.dd_tricks,
+                "makeable": self.makeable, "declarer_tricks": self.tricks,
+                "result": result_of(self.record), "notes": self.notes,
+                "decisions": [{k: (None if pd.isna(v) else v.item() if hasattr(v, "item")
+                                   else v) for k, v in row.items()}
+                              for row in self.decisions.to_dict(orient="records")]}
+
+
+# ---------------------------------------------------------------------------- the hand
+
+
+@dataclass
+class _Hand:
+    """The facts of a played hand the review needs, as plain numbers."""
+
+    rules: object
+    trump: int
+    declarer: int
+    contract: int
+    hands: list  # natural masks at the first lead
+    active: int
+    decl: int
+    leader: int
+
+    def net(self, tricks: int, contract: int | None = None) -> float:
+        """Net points of the declaring side when it takes ``tricks``."""
+        table = self.rules.points_table
+        c = self.contract if contract is None else contract
+        return float(table[c, tricks, 0] - table[c, tricks, 1])
+
+
+def _hand_of(record: Record) -> _Hand:
+    rules, rec, hm = record.rules, record.rec, record.hm
+    hands = [int(hm[K.M_PLAY + s]) for s in range(4)]
+    active = sum(1 << s for s in range(4) if hands[s])
+    declarer = int(rec[K.R_DECLARER])
+    decl = 1 << declarer
+    if rules.players == 4:
+        decl |= (1 << partner(declarer)) & active
+    return _Hand(rules, int(rec[K.R_TRUMP]), declarer, int(rec[K.R_CONTRACT]), hands, active,
+                 decl, int(rec[K.R_FIRST_LEADER]))
+
+
+def _need(record: Record) -> int:
+    rules, c = record.rules, int(record.rec[K.R_CONTRACT])
+    if rules.variant in ("bid", "ghost"):
+        return rules.hand_size if c in (K.ASK, K.MOON) else c
+    return 3
+
+
+def _exact(h: _Hand, hands_list, trumps, leaders, actives) -> np.ndarray:
+    """Exact declaring-side tricks of whole hands from the first lead."""
+    n = len(hands_list)
+    answers, _ = solve_positions(h.rules, np.array(hands_list, dtype=np.uint64), trumps,
+                                 leaders, actives, h.decl, np.full(n, -1))
+    return answers.astype(np.int64)
+
+
+def _row(step, kind, seat, trick, choice, best, before, after, sign, cost_points, note=""):
+    return {"step": step, "kind": kind, "seat": SEATS[seat], "trick": trick, "choice": choice,
+            "best": best, "value_before": before, "value_after": after,
+            "cost_tricks": None if before is None or after is None else
+            round(sign * (before - after) + 0.0, 3),
+            "cost_points": cost_points + 0.0, "note": note}
+
+
+def _side_sign(h: _Hand, seat: int) -> int:
+    """+1 when ``seat`` is on the declaring side (it wants more declarer tricks), else -1."""
+    return 1 if (h.decl >> seat) & 1 else -1
+
+
+# ---------------------------------------------------------------------------- cards
+
+
+def _positions(record: Record, h: _Hand) -> list:
+    """Every card played: (trick, seat, card, hands before it, trick leader, cards already on
+    the table, declaring-side tricks won before this trick)."""
+    rec = record.rec
+    hands = list(h.hands)
+    positions = []
+    won = 0
+    for t in range(record.rules.hand_size):
+        leader = int(rec[K.R_TRICK_LEADER + t])
+        seat, table = leader, []
+        for pos in range(4):
+            card = int(rec[K.R_PLAYS + t * 4 + pos])
+            if card < 0:
+                break
+            positions.append((t, seat, card, list(hands), leader, list(table), won))
+            hands[seat] &= ~(1 << card)
+            table.append(card)
+            seat = (seat + 1) & 3
+            while not (h.active >> seat) & 1:
+                seat = (seat + 1) & 3
+        if (h.decl >> int(rec[K.R_TRICK_WINNER + t])) & 1:
+            won += 1
+    return positions
+
+
+def _values(rules, h: _Hand, hands, leaders, tables_list) -> np.ndarray:
+    """Per-card values (natural card id -> declaring-side tricks to come) of many positions."""
+    m = len(hands)
+    tables = np.full((m, 4), -1, dtype=np.int64)
+    for i, t in enumerate(tables_list):
+        tables[i, :len(t)] = t
+    values, _ = card_values(rules, np.array(hands, dtype=np.uint64), h.trump,
+                            np.array(leaders), h.active, h.decl, tables,
+                            np.array([len(t) for t in tables_list]))
+    return values.astype(np.int64)
+
+
+def _card_rows(record: Record, h: _Hand, step0: int) -> tuple[list, int]:
+    positions = _positions(record, h)
+    values = _values(record.rules, h, [p[3] for p in positions], [p[4] for p in positions],
+                     [p[5] for p in positions])
+    rows = []
+    first_value = None
+    for i, (t, seat, card, _, _, _, won_before) in enumerate(positions):
+        v = values[i]
+        legal = np.nonzero(v >= 0)[0]
+        sign = _side_sign(h, seat)
+        best_v = v[legal].max() if sign > 0 else v[legal].min()
+        before = won_before + int(best_v)
+        if first_value is None:
+            first_value = before
+        best_cards = [c for c in legal if v[c] == best_v]
+        if v[card] < 0:
+            rows.append(_renege_row(step0 + i, seat, t, card, best_cards, before, sign))
+            continue
+        after = won_before + int(v[card])
+        cost_points = sign * (h.net(before) - h.net(after))
+        best = "" if after == before else " ".join(format_card(c) for c in best_cards)
+        rows.append(_row(step0 + i, "card", seat, t + 1, format_card(card), best, before, after,
+                         sign, cost_points))
+    return rows, first_value
+
+
+def _renege_row(step, seat, t, card, best_cards, before, sign) -> dict:
+    return _row(step, "card", seat, t + 1, format_card(card),
+                " ".join(format_card(c) for c in best_cards), before, None, sign,
+                float(RENEGE_PENALTY),
+                f"renege: did not follow suit; the side loses {RENEGE_PENALTY} points")
+
+
+# ---------------------------------------------------------------------------- pimc judging
+
+
+def _knowledge(record: Record, h: _Hand, positions, i: int, eff) -> tuple[int, dict, list]:
+    """What the seat to play at position ``i`` can see: ``(pool, known, voids)``: the cards
+    that may lie in another active hand, cards it knows a seat holds, and per seat the
+    effective suits it has shown out of."""
+    rules, rec, hm = record.rules, record.rec, record.hm
+    _, seat, _, hands, _, _, _ = positions[i]
+    played = 0
+    voids = [set() for _ in range(4)]
+    for _, sj, cj, _, _, tab, _ in positions[:i]:
+        played |= 1 << cj
+        if tab and eff[cj] != eff[tab[0]]:
+            voids[sj].add(int(eff[tab[0]]))
+    known = {}
+    up = int(rec[K.R_UPCARD])
+    dealer = int(rec[K.R_DEALER])
+    seen_dead = 0
+    if up >= 0 and rules.variant in ("knock", "cutthroat"):
+        if rec[K.R_DEALER_DISCARD] >= 0:  # the dealer picked it up: everyone saw it go there
+            if (hands[dealer] >> up) & 1 and dealer != seat:
+                known[dealer] = 1 << up
+            if seat == dealer:
+                seen_dead |= 1 << int(rec[K.R_DEALER_DISCARD])
+        else:
+            seen_dead |= 1 << up  # turned down
+    if rec[K.R_SWAP_SEAT] == seat:
+        seen_dead |= int(hm[K.M_DEAD]) & ~int(hm[K.M_DEALT + seat])
+    deck = 0
+    for s in range(4):
+        deck |= int(hm[K.M_DEALT + s])
+    deck |= int(hm[K.M_KITTY])
+    pool = deck & ~hands[seat] & ~played & ~seen_dead
+    for m in known.values():
+        pool &= ~m
+    return pool, known, voids
+
+
+def _sample_worlds(rng, h: _Hand, hands, seat, pool, known, voids, eff, worlds) -> list:
+    """``worlds`` layouts of the other active hands drawn from ``pool`` with each hand's size,
+    the known cards and the voids shown (greedy, most constrained seat first, retried)."""
+    pool_cards = [c for c in range(64) if (pool >> c) & 1]
+    others = [s for s in range(4) if (h.active >> s) & 1 and s != seat]
+    need = {s: bin(hands[s]).count("1") - bin(known.get(s, 0)).count("1") for s in others}
+    out = []
+    for _ in range(worlds):
+        for _attempt in range(200):
+            left = list(pool_cards)
+            world = list(hands)
+            ok = True
+            for s in sorted(others, key=lambda x: -len(voids[x])):
+                allowed = [c for c in left if int(eff[c]) not in voids[s]]
+                if len(allowed) < need[s]:
+                    ok = False
+                    break
+                pick = rng.choice(len(allowed), size=need[s], replace=False)
+                chosen = [allowed[j] for j in pick]
+                world[s] = known.get(s, 0) | sum(1 << c for c in chosen)
+                taken = set(chosen)
+                left = [c for c in left if c not in taken]
+            if ok:
+                out.append(world)
+                break
+        else:
+            out.append(list(hands))  # no layout found: judge on the true cards
+    return out
+
+
+def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
+    rules = record.rules
+    positions = _positions(record, h)
+    eff = L.natural_suit_tables(rules.deck)[0][h.trump]
+    rng = np.random.default_rng(seed)
+    all_hands, leaders, tables = [], [], []
+    for i, (_, seat, _, hands, leader, table, _) in enumerate(positions):
+        pool, known, voids = _knowledge(record, h, positions, i, eff)
+        for world in _sample_worlds(rng, h, hands, seat, pool, known, voids, eff, worlds):
+            all_hands.append(world)
+            leaders.append(leader)
+            tables.append(table)
+    values = _values(rules, h, all_hands, leaders, tables).reshape(len(positions), worlds, 64)
+    rows = []
+    for i, (t, seat, card, _, _, _, won) in enumerate(positions):
+        v = values[i]
+        legal = np.nonzero(v[0] >= 0)[0]
+        sign = _side_sign(h, seat)
+        tricks = v[:, legal].mean(axis=0) + won
+        net = np.array([[h.net(won + int(x)) for x in v[:, c]] for c in legal]).mean(axis=1)
+        j = int(np.argmax(sign * net + 1e-9 * sign * tricks))
+        if card not in legal:
+            rows.append(_renege_row(i, seat, t, card, [int(legal[j])], float(tricks[j]), sign))
+            continue
+        k = int(np.nonzero(legal == card)[0][0])
+        cost_points = max(0.0, sign * (net[j] - net[k]))
+        costly = cost_points > 1e-9 or sign * (tricks[j] - tricks[k]) > 1e-9
+        best = format_card(int(legal[j])) if costly else ""
+        rows.append(_row(i, "card", seat, t + 1, format_card(card), best,
+                         round(float(tricks[j]), 3), round(float(tricks[k]), 3), sign,
+                         round(cost_points, 3), f"{worlds} worlds"))
+    return rows
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def _trump_row(record: Record, h: _Hand, step: int) -> dict | None:
+    rules, rec = record.rules, record.rec
+    if rules.variant in ("knock", "cutthroat"):
+        if rec[K.R_ROUND] != 2 or rec[K.R_UPCARD] == L.JOKER:
+            return None
+        suits = [s for s in range(4) if s != (int(rec[K.R_UPCARD]) & 31) >> 3 or
+                 rules.options.get("name_turned_down")]
+    else:
+        suits = list(range(4))
+    tricks = _exact(h, [h.hands] * len(suits), suits, h.leader, h.active)
+    by_suit = dict(zip(suits, tricks.tolist(), strict=True))
+    nets = {s: h.net(t) for s, t in by_suit.items()}
+    best = max(nets, key=lambda s: (nets[s], s == h.trump))
+    return _row(step, "trump", h.declarer, None, SUITS[h.trump],
+                "" if nets[best] <= nets[h.trump] else SUITS[best], by_suit[best],
+                by_suit[h.trump], 1, nets[best] - nets[h.trump])
+
+
+def _discard_row(record: Record, h: _Hand, step: int) -> dict | None:
+    rec = record.rec
+    discard = int(rec[K.R_DEALER_DISCARD])
+    if discard < 0:
+        return None
+    dealer = int(rec[K.R_DEALER])
+    six = h.hands[dealer] | (1 << discard)
+    options = [c for c in range(64) if (six >> c) & 1]
+    layouts = []
+    for c in options:
+        hs = list(h.hands)
+        hs[dealer] = six & ~(1 << c)
+        layouts.append(hs)
+    tricks = dict(zip(options, _exact(h, layouts, h.trump, h.leader, h.active).tolist(),
+                      strict=True))
+    sign = _side_sign(h, dealer)
+    best = max(options, key=lambda c: (sign * tricks[c], c == discard))
+    return _row(step, "discard", dealer, None, format_card(discard),
+                "" if tricks[best] == tricks[discard] else format_card(best), tricks[best],
+                tricks[discard], sign, sign * (h.net(tricks[best]) - h.net(tricks[discard])))
+
+
+def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
+    rec, hm = record.rec, record.hm
+    if record.rules.variant != "cutthroat" or rec[K.R_CONTRACT] & K.CT_MAKER_ALONE:
+        return None
+    dropped = int(hm[K.M_DUMMY_DISCARD])
+    if not dropped:
+        return None
+    ten = h.hands[h.declarer] | dropped
+    cards = [c for c in range(64) if (ten >> c) & 1]
+    keeps = [sum(1 << c for c in combo) for combo in itertools.combinations(cards, 5)]
+    layouts = []
+    for keep in keeps:
+        hs = list(h.hands)
+        hs[h.declarer] = keep
+        layouts.append(hs)
+    tricks = _exact(h, layouts, h.trump, h.leader, h.active)
+    actual = int(tricks[keeps.index(h.hands[h.declarer])])
+    i = int(np.argmax(tricks))
+    best = int(tricks[i])
+    return _row(step, "keep five", h.declarer, None, format_hand(h.hands[h.declarer]),
+                "" if best == actual else format_hand(keeps[i]), best, actual,
+                1, h.net(best) - h.net(actual), f"best five of ten ({len(keeps)} choices)")
+
+
+def _alone_row(record: Record, h: _Hand, step: int) -> dict | None:
+    rules, rec, hm = record.rules, record.rec, record.hm
+    if rules.variant != "knock" or rec[K.R_DEFENDER_ALONE] >= 0:
+        return None
+    alone = bool(rec[K.R_CONTRACT] & K.CT_MAKER_ALONE)
+    mate = partner(h.declarer)
+    dealer = int(rec[K.R_DEALER])
+    other_active = h.active ^ (1 << mate)
+    other_decl = (1 << h.declarer) | ((1 << mate) & other_active)
+    if alone:
+        mate_hand = int(hm[K.M_DEALT + mate])
+        if mate == dealer and rec[K.R_ROUND] == 1:
+            return None  # the dealer's pick-up and discard would change too
+        hands = list(h.hands)
+        hands[mate] = mate_hand
+    else:
+        hands = list(h.hands)
+        hands[mate] = 0
+        if mate == dealer and rec[K.R_ROUND] == 1:
+            return None
+    leader = (dealer + 1) & 3
+    while not (other_active >> leader) & 1:
+        leader = (leader + 1) & 3
+    other = _Hand(rules, h.trump, h.declarer, h.contract ^ K.CT_MAKER_ALONE, hands,
+                  other_active, other_decl, leader)
+    other_tricks = int(_exact(other, [hands], h.trump, leader, other_active)[0])
+    this_tricks = int(_exact(h, [h.hands], h.trump, h.leader, h.active)[0])
+    this_net, other_net = h.net(this_tricks), other.net(other_tricks)
+    choice, alt = ("alone", "with partner") if alone else ("with partner", "alone")
+    return _row(step, "alone", h.declarer, None, choice,
+                alt if other_net > this_net else "", max(this_tricks, other_tricks)
+                if other_net > this_net else this_tricks, this_tricks, 1,
+                max(0.0, other_net - this_net),
+                f"{alt}: {other_tricks} tricks, {other_net:+g}")
+
+
+def _bid_row(record: Record, h: _Hand, step: int, dd_tricks: int) -> dict | None:
+    rules = record.rules
+    if rules.variant not in ("bid", "ghost") or h.contract in (K.ASK, K.MOON):
+        return None
+    levels = [k for k in rules.bid_ladder if k < K.ASK]
+    nets = {k: h.net(dd_tricks, k) for k in levels}
+    best = max(levels, key=lambda k: (nets[k], k == h.contract))
+    return _row(step, "bid", h.declarer, None, f"bid {h.contract}",
+                "" if nets[best] <= nets[h.contract] else f"bid {best}", dd_tricks, dd_tricks,
+                1, nets[best] - nets[h.contract], f"at {dd_tricks} tricks")
+
+
+# ---------------------------------------------------------------------------- API
+
+
+def review(record: Record, method: str = "dd", worlds: int = 40, seed: int = 0) -> Review:
+    """Review a loaded record (see the module docstring). With ``method="pimc"`` each card
+    is judged as the player could see it: averaged over ``worlds`` layouts of the cards it
+    could not see that agree with what it had seen (its hand, the cards played, the suits
+    each player showed out of, the upcard the dealer took); the values are then average
+    tricks and the cost average points. Raises RecordError for a record that is illegal or
+    was redealt, UserError for an unknown method."""
+    if method not in ("dd", "pimc"):
+        raise UserError(f"unknown review method {method!r}: choose dd or pimc")
+    record = replay(record)
+    rec = record.rec
+    if rec[K.R_STATUS] != K.ST_PLAYED:
+        raise RecordError("the hand was redealt, so there is no play to review")
+    h = _hand_of(record)
+    cards, dd_tricks = _card_rows(record, h, 0)
+    rows = []
+    for make in (_dummy_row, _discard_row, _trump_row, _alone_row):
+        row = make(record, h, 0)
+        if row is not None:
+            rows.append(row)
+    bid = _bid_row(record, h, 0, dd_tricks)
+    if bid is not None:
+        rows.insert(0, bid)
+    notes = []
+    if rec[K.R_ASK_GIVE] >= 0:
+        notes.append(f"the 6-ask exchange (gave {format_card(int(rec[K.R_ASK_GIVE]))}, received "
+                     f"{format_card(int(rec[K.R_ASK_RECEIVE]))}) is not compared with others")
+    if rec[K.R_SWAP_SEAT] >= 0:
+        notes.append(f"{SEATS[int(rec[K.R_SWAP_SEAT])]} swapped for the ghost hand; the swap is"
+                     f" not compared with keeping")
+    rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed)
+    for i, row in enumerate(rows):
+        row["step"] = i + 1
+    frame = pd.DataFrame(rows, columns=DECISION_COLUMNS)
+    frame["trick"] = frame["trick"].astype("Int64")  # empty for decisions before play
+    return Review(record, contract_text(record), _need(record), dd_tricks,
+                  int(rec[K.R_DECL_TRICKS]), frame, notes)
+
+
+def review_records(path: Path, method: str = "dd", worlds: int = 40,
+                   seed: int = 0) -> Iterator[tuple[int, Review | str]]:
+    """Review each record of a JSON-lines file: ``(line, Review)``, or ``(line, message)`` for
+    a record that cannot be reviewed. Raises UserError when the file cannot be read."""
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    with handle:
+        for line, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                yield line, review(load_record(read_json(text, "the record")), method,
+                                  worlds, seed)
+            except UserError as e:
+                yield line, str(e)
+
+
+def all_decisions(reviews: list[tuple[int, Review]]) -> pd.DataFrame:
+    """Every decision of a batch, with the record's line number and contract."""
+    frames = []
+    for line, r in reviews:
+        d = r.decisions.copy()
+        d.insert(0, "record_line", line)
+        d.insert(1, "contract", r.contract)
+        frames.append(d)
+    if not frames:
+        return pd.DataFrame(columns=["record_line", "contract"] + DECISION_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+def summarise(reviews: list[tuple[int, Review]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(by_type, costliest)``: per decision type, how many were made, how many cost
+    something, and the tricks and points lost in total and per decision; and the 20 single
+    decisions that cost the most points."""
+    all_rows = all_decisions(reviews)
+    if all_rows.empty:
+        empty = pd.DataFrame(columns=["kind", "decisions", "costly", "tricks_lost",
+                                      "points_lost", "points_lost_per_decision"])
+        return empty, all_rows
+    all_rows["costly"] = (all_rows["cost_points"] > 0) | (all_rows["cost_tricks"].fillna(0) > 0)
+    by_type = all_rows.groupby("kind", as_index=False).agg(
+        decisions=("step", "size"), costly=("costly", "sum"),
+        tricks_lost=("cost_tricks", "sum"), points_lost=("cost_points", "sum"))
+    by_type["points_lost_per_decision"] = by_type["points_lost"] / by_type["decisions"]
+    by_type = by_type.sort_values("points_lost", ascending=False, ignore_index=True)
+    costliest = all_rows[all_rows["costly"]].sort_values(
+        ["cost_points", "cost_tricks"], ascending=False).head(20).drop(columns="costly")
+    return by_type, costliest.reset_index(drop=True)

@@ -1,0 +1,137 @@
+"""Dask backend: ``--scheduler local:2`` gives the same numbers as the embedded default for
+odds, tables and simulations, survives a worker killed mid-run, and fails cleanly when the
+scheduler cannot be reached."""
+
+import os
+import signal
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+from analyzer.cli import run
+from analyzer.cluster import local_cluster, scheduler
+from analyzer.odds import odds
+from analyzer.runner import current_backend
+from analyzer.simulate import simulate
+from analyzer.tables import build_tables
+from analyzer.variants import make_rules
+
+KNOCK_HAND = dict(hand="AH JH KD QD JD", variant="knock", upcard="9H", seat="E", dealer="N")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The address of a 2-worker LocalCluster, started once for the module (not in use until
+    a test enters ``scheduler(address)``)."""
+    with local_cluster(2) as c:
+        yield c.scheduler_address
+
+
+def _odds(**kw):
+    r = odds(**KNOCK_HAND, **kw)
+    return r.options, r.tricks, r.deals, r.tried, r.nodes
+
+
+def _same(a, b):
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, pd.DataFrame):
+            pd.testing.assert_frame_equal(x, y, check_exact=True)
+        else:
+            assert x == y
+
+
+def test_odds_are_identical_on_the_cluster():
+    here = [_odds(deals=30_000, seed=5), _odds(precision=0.02, seed=6),
+            _odds(deals=3_000, seed=7, method="heuristic")]
+    bid_here = odds("JH JD AH KH QH 9S", "bid", deals=4_000, seed=8, swap_samples=0)
+    with scheduler("local:2"):  # the CLI's way: start, warm up, run, stop
+        there = [_odds(deals=30_000, seed=5), _odds(precision=0.02, seed=6),
+                 _odds(deals=3_000, seed=7, method="heuristic")]
+        bid_there = odds("JH JD AH KH QH 9S", "bid", deals=4_000, seed=8, swap_samples=0)
+    for a, b in zip(here, there, strict=True):
+        _same(a, b)
+    pd.testing.assert_frame_equal(bid_here.options, bid_there.options, check_exact=True)
+
+
+def test_tables_and_simulations_are_identical_on_the_cluster(cluster, tmp_path):
+    rules = make_rules("knock")
+    here = build_tables(rules, 6_000, seed=3, method="heuristic")
+    sim_here = simulate(make_rules("bid"), 600, "points", "random", seed=4)
+    resumable = build_tables(rules, 6_000, tmp_path / "t", seed=3, method="heuristic")
+    assert current_backend() is None
+    with scheduler(cluster):
+        there = build_tables(rules, 6_000, seed=3, method="heuristic")
+        on_disk = build_tables(rules, 6_000, tmp_path / "u", seed=3, method="heuristic")
+        sim_there = simulate(make_rules("bid"), 600, "points", "random", seed=4)
+    for name in ("features", "strength", "hands"):
+        pd.testing.assert_frame_equal(here[name], there[name], check_exact=True)
+        pd.testing.assert_frame_equal(resumable[name], on_disk[name], check_exact=True)
+    assert sorted(p.name for p in (tmp_path / "u" / "chunks").glob("*.parquet")) == \
+        sorted(p.name for p in (tmp_path / "t" / "chunks").glob("*.parquet"))
+    assert (sim_here.win_rate, sim_here.hands, sim_here.points_per_hand) == \
+        (sim_there.win_rate, sim_there.hands, sim_there.points_per_hand)
+    pd.testing.assert_frame_equal(sim_here.decisions, sim_there.decisions, check_exact=True)
+
+
+def test_a_killed_worker_does_not_change_the_result(cluster):
+    expected = _odds(deals=120_000, seed=9)
+    killed = []
+
+    with scheduler(cluster) as client:
+        before = client.run(os.getpid)
+
+        def kill_one():
+            time.sleep(1.0)
+            pid = sorted(before.values())[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+        timer = threading.Thread(target=kill_one)
+        timer.start()
+        got = _odds(deals=120_000, seed=9)
+        timer.join()
+        after = client.run(os.getpid)
+    assert killed and killed[0] not in after.values()  # the worker really died mid-run
+    _same(expected, got)
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(capsys):
+    code = run(["odds", "AH", "JH", "KD", "QD", "JD", "--variant", "knock", "--upcard", "9H",
+                "--scheduler", "tcp://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach the Dask scheduler" in err and err.count("\n") == 1
+    assert run(["simulate", "--variant", "bid", "--scheduler", "local:two"]) == 2
+
+
+class PicklingBackend:
+    """Sends ``work`` through cloudpickle as Dask does, and runs it here."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def results(self, work, chunks, skip):
+        import cloudpickle
+
+        payload = cloudpickle.dumps(work)
+        # a kernel pickled by value arrives uncompiled and compiles again on every worker
+        assert b"CPUDispatcher" not in payload
+        self.sizes.append(len(payload))
+        again = cloudpickle.loads(payload)
+        for first, n in chunks:
+            yield None if skip is not None and skip(first, n) else again(first, n)
+
+
+def test_work_reaches_workers_without_copies_of_the_kernels():
+    from analyzer import runner
+
+    backend = PicklingBackend()
+    runner.set_backend(backend)
+    try:
+        _odds(deals=500, seed=1)
+        build_tables(make_rules("cutthroat"), 300, seed=1)
+        simulate(make_rules("knock"), 20, "points", "points", seed=1)
+    finally:
+        runner.set_backend(None)
+    assert len(backend.sizes) > 3 and max(backend.sizes) < 2_000_000

@@ -1,0 +1,133 @@
+"""``euchre evaluate``: reading hand files, bad rows with line numbers, agreement with direct
+odds queries, and a run killed mid-way that resumes to the same output."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analyzer.cli import run
+from analyzer.errors import UserError
+from analyzer.evaluate import BadRow, Row, evaluate_file, read_rows
+from analyzer.odds import odds
+from analyzer.variants import make_rules
+
+KNOCK = make_rules("knock")
+DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
+
+
+def knock_file(path: Path, n: int, seed: int = 1) -> Path:
+    rng = random.Random(seed)
+    lines = ["# knock hands: five cards, then the upcard and the seats"]
+    for i in range(n):
+        cards = rng.sample(DECK, 6)
+        lines.append(" ".join(cards[:5]) + f" upcard={cards[5]} seat={'NESW'[i % 4]} dealer=W")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_csv_rows_and_bad_rows_keep_their_line_numbers(tmp_path):
+    f = tmp_path / "h.csv"
+    f.write_text("hand,seat,upcard\n\nAH JH KD QD JD,E,9H\nAH JH,E\n9S TS QS KS AD,W,AS\n")
+    rows = list(read_rows(f))
+    assert [type(r) for r in rows] == [Row, BadRow, Row]
+    assert [r.line for r in rows] == [3, 4, 5]
+    assert rows[0].fields == {"hand": "AH JH KD QD JD", "seat": "E", "upcard": "9H"}
+    assert "2 fields" in rows[1].message
+
+
+def test_jsonl_and_text_rows(tmp_path):
+    j = tmp_path / "h.jsonl"
+    j.write_text('{"hand": ["AH", "JH", "KD", "QD", "JD"], "upcard": "9H"}\n[1]\n{oops\n'
+                 '{"hand": "AH JH KD QD JD", "colour": "red"}\n')
+    rows = list(read_rows(j))
+    assert rows[0].fields == {"hand": "AH JH KD QD JD", "upcard": "9H"}
+    assert [(type(r).__name__, r.line) for r in rows[1:]] == [("BadRow", 2), ("BadRow", 3),
+                                                             ("BadRow", 4)]
+    assert "colour" in rows[3].message
+    t = tmp_path / "h.txt"
+    t.write_text("# comment\nAH, JH KD QD JD upcard=9H seat=e  # trailing\n\nAH JH x=1\n")
+    rows = list(read_rows(t))
+    assert rows[0].line == 2 and rows[0].fields == {"hand": "AH JH KD QD JD", "upcard": "9H",
+                                                    "seat": "e"}
+    assert isinstance(rows[1], BadRow) and rows[1].line == 4
+
+
+def test_rows_agree_with_direct_odds_queries(tmp_path):
+    f = knock_file(tmp_path / "h.txt", 6)
+    got = []
+    evaluate_file(f, KNOCK, None, deals=300, seed=4, on_row=got.append)
+    assert len(got) == 6
+    for row, spec in zip(got, [r for r in read_rows(f)], strict=True):
+        direct = odds(spec.fields["hand"], rules=KNOCK, upcard=spec.fields["upcard"],
+                      seat=spec.fields["seat"], dealer="W", deals=300, seed=4, swap_samples=0)
+        assert row["ev"] == pytest.approx(direct.best["ev"])
+        assert row["best_option"] == direct.best["option"]
+        assert set(json.loads(row["options"])) == {
+            f"{r.option} ({r.trump})" for r in direct.options.itertuples()}
+
+
+def test_bad_rows_are_reported_and_valid_rows_kept(tmp_path, capsys):
+    f = tmp_path / "h.csv"
+    f.write_text("hand,upcard,seat\nAH JH KD QD JD,9H,E\nAH AH KD QD JD,9H,E\n"
+                 "9S TS QS KS AD,AS,Q\n9S TS QS KS AD,AS,W\n")
+    out = tmp_path / "o.csv"
+    code = run(["evaluate", str(f), "--variant", "knock", "--deals", "100", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert "line 3: 'AH' appears more than once" in err and "line 4:" in err
+    assert pd.read_csv(out)["line"].tolist() == [2, 5]
+    code = run(["evaluate", str(f), "--variant", "knock", "--deals", "100", "--strict"])
+    err = capsys.readouterr().err
+    assert code == 2 and "line 3" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, message", [
+    ("seat,upcard\nE,9H\n", "has no 'hand' column"),
+    ("hand,upcrad\nAH JH KD QD JD,9H\n", "unknown column 'upcrad'"),
+])
+def test_bad_files_are_one_line_errors(tmp_path, capsys, content, message):
+    f = tmp_path / "h.csv"
+    f.write_text(content)
+    assert run(["evaluate", str(f), "--variant", "knock"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert run(["evaluate", str(tmp_path / "missing.csv"), "--variant", "knock"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert run(["evaluate", str(f), "--variant", "knock", "-o", str(tmp_path / "o.xlsx")]) == 2
+
+
+def test_a_killed_run_resumes_to_the_same_output(tmp_path):
+    f = knock_file(tmp_path / "h.txt", 60)
+    whole = tmp_path / "whole.parquet"
+    evaluate_file(f, KNOCK, whole, deals=400, seed=2)
+    out = tmp_path / "part.parquet"
+    journal = out.with_name(out.name + ".partial.csv")
+    cmd = [sys.executable, "-m", "analyzer", "evaluate", str(f), "--variant", "knock",
+           "--deals", "400", "--seed", "2", "-o", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= 6:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    rows_before = journal.read_text().count("\n") - 1
+    assert 0 < rows_before < 60
+    with pytest.raises(UserError, match="--resume"):
+        evaluate_file(f, KNOCK, out, deals=400, seed=2)
+    with pytest.raises(UserError, match="different settings"):
+        evaluate_file(f, KNOCK, out, deals=300, seed=2, resume=True)
+    summary = evaluate_file(f, KNOCK, out, deals=400, seed=2, resume=True)
+    assert summary.resumed >= rows_before and summary.resumed + summary.evaluated == 60
+    pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
+    assert not journal.exists()

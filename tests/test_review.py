@@ -1,0 +1,237 @@
+"""``euchre review``: values at every position agree with the solver (and with the brute-force
+reference on small positions), a known misplay is flagged at the right card, batch summaries,
+and bad records."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.cli import run
+from analyzer.hands import play_hands
+from analyzer.notation import SEATS, format_card
+from analyzer.record import Record, load_record, replay, to_json
+from analyzer.review import review, summarise
+from analyzer.solve import solve_positions
+from analyzer.variants import make_rules
+from kernels import rules as K
+from tests.reference import dd_card_values
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def played(variant, n, seed, play="heuristic"):
+    rules = make_rules(variant)
+    masks, recs = play_hands(rules, n, seed=seed, strategy="points", play=play)
+    return [Record(rules, masks[i], recs[i]) for i in range(n)
+            if recs[i, K.R_STATUS] == K.ST_PLAYED]
+
+
+def positions(record, decl):
+    """(hands, leader, table, declarer tricks won) before every card, walked independently."""
+    rec, hm = record.rec, record.hm
+    hands = [int(hm[K.M_PLAY + s]) for s in range(4)]
+    active = [s for s in range(4) if hands[s]]
+    won = 0
+    for t in range(record.rules.hand_size):
+        leader = int(rec[K.R_TRICK_LEADER + t])
+        order = active[active.index(leader):] + active[:active.index(leader)]
+        table = []
+        for seat in order:
+            card = int(rec[K.R_PLAYS + 4 * t + len(table)])
+            yield list(hands), leader, list(table), won, seat, card
+            hands[seat] &= ~(1 << card)
+            table.append(card)
+        won += (decl >> int(rec[K.R_TRICK_WINNER + t])) & 1
+
+
+@pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
+def test_card_values_agree_with_the_solver_at_every_position(variant):
+    checked = 0
+    for record in played(variant, 40, seed=8):
+        r = review(record)
+        cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
+        hands0 = [int(record.hm[K.M_PLAY + s]) for s in range(4)]
+        active = sum(1 << s for s in range(4) if hands0[s])
+        decl = 1 << int(record.rec[K.R_DECLARER])
+        if record.rules.players == 4:
+            decl |= (1 << ((int(record.rec[K.R_DECLARER]) + 2) & 3)) & active
+        pos = list(positions(record, decl))
+        assert len(pos) == len(cards)
+        # the solver's exact value of the position before each card and just after it
+        rows = []
+        for hands, leader, table, _won, seat, card in pos:
+            rows.append((hands, leader, table))
+            after = list(hands)
+            after[seat] &= ~(1 << card)
+            rows.append((after, leader, table + [card]))
+        full = [r for r in rows if len(r[2]) < bin(active).count("1")]
+        tables = np.full((len(full), 4), -1, dtype=np.int64)
+        for i, (_, _, t) in enumerate(full):
+            tables[i, :len(t)] = t
+        exact, _ = solve_positions(record.rules, np.array([f[0] for f in full], np.uint64),
+                                   int(record.rec[K.R_TRUMP]), [f[1] for f in full], active,
+                                   decl, np.full(len(full), -1), tables,
+                                   [len(f[2]) for f in full])
+        values = {(tuple(f[0]), tuple(f[2])): int(v) for f, v in zip(full, exact, strict=True)}
+        for (hands, _leader, table, won, seat, card), row in zip(pos, cards.itertuples(),
+                                                               strict=True):
+            assert row.seat == SEATS[seat] and row.choice == format_card(card)
+            assert row.value_before == won + values[(tuple(hands), tuple(table))]
+            after = list(hands)
+            after[seat] &= ~(1 << card)
+            key = (tuple(after), tuple(table + [card]))
+            if key in values:  # a trick still open after this card
+                assert row.value_after == won + values[key]
+            checked += 1
+        assert r.dd_tricks == cards.loc[0, "value_before"]
+    assert checked > 500
+
+
+def test_card_values_agree_with_the_brute_force_reference():
+    rules = make_rules("knock")
+    checked = 0
+    for record in played("knock", 6, seed=21):
+        r = review(record)
+        cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
+        declarer = int(record.rec[K.R_DECLARER])
+        hands0 = [int(record.hm[K.M_PLAY + s]) for s in range(4)]
+        active_mask = sum(1 << s for s in range(4) if hands0[s])
+        decl = ((1 << declarer) | (1 << ((declarer + 2) & 3))) & active_mask
+        trump = "CDHS"[int(record.rec[K.R_TRUMP])]
+        active = [SEATS[s] for s in range(4) if hands0[s]]
+        for i, (hands, leader, table, won, seat, card) in enumerate(positions(record, decl)):
+            if i < 4:  # the first trick is slow in pure Python
+                continue
+            text = {SEATS[s]: [format_card(c) for c in range(64) if (hands[s] >> c) & 1]
+                    for s in range(4) if hands0[s]}
+            seats = active[active.index(SEATS[leader]):] + active[:active.index(SEATS[leader])]
+            ref = dd_card_values(text, trump, SEATS[leader], active,
+                                 {SEATS[s] for s in range(4) if (decl >> s) & 1},
+                                 tuple(zip(seats, [format_card(c) for c in table], strict=False)))
+            best = max(ref.values()) if (decl >> seat) & 1 else min(ref.values())
+            row = cards.loc[i]
+            assert row.value_before == won + best
+            assert row.value_after == won + ref[format_card(card)]
+            checked += 1
+    assert rules.variant == "knock" and checked > 60
+
+
+def test_a_known_misplay_is_flagged_at_the_right_card():
+    r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())))
+    assert not r.makeable and r.dd_tricks == 2 and r.tricks == 1
+    costly = r.decisions[(r.decisions["kind"] == "card") & (r.decisions["cost_tricks"] > 0)]
+    assert [(c.trick, c.seat, c.choice) for c in costly.itertuples()] == [
+        (3, "S", "KS"), (3, "E", "JS")]
+    assert set(costly.iloc[0]["best"].split()) == {"9D", "QD"}
+    assert costly.iloc[1]["best"] == "AS"
+    assert list(costly["cost_points"]) == [3.0, 3.0]
+
+
+def test_a_renege_is_flagged_with_its_penalty():
+    r = review(load_record(json.loads((RECORDS / "knock_renege.json").read_text())))
+    reneges = r.decisions[r.decisions["note"].str.startswith("renege")]
+    assert [(c.trick, c.seat, c.choice, c.cost_points) for c in reneges.itertuples()] == [
+        (2, "E", "AS", 2.0)]
+
+
+def test_decisions_before_play_are_judged_against_every_alternative():
+    # a cutthroat maker's five of ten: the kept five are judged against all 252 choices
+    for record in played("cutthroat", 30, seed=3):
+        r = review(record)
+        keep = r.decisions[r.decisions["kind"] == "keep five"]
+        if len(keep):
+            row = keep.iloc[0]
+            assert row.value_before >= row.value_after and row.cost_tricks >= 0
+            if row.cost_tricks == 0:
+                assert row.best == ""
+    # a knock trump named in round 2 against every suit allowed
+    for record in played("knock", 60, seed=4):
+        r = review(record)
+        trump = r.decisions[r.decisions["kind"] == "trump"]
+        if record.rec[K.R_ROUND] == 2:
+            assert len(trump) == 1 and trump.iloc[0].cost_points >= 0
+        else:
+            assert trump.empty
+
+
+def test_batch_review_and_bad_records(tmp_path, capsys):
+    hands = played("knock", 10, seed=5)
+    records = [to_json(r) for r in hands]
+    cards = sum(5 * sum(1 for s in range(4) if r.hm[K.M_PLAY + s]) for r in hands)
+    cards -= 5 * sum(1 for s in range(4) if hands[3].hm[K.M_PLAY + s])
+    f = tmp_path / "club.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in records[:3]) + "\n{oops\n"
+                 + json.dumps({**records[3], "hands": {"N": "AH"}}) + "\n"
+                 + "\n".join(json.dumps(r) for r in records[4:]) + "\n")
+    out = tmp_path / "decisions.csv"
+    assert run(["review", str(f), "-o", str(out), "--json"]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["records"] == len(records) - 1
+    assert "line 4:" in captured.err and "line 5:" in captured.err
+    kinds = {row["kind"]: row for row in summary["by_type"]}
+    assert kinds["card"]["decisions"] == cards
+    import pandas as pd
+
+    frame = pd.read_csv(out)
+    assert len(frame[frame["kind"] == "card"]) == cards
+    assert set(frame["record_line"]) == {1, 2, 3} | set(range(6, 12))
+    by_type, costliest = summarise([])
+    assert by_type.empty and costliest.empty
+    assert run(["review", str(tmp_path / "none.json")]) == 2
+    assert run(["review", str(RECORDS / "knock_misplay.json"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["makeable"] is False and len(data["decisions"]) >= 20
+
+
+def test_a_batch_review_becomes_a_report_section(tmp_path):
+    f = tmp_path / "club.jsonl"
+    f.write_text("\n".join(json.dumps(to_json(r)) for r in played("knock", 12, seed=6)) + "\n")
+    out = tmp_path / "report.html"
+    assert run(["report", "--variant", "knock", "--deals", "400", "--no-compare", "--review",
+                str(f), "-o", str(out)]) == 0
+    page = out.read_text()
+    assert "id='table-review_by_type'" in page and "id='table-review_costliest'" in page
+    assert "<th>points_lost</th>" in page
+
+
+def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
+    r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())),
+               method="pimc", worlds=30, seed=1)
+    cards = r.decisions[r.decisions["kind"] == "card"]
+    js = cards[(cards["trick"] == 3) & (cards["seat"] == "E")].iloc[0]
+    assert js.choice == "JS" and js.best == "AS" and js.cost_points > 0.5
+    # the last trick has one legal card each: nothing to judge
+    assert (cards[cards["trick"] == 5]["cost_points"] == 0).all()
+
+
+def test_pimc_worlds_keep_what_the_seat_knows():
+    from analyzer.review import _hand_of, _knowledge, _positions, _sample_worlds
+    from kernels import layout as L
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for record in played("knock", 30, seed=12):
+        record = replay(record)
+        h = _hand_of(record)
+        eff = L.natural_suit_tables(record.rules.deck)[0][h.trump]
+        positions = _positions(record, h)
+        for i in range(0, len(positions), 3):
+            _, seat, _, hands, _, _, _ = positions[i]
+            pool, known, voids = _knowledge(record, h, positions, i, eff)
+            assert not pool & hands[seat]
+            for _, _, c, _, _, _, _ in positions[:i]:
+                assert not (pool >> c) & 1  # played cards are seen
+            for world in _sample_worlds(rng, h, hands, seat, pool, known, voids, eff, 5):
+                assert world[seat] == hands[seat]
+                for s in range(4):
+                    assert bin(world[s]).count("1") == bin(hands[s]).count("1")
+                    assert world[s] & known.get(s, 0) == known.get(s, 0)
+                    if s != seat:
+                        assert all(int(eff[c]) not in voids[s]
+                                   for c in range(64) if (world[s] >> c) & 1 and
+                                   not (known.get(s, 0) >> c) & 1)
+                checked += 1
+    assert checked > 300
