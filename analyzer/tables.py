@@ -370,9 +370,11 @@ def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed:
         done += totals.done
         if totals.interrupted:
             raise KeyboardInterrupt
-    if chunk_dir is not None:
-        for k in parts:
-            parts[k] = [pd.read_parquet(f) for f in sorted(chunk_dir.glob(f"*.{k}.parquet"))]
+    keys = _count_keys(rules)
+    for k in parts:
+        frames = (pd.read_parquet(f) for f in sorted(chunk_dir.glob(f"*.{k}.parquet"))) \
+            if chunk_dir is not None else parts[k]
+        parts[k] = [_fold(frames, keys[k])]
     tables = summarise_tables(rules, parts)
     tables["meta"] = {"variant": rules.variant, "rules": rules.options, "deals": done,
                       "seed": seed, "method": method,
@@ -402,6 +404,36 @@ def _finish(frame: pd.DataFrame, keys: list) -> pd.DataFrame:
     g["ev_low"] = mean - half
     g["ev_high"] = mean + half
     return g
+
+
+def _count_keys(rules: Rules) -> dict:
+    """The key columns of each kind of chunk frame (every other column is a count)."""
+    extra = UPCARD_FEATURES if rules.variant in ("knock", "cutthroat") else []
+    return {"features": ["option"] + extra + FEATURES,
+            "strength": ["option"] + extra + ["strength"],
+            "hands": ["hand", "trump", "option"] + extra, "best_strength": ["strength"]}
+
+
+def _fold(frames, keys: list, batch: int = 64) -> pd.DataFrame:
+    """Sum the counts of many chunk frames by ``keys``, ``batch`` frames at a time, so memory
+    holds one summed frame and a batch rather than every chunk (the counts are integers, or
+    halves in floats, so the sums are exact in any grouping)."""
+    total = None
+    buf = []
+
+    def fold():
+        frame = pd.concat(([total] if total is not None else []) + buf, ignore_index=True)
+        counts = [c for c in frame.columns if c not in keys]
+        return frame.groupby(keys, as_index=False)[counts].sum()
+
+    for frame in frames:
+        buf.append(frame)
+        if len(buf) >= batch:
+            total = fold()
+            buf = []
+    if buf or total is None:
+        total = fold() if buf else pd.DataFrame(columns=keys)
+    return total
 
 
 def summarise_tables(rules: Rules, parts: dict) -> dict:
