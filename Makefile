@@ -39,3 +39,6 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/euchre bench solve --cold
+	$(BIN)/euchre bench odds
+	$(BIN)/euchre bench play
+	$(BIN)/euchre bench cluster
