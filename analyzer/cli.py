@@ -20,6 +20,7 @@ from .cli_common import (
     Variant,
     VariantOption,
     console,
+    err_console,
     print_json,
     read_text,
     rules_for,
@@ -226,25 +227,19 @@ def review_cmd(
       euchre review club-night.jsonl -o decisions.csv
     """
     from .record import load_record
-    from .review import all_decisions, review, review_records, summarise
+    from .review import all_decisions, review, summarise
 
     if record_path.endswith((".jsonl", ".ndjson")):
         if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
             raise UserError(f"-o {out}: the output must end in .csv or .parquet")
-        err = console.__class__(stderr=True, highlight=False)
-        good = []
-        for line, r in review_records(Path(record_path), method, worlds, seed):
-            if isinstance(r, str):
-                err.print(f"warning: {record_path}, line {line}: {r}; skipped", soft_wrap=True)
-            else:
-                good.append((line, r))
-        by_type, costliest = summarise(good)
+        good = _reviewed(Path(record_path), method, worlds, seed)
+        decisions = all_decisions(good)
+        by_type, costliest = summarise(decisions)
         if out is not None:
-            frame = all_decisions(good)
             if out.suffix.lower() == ".parquet":
-                frame.to_parquet(out)
+                decisions.to_parquet(out)
             else:
-                frame.to_csv(out, index=False)
+                decisions.to_csv(out, index=False)
         if json_out:
             print_json({"records": len(good), "by_type": by_type.to_dict(orient="records"),
                         "costliest": costliest.to_dict(orient="records")})
@@ -586,21 +581,30 @@ def report_cmd(
     console.print(f"report written to {written.resolve()}")
 
 
-def _review_section(path: Path, rules) -> dict:
-    """The report's tables of a batch review: decisions by type and the costliest ones."""
-    from .review import review_records, summarise
+def _reviewed(path: Path, method: str = "dd", worlds: int = 40, seed: int = 0,
+              variant: str | None = None) -> list:
+    """``(line, Review)`` of every record of a JSON-lines file that can be reviewed (and is of
+    ``variant`` when given); a warning on stderr for each one skipped."""
+    from .review import review_records
 
-    err = console.__class__(stderr=True, highlight=False)
     good = []
-    for line, r in review_records(path):
+    for line, r in review_records(path, method, worlds, seed):
         if isinstance(r, str):
-            err.print(f"warning: {path}, line {line}: {r}; skipped", soft_wrap=True)
-        elif r.record.rules.variant != rules.variant:
-            err.print(f"warning: {path}, line {line}: a {r.record.rules.variant} hand in a "
-                      f"{rules.variant} report; skipped", soft_wrap=True)
+            why = r
+        elif variant is not None and r.record.rules.variant != variant:
+            why = f"a {r.record.rules.variant} hand in a {variant} report"
         else:
             good.append((line, r))
-    by_type, costliest = summarise(good)
+            continue
+        err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)
+    return good
+
+
+def _review_section(path: Path, rules) -> dict:
+    """The report's tables of a batch review: decisions by type and the costliest ones."""
+    from .review import all_decisions, summarise
+
+    by_type, costliest = summarise(all_decisions(_reviewed(path, variant=rules.variant)))
     return {"review_by_type": by_type, "review_costliest": costliest}
 
 
@@ -645,9 +649,9 @@ def evaluate_cmd(
     from .evaluate import count_rows, evaluate_file
 
     rules = rules_for(variant, rule_opts)
-    err = console.__class__(stderr=True, highlight=False)
-    total = count_rows(file) if file.is_file() else 0
+    err = err_console
     show_bar = out is not None and not json_out
+    total = count_rows(file) if show_bar and file.is_file() else 0  # a quick first pass
     bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=err, transient=True, disable=not show_bar)
 

@@ -16,6 +16,7 @@ from rich.console import Console
 from .variants import OPTIONS, Rules, make_rules, option_flag
 
 console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)  # warnings and progress, off stdout
 
 
 class Variant(StrEnum):

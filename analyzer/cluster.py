@@ -16,6 +16,8 @@ Ctrl-C cancels the tasks in flight and keeps the chunks already finished.
 from __future__ import annotations
 
 import contextlib
+import copyreg
+import importlib
 import logging
 import math
 import os
@@ -30,6 +32,42 @@ CONNECT_TIMEOUT = "5s"
 TASKS_PER_WORKER = 8  # aim: each worker gets about this many tasks over a run
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker at a time (bounds memory, early stops)
 MAX_CHUNKS_PER_TASK = 16  # keeps tasks seconds long, and early stops (--precision) cheap
+
+
+def _kernel(module: str, name: str):
+    """A kernel of an installed module, as loaded (and compiled) in this process."""
+    return getattr(importlib.import_module(module), name)
+
+
+def _reduce_kernel(dispatcher):
+    # numba pickles a dispatcher by value (its Python source), so each worker would build a
+    # fresh, uncompiled copy and compile it again in every task; a module-level kernel is sent
+    # by name instead and found already loaded on the worker.
+    module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
+    try:
+        if _kernel(module, name) is dispatcher:
+            return _kernel, (module, name)
+    except (ImportError, AttributeError):
+        pass
+    return dispatcher.__reduce__()
+
+
+@contextlib.contextmanager
+def kernels_sent_by_name():
+    """Within this block pickling (Dask's cloudpickle included) sends numba kernels by module
+    and name."""
+    from kernels import solver
+
+    kind = type(solver.solve_batch)
+    before = copyreg.dispatch_table.get(kind)
+    copyreg.pickle(kind, _reduce_kernel)
+    try:
+        yield
+    finally:
+        if before is None:
+            copyreg.dispatch_table.pop(kind, None)
+        else:
+            copyreg.dispatch_table[kind] = before
 
 
 def _run_group(work, group: list, threads: int | None) -> list:
@@ -160,9 +198,10 @@ def scheduler(spec: str | None):
     else:
         raise UserError(f"--scheduler {spec}: use local:N or tcp://HOST:PORT")
     try:
-        client.register_plugin(_WarmUp(), name="euchre-warm-up")  # runs on every worker
-        set_backend(DaskBackend(client, threads))
-        yield client
+        with kernels_sent_by_name():
+            client.register_plugin(_WarmUp(), name="euchre-warm-up")  # runs on every worker
+            set_backend(DaskBackend(client, threads))
+            yield client
     finally:
         set_backend(None)
         client.close()

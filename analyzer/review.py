@@ -24,8 +24,9 @@ With ``method="pimc"`` the cards are judged with only what the player could see 
 (sampled layouts of the unseen cards, as the PIMC player does); the decisions before play stay
 double dummy.
 
-``review_records`` runs a file of records (JSON lines) and ``summarise`` turns the decisions
-into a table by decision type (how often each cost something, and how much).
+``review_records`` runs a file of records (JSON lines), ``all_decisions`` gathers their
+decisions and ``summarise`` turns them into a table by decision type (how often each cost
+something, and how much).
 """
 
 from __future__ import annotations
@@ -518,16 +519,16 @@ def all_decisions(reviews: list[tuple[int, Review]]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def summarise(reviews: list[tuple[int, Review]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(by_type, costliest)``: per decision type, how many were made, how many cost
-    something, and the tricks and points lost in total and per decision; and the 20 single
-    decisions that cost the most points."""
-    all_rows = all_decisions(reviews)
-    if all_rows.empty:
+def summarise(decisions: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(by_type, costliest)`` of a batch's ``all_decisions``: per decision type, how many
+    were made, how many cost something, and the tricks and points lost in total and per
+    decision; and the 20 single decisions that cost the most points."""
+    if decisions.empty:
         empty = pd.DataFrame(columns=["kind", "decisions", "costly", "tricks_lost",
                                       "points_lost", "points_lost_per_decision"])
-        return empty, all_rows
-    all_rows["costly"] = (all_rows["cost_points"] > 0) | (all_rows["cost_tricks"].fillna(0) > 0)
+        return empty, decisions
+    all_rows = decisions.assign(costly=(decisions["cost_points"] > 0)
+                                | (decisions["cost_tricks"].fillna(0) > 0))
     by_type = all_rows.groupby("kind", as_index=False).agg(
         decisions=("step", "size"), costly=("costly", "sum"),
         tricks_lost=("cost_tricks", "sum"), points_lost=("cost_points", "sum"))

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from kernels import games as game_kernels
 from kernels import rules as K
-from kernels.games import G_HANDS, G_POINTS_A, G_POINTS_B, G_REDEALS, G_WINNER_IS_A
+from kernels.games import G_HANDS, G_POINTS_A, G_POINTS_B, G_REDEALS, G_WINNER_IS_A, play_games
 from kernels.threads import max_threads, num_threads, set_threads
 
 from .errors import UserError
@@ -96,9 +95,7 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
         chunk = copies * (4 if solving else 512)
 
     def work(first: int, n: int) -> dict:
-        # through the module: a cluster task then finds the worker's loaded kernel instead of
-        # unpickling a fresh, uncompiled copy of it
-        results, decls, makes = game_kernels.play_games(
+        results, decls, makes = play_games(
             cfg, rules.points_table, to_norm, from_norm, policies, params, np.int64(seed),
             np.int64(first), np.int64(n), np.int64(rules.target), np.int64(win_by),
             np.int64(rules.hand_size), table_bits(rules) if solving else 1, num_threads())

@@ -32,18 +32,23 @@ def keep_value(b, hand_n, card):
 def discard_card(hand, trump, to_norm, from_norm):
     """The natural card a player with natural ``hand`` throws away (the dealer's discard
     after taking the upcard): the card with the lowest ``keep_value``."""
-    hn = normalise_mask(hand, to_norm[trump])
+    return from_norm[trump, _worst(normalise_mask(hand, to_norm[trump]), from_norm[trump])]
+
+
+@njit(**JIT)
+def _worst(hn, from_norm_t):
+    """The normalised bit of the card with the lowest ``keep_value`` in normalised ``hn``."""
     worst = -1
     worst_value = 1 << 30
     m = hn
     while m:
         b = lowest_bit(m)
         m &= m - ONE
-        v = keep_value(b, hn, from_norm[trump, b])
+        v = keep_value(b, hn, from_norm_t[b])
         if v < worst_value:
             worst_value = v
             worst = b
-    return from_norm[trump, worst]
+    return worst
 
 
 @njit(**JIT)
@@ -53,17 +58,7 @@ def keep_best(hand, keep, trump, to_norm, from_norm):
     one, re-valuing as suits shorten."""
     hn = normalise_mask(hand, to_norm[trump])
     while popcount(hn) > keep:
-        worst = -1
-        worst_value = 1 << 30
-        m = hn
-        while m:
-            b = lowest_bit(m)
-            m &= m - ONE
-            v = keep_value(b, hn, from_norm[trump, b])
-            if v < worst_value:
-                worst_value = v
-                worst = b
-        hn &= ~(ONE << np.uint64(worst))
+        hn &= ~(ONE << np.uint64(_worst(hn, from_norm[trump])))
     out = np.uint64(0)
     m = hn
     while m:

@@ -158,6 +158,17 @@ def natural_suit_tables(deck):
 
 
 @njit(**JIT)
+def beats(b, w, double):
+    """True if normalised card ``b`` beats the card ``w`` currently winning a trick (``w`` is
+    of the led suit or trump). Equal double-deck cards do not beat each other."""
+    sb = b >> 4
+    sw = w >> 4
+    if sb == sw:
+        return (b >> double) > (w >> double)
+    return sb == TRUMP_SLOT
+
+
+@njit(**JIT)
 def normalise_mask(mask, to_norm_t):
     """Map a natural-layout mask to the normalised layout of one trump (``to_norm[t]``)."""
     out = np.uint64(0)

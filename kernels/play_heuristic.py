@@ -13,19 +13,10 @@ from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount
 from .config import JIT
-from .layout import SLOT_MASKS, TRUMP_SLOT
+from .layout import SLOT_MASKS, TRUMP_SLOT, beats
 
 ONE = np.uint64(1)
 TRUMPS = SLOT_MASKS[TRUMP_SLOT]
-
-
-@njit(**JIT)
-def _beats(b, w, double):
-    sb = b >> 4
-    sw = w >> 4
-    if sb == sw:
-        return (b >> double) > (w >> double)
-    return sb == TRUMP_SLOT
 
 
 @njit(**JIT)
@@ -99,7 +90,7 @@ def cheapest_winner(legal, win_card, double):
     while m:
         b = lowest_bit(m)
         m &= m - ONE
-        if _beats(b, win_card, double):
+        if beats(b, win_card, double):
             return b
     return -1
 
@@ -142,7 +133,7 @@ def heuristic_card(hand, legal, played, deck, pos, last, led, win_card, partner_
             return lowest_bit(legal)  # partner_winning_play_low
         if pos == 1 and not last:  # second_hand_low, unless we hold the boss
             top = highest_bit(legal)
-            if is_boss(top, hand, played, deck) and _beats(top, win_card, double):
+            if is_boss(top, hand, played, deck) and beats(top, win_card, double):
                 return top
             return lowest_bit(legal)
         b = cheapest_winner(legal, win_card, double)  # win_cheaply (third hand high)

@@ -30,7 +30,7 @@ from numba.extending import intrinsic
 
 from .bits import highest_bit, lowest_bit, popcount
 from .config import HAVE_BMI2, JIT, PARALLEL_JIT
-from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
 
 ONE = np.uint64(1)
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
@@ -124,17 +124,6 @@ def _next_active(seat, active):
     while not ((active >> s) & 1):
         s = (s + 1) & 3
     return s
-
-
-@njit(**JIT)
-def beats(b, w, double):
-    """True if normalised card ``b`` beats the card ``w`` currently winning a trick (``w`` is
-    of the led suit or trump). Equal double-deck cards do not beat each other."""
-    sb = b >> 4
-    sw = w >> 4
-    if sb == sw:
-        return (b >> double) > (w >> double)
-    return sb == TRUMP_SLOT
 
 
 @njit(**JIT)

@@ -124,14 +124,25 @@ class PicklingBackend:
 
 
 def test_work_reaches_workers_without_copies_of_the_kernels():
+    import cloudpickle
+
     from analyzer import runner
+    from analyzer.cluster import kernels_sent_by_name
+    from kernels.games import play_games
+
+    def uses_a_kernel_imported_by_name():
+        return play_games
 
     backend = PicklingBackend()
-    runner.set_backend(backend)
-    try:
-        _odds(deals=500, seed=1)
-        build_tables(make_rules("cutthroat"), 300, seed=1)
-        simulate(make_rules("knock"), 20, "points", "points", seed=1)
-    finally:
-        runner.set_backend(None)
+    with kernels_sent_by_name():  # as scheduler() does for the whole run
+        again = cloudpickle.loads(cloudpickle.dumps(uses_a_kernel_imported_by_name))
+        assert again() is play_games  # the loaded kernel itself, not a copy
+        runner.set_backend(backend)
+        try:
+            _odds(deals=500, seed=1)
+            build_tables(make_rules("cutthroat"), 300, seed=1)
+            simulate(make_rules("knock"), 20, "points", "points", seed=1)
+        finally:
+            runner.set_backend(None)
+    assert b"CPUDispatcher" in cloudpickle.dumps(uses_a_kernel_imported_by_name)  # restored
     assert len(backend.sizes) > 3 and max(backend.sizes) < 2_000_000

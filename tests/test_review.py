@@ -12,7 +12,7 @@ from analyzer.cli import run
 from analyzer.hands import play_hands
 from analyzer.notation import SEATS, format_card
 from analyzer.record import Record, load_record, replay, to_json
-from analyzer.review import review, summarise
+from analyzer.review import all_decisions, review, summarise
 from analyzer.solve import solve_positions
 from analyzer.variants import make_rules
 from kernels import rules as K
@@ -178,7 +178,7 @@ def test_batch_review_and_bad_records(tmp_path, capsys):
     frame = pd.read_csv(out)
     assert len(frame[frame["kind"] == "card"]) == cards
     assert set(frame["record_line"]) == {1, 2, 3} | set(range(6, 12))
-    by_type, costliest = summarise([])
+    by_type, costliest = summarise(all_decisions([]))
     assert by_type.empty and costliest.empty
     assert run(["review", str(tmp_path / "none.json")]) == 2
     assert run(["review", str(RECORDS / "knock_misplay.json"), "--json"]) == 0

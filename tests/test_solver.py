@@ -129,15 +129,21 @@ def test_opening_leads_agree_with_brute_force(name):
     check_card_values([random_position(name, rng) for _ in range(15)])
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_partly_played_positions_agree_with_brute_force(name):
-    rng = random.Random(f"partial-{name}")
+def partly_played(name, rng, count):
+    """``count`` random positions of configuration ``name``, each a random deal with some
+    random legal cards already played (never past the last trick's start)."""
     positions = []
-    for _ in range(DEFAULT_DEALS):
+    for _ in range(count):
         p = random_position(name, rng)
         total = len(p["active"]) * len(next(iter(p["hands"].values())))
         play_randomly(p, rng, rng.randrange(1, total - len(p["active"])))
         positions.append(p)
+    return positions
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_partly_played_positions_agree_with_brute_force(name):
+    positions = partly_played(name, random.Random(f"partial-{name}"), DEFAULT_DEALS)
     check_exact_and_thresholds(positions)
     check_card_values(positions[:30])
 
@@ -166,12 +172,7 @@ def test_double_deck_positions_agree_with_brute_force():
 def test_thousand_deals_agree_with_brute_force(name):
     rng = random.Random(f"slow-{name}")
     check_exact_and_thresholds([random_position(name, rng) for _ in range(SLOW_DEALS)])
-    positions = []
-    for _ in range(SLOW_DEALS):
-        p = random_position(name, rng)
-        total = len(p["active"]) * len(next(iter(p["hands"].values())))
-        play_randomly(p, rng, rng.randrange(1, total - len(p["active"])))
-        positions.append(p)
+    positions = partly_played(name, rng, SLOW_DEALS)
     check_exact_and_thresholds(positions)
     check_card_values(positions[:200])
 
