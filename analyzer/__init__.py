@@ -1,9 +1,32 @@
-"""The Euchre strategy analyzer: plain-Python layer over the numba kernels.
+"""The Euchre strategy analyzer: the plain-Python layer over the numba kernels.
 
-Python API: ``analyzer.odds(hand, variant, ...)`` (see ``analyzer.odds``),
-``analyzer.solve_deal`` and ``analyzer.make_rules``.
+Python API (each also a command of ``euchre``): ``odds`` (the odds of every option of a hand),
+``solve_deal`` (a deal double dummy), ``simulate`` (whole games between strategies),
+``build_tables`` and ``build_report`` (strategy tables and reports), ``evaluate_file`` (price a
+file of hands), ``review`` (judge a played hand), with the rules from ``make_rules``.
+
+Sub-packages, lowest first: ``game`` (rules, seating, scoring, notation, records), ``compute``
+(kernel wrappers, the chunk runner, the Dask backend), ``strategy`` (named strategies and the
+analyzer's tables), ``questions`` (what users ask), ``cli`` (the ``euchre`` command).
 """
 
-from .odds import odds  # noqa: F401
-from .solve import solve_deal  # noqa: F401
-from .variants import make_rules  # noqa: F401
+import importlib
+
+_API = {
+    "build_report": "analyzer.questions.report",
+    "build_tables": "analyzer.questions.tables",
+    "evaluate_file": "analyzer.questions.evaluate",
+    "make_rules": "analyzer.game.variants",
+    "odds": "analyzer.questions.odds",
+    "review": "analyzer.questions.review",
+    "simulate": "analyzer.questions.simulate",
+    "solve_deal": "analyzer.questions.solve",
+}
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    """The API functions, imported on first use (so ``euchre --help`` starts fast)."""
+    if name in _API:
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'analyzer' has no attribute {name!r}")

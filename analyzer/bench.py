@@ -18,8 +18,16 @@ import numpy as np
 from kernels.layout import deck_natural_ids
 from kernels.threads import max_threads, num_threads, set_threads
 
-from .solve import seating, solve_positions, solver_memory_bytes
-from .variants import Rules, make_rules
+from .compute import runner
+from .compute.cluster import scheduler
+from .compute.runner import run_chunks
+from .compute.solver import solve_positions, solver_memory_bytes
+from .game.notation import parse_hand
+from .game.seating import seating
+from .game.variants import Rules, make_rules
+from .questions.odds import _chunk_work, build_query, odds
+from .questions.play import play_hands
+from .questions.simulate import simulate
 
 
 @dataclass(frozen=True)
@@ -57,8 +65,8 @@ def bench_deals(config: SolveConfig, seed: int = 2026):
     decl)``; N declares, the playing seats get random hands, trump and leader are random."""
     rng = np.random.default_rng([seed] + [ord(c) for c in config.name])
     mode = "normal"
-    if config.alone and config.rules.variant in ("bid", "knock"):
-        mode = "moon" if config.rules.variant == "bid" else "alone"
+    if config.alone and config.rules.partnership:
+        mode = "moon" if config.rules.has_ask else "alone"
     active, decl = seating(config.rules, 0, mode)
     seats = [s for s in range(4) if (active >> s) & 1]
     ids = deck_natural_ids(config.rules.deck)
@@ -186,6 +194,7 @@ def cold_start_seconds() -> tuple[float, float]:
 
 
 BENCH_HAND = "JH AH KH QD 9S TC"
+PLAY_VARIANTS = ["bid", "knock"]  # the play benchmark's variants
 
 
 def bench_odds(deals: int = 100_000, exact_sample: int = 200_000, progress=None) -> dict:
@@ -194,9 +203,6 @@ def bench_odds(deals: int = 100_000, exact_sample: int = 200_000, progress=None)
     and one trump ("at least k" for every k), from ``exact_sample`` layouts; peak memory."""
     import resource
 
-    from .notation import parse_hand
-    from .odds import _chunk_work, build_query, odds
-    from .runner import run_chunks
 
     out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads()}
     odds(BENCH_HAND, "bid", deals=500, seed=1)  # warm the kernels
@@ -229,11 +235,9 @@ def bench_play(progress=None) -> dict:
     """Play-engine targets: heuristic hands per second (whole games, every seat heuristic),
     PIMC hands per second with 20 worlds (every seat PIMC), and a 10,000-game Bid Euchre
     match with heuristic play."""
-    from .hands import play_hands
-    from .simulate import simulate
 
     out = {"threads": max_threads()}
-    for variant in ("bid", "knock"):
+    for variant in PLAY_VARIANTS:
         rules = make_rules(variant)
         if progress:
             progress(f"heuristic {variant}")
@@ -264,10 +268,6 @@ def bench_cluster(deals: int = 1_000_000, workers: int = 2, progress=None) -> di
     """Scheduler overhead: the same ``deals``-deal knock query (double dummy, every option)
     run embedded (this process, every core) and on a ``local:workers`` Dask cluster, with
     the cluster's start-up timed apart; the median of ``repeats`` runs each, alternating."""
-    import statistics
-
-    from .cluster import scheduler
-    from .odds import odds
 
     out = {"query": " ".join(CLUSTER_QUERY.values()), "deals": deals, "workers": workers,
            "cores": max_threads()}
@@ -281,8 +281,6 @@ def bench_cluster(deals: int = 1_000_000, workers: int = 2, progress=None) -> di
             for where in ("embedded", "cluster"):
                 if progress:
                     progress(f"{where}, run {repeat + 1} of 3")
-                from . import runner
-
                 backend = runner.current_backend()
                 if where == "embedded":
                     runner.set_backend(None)

@@ -1,31 +1,37 @@
-"""Intervals: Wilson for proportions, mean ± 1.96·SE for points (95%)."""
+"""Intervals: Wilson for proportions, mean ± 1.96·SE for points (95%). Both take numbers or
+numpy arrays (or pandas Series) and return the same shape; with scalars they return floats."""
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 Z95 = 1.959963984540054
 
 
-def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, float]:
-    """``(p, low, high)``: the proportion and its Wilson score interval."""
-    if n <= 0:
-        return math.nan, math.nan, math.nan
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+def _out(*arrays):
+    return tuple(float(a) if np.ndim(a) == 0 else a for a in arrays)
 
 
-def mean_interval(total: float, total_sq: float, n: float,
-                  z: float = Z95) -> tuple[float, float, float]:
-    """``(mean, low, high)`` from the sum and the sum of squares of ``n`` values."""
-    if n <= 0:
-        return math.nan, math.nan, math.nan
-    mean = total / n
-    if n < 2:
-        return mean, math.nan, math.nan
-    var = max(0.0, (total_sq - total * total / n) / (n - 1))
-    half = z * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+def wilson(successes, n, z: float = Z95):
+    """``(p, low, high)``: the proportion and its Wilson score interval (NaN where n is 0)."""
+    k = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(n > 0, k / n, np.nan)
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
+    return _out(p, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0))
+
+
+def mean_interval(total, total_sq, n, z: float = Z95):
+    """``(mean, low, high)`` from the sum and the sum of squares of ``n`` values (NaN where
+    n is 0; the interval is NaN where n is 1)."""
+    total = np.asarray(total, dtype=np.float64)
+    total_sq = np.asarray(total_sq, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        var = np.maximum(0.0, (total_sq - total * total / n) / (n - 1))
+        half = np.where(n >= 2, z * np.sqrt(var / n), np.nan)
+    return _out(mean, mean - half, mean + half)

@@ -1,5 +1,5 @@
 """Decision rules of the point-count bidder (``points``): a hand is worth points per trump
-suit, and fixed thresholds (per-seat parameters, ``PR_*``) turn points into bids, calls and
+suit, and fixed thresholds (per-seat parameters, slots ``PR``) turn points into bids, calls and
 alone declarations. Natural masks in; only the seat's own hand and public facts are read.
 
 Points for trump suit t: right bower 3, left bower 2.5, ace 2, king 1.5, queen 1.25, ten and
@@ -7,35 +7,42 @@ nine 1 (7 and 8 0.75), joker 3.5; each side-suit ace 1; each void 0.5 when holdi
 two trumps. A typical hand is worth about 3.
 """
 
+from enum import IntEnum
+
 import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
+from .codes import ASK, MOON
 from .config import JIT
 from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, same_colour_suit
 
-# Parameter slots of one seat (params[seat, PR_*]).
-PR_BID3 = 0  # bid: points for a bid of 3 (ghost too)
-PR_BID4 = 1
-PR_BID5 = 2
-PR_ASK = 3
-PR_MOON = 4
-PR_ORDER = 5  # knock, cutthroat: points to order up / name trump
-PR_ALONE = 6
-PR_SWAP = 7  # ghost: swap for the ghost hand below this many points
-PR_PIMC_WORLDS = 8  # pimc: worlds sampled per decision
-PR_DEFEND_ALONE = 9
-PR_PASS_EV = 10  # analyzer: bid or order only above this many expected net points
-PR_SWAP_EV = 11  # analyzer, ghost: the value of swapping for the ghost hand
+
+class PR(IntEnum):
+    """Parameter slots of one seat's row ``params[seat]`` (float64)."""
+
+    BID3 = 0  # ladder: points for a bid of 3
+    BID4 = 1
+    BID5 = 2
+    ASK = 3
+    MOON = 4
+    ORDER = 5  # upcard auction: points to order up / name trump
+    ALONE = 6
+    SWAP = 7  # swap for the ghost hand below this many points
+    PIMC_WORLDS = 8  # pimc: worlds sampled per decision
+    DEFEND_ALONE = 9
+    PASS_EV = 10  # analyzer: bid or order only above this many expected net points
+    SWAP_EV = 11  # analyzer: the value of swapping for the ghost hand
+
 
 # The analyzer bidder's table rides in each seat's parameter row: expected net points by
 # option, context and strength (half points, 0..16), at params[seat, STRAT_BASE + ...].
 STRAT_BASE = 16
 STRAT_OPTIONS = 8
-STRAT_CONTEXTS = 32  # knock, cutthroat: seat relative to the dealer * 8 + upcard rank
+STRAT_CONTEXTS = 32  # upcard auction: seat relative to the dealer * 8 + upcard rank
 STRAT_BINS = 33
 N_PARAMS = STRAT_BASE + STRAT_OPTIONS * STRAT_CONTEXTS * STRAT_BINS
-# bid and ghost options                     knock and cutthroat options
+# ladder options                             upcard-auction options
 O_BID3, O_BID4, O_BID5, O_ASK, O_MOON, O_KEEP = 0, 1, 2, 3, 4, 5
 O_ORDER, O_ALONE, O_PASS, O_NAME, O_NAME_ALONE = 0, 1, 2, 3, 4
 
@@ -169,20 +176,19 @@ def partner_return(hand, trump):
 
 
 @njit(**JIT)
-def choose_bid(hand, allowed, params, seat, bid_variant, hand_size):
+def choose_bid(hand, allowed, params, seat):
     """A bid among the call codes in ``allowed`` (uint64 mask): the highest whose threshold
     the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed."""
     points, _ = best_suit(hand, 15)
     best = -1
-    thresholds = ((3, PR_BID3), (4, PR_BID4), (5, PR_BID5))
+    thresholds = ((3, PR.BID3), (4, PR.BID4), (5, PR.BID5))
     for k, slot in thresholds:
         if points >= params[seat, slot] and (allowed >> np.uint64(k)) & ONE:
             best = k
-    if bid_variant:
-        if points >= params[seat, PR_ASK] and (allowed >> np.uint64(20)) & ONE:
-            best = 20
-    if points >= params[seat, PR_MOON] and (allowed >> np.uint64(21)) & ONE:
-        best = 21
+    if points >= params[seat, PR.ASK] and (allowed >> np.uint64(ASK)) & ONE:
+        best = ASK
+    if points >= params[seat, PR.MOON] and (allowed >> np.uint64(MOON)) & ONE:
+        best = MOON
     if best >= 0:
         return best
     return pass_or_lowest(allowed)
@@ -229,25 +235,23 @@ def strat(params, seat, option, context, points):
 
 
 @njit(**JIT)
-def analyzer_bid(hand, allowed, params, seat, bid_variant):
+def analyzer_bid(hand, allowed, params, seat):
     """The analyzer bidder's call: over every trump suit and allowed bid, the one with the
-    best expected net points in its table, if that beats ``PR_PASS_EV``; else pass (or, when
+    best expected net points in its table, if that beats ``PR.PASS_EV``; else pass (or, when
     passing is not allowed, the lowest bid)."""
     best_ev = -1e9
     best = -1
-    codes = (3, 4, 5, 20, 21)
+    codes = (3, 4, 5, ASK, MOON)
     for t in range(4):
         p = hand_points(hand, t)
         for i in range(5):
             code = codes[i]
-            if code == 20 and not bid_variant:
-                continue
             if (allowed >> np.uint64(code)) & ONE:
                 ev = strat(params, seat, i, 0, p)
                 if ev > best_ev:
                     best_ev = ev
                     best = code
-    if best >= 0 and best_ev > params[seat, PR_PASS_EV]:
+    if best >= 0 and best_ev > params[seat, PR.PASS_EV]:
         return best
     return pass_or_lowest(allowed)
 
@@ -255,7 +259,7 @@ def analyzer_bid(hand, allowed, params, seat, bid_variant):
 @njit(**JIT)
 def analyzer_trump(hand, allowed, params, seat, contract):
     """The suit the analyzer bidder names for the contract it won: the best for that bid."""
-    option = O_ASK if contract == 20 else (O_MOON if contract == 21 else
+    option = O_ASK if contract == ASK else (O_MOON if contract == MOON else
                                            (O_BID3 if contract <= 3 else contract - 3))
     best_ev = -1e9
     suit = 0

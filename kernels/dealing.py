@@ -1,5 +1,5 @@
-"""Conditioned dealing: the cards the asking player cannot see, dealt into groups (the other
-hands, the ghost hand or dummy, the kitty).
+"""Dealing: a whole hand for the engine (``deal_hand``), and conditioned dealing of the cards
+the asking player cannot see into groups (the other hands, the ghost hand or dummy, the kitty).
 
 Random mode: deal ``i`` is a Fisher-Yates shuffle from the stream ``(seed, STREAM_DEAL, i)``;
 when constraints reject it, the same stream keeps shuffling until a deal passes, so deal ``i``
@@ -15,8 +15,11 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
+from .codes import AUCTION_UPCARD
 from .config import JIT
-from .rng import STREAM_DEAL, shuffle, stream_state
+from .record import card_bit, reset_record
+from .rng import STREAM_DEAL, reseed, shuffle, stream_state
+from .slots import C, M, R
 
 OP_EQ = 0
 OP_GE = 1
@@ -122,3 +125,31 @@ def deal_groups(seed, index, exact, cards, sizes, binom, cons_group, cons_mask, 
         if passes(out, cons_group, cons_mask, cons_op, cons_value):
             return tries
     return -max_tries
+
+
+@njit(**JIT)
+def deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, state):
+    """Deal hand ``index`` of stream ``seed`` into ``hm``/``rec`` (cleared): a shuffle of the
+    whole deck ``deck_ids`` from the counter-based generator, ``C.DEAL`` cards to each of the
+    four hands (seat W holds the ghost hand or the dummy in the 3-player variants), the rest to
+    the kitty with the upcard on top. ``cards`` (as long as the deck) and ``state`` (one uint64)
+    are scratch."""
+    cards[:] = deck_ids
+    reseed(state, seed, STREAM_DEAL, index)
+    shuffle(state, cards)
+    reset_record(hm, rec)
+    rec[R.DEALER] = dealer
+    deal = cfg[C.DEAL]
+    k = 0
+    for seat in range(4):
+        m = np.uint64(0)
+        for _ in range(deal):
+            m |= card_bit(cards[k])
+            k += 1
+        hm[M.DEALT + seat] = m
+    kitty = np.uint64(0)
+    for i in range(k, cards.shape[0]):
+        kitty |= card_bit(cards[i])
+    hm[M.KITTY] = kitty
+    if cfg[C.AUCTION] == AUCTION_UPCARD:
+        rec[R.UPCARD] = cards[k]

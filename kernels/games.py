@@ -7,75 +7,58 @@ the strategies, so both sides meet the same cards. A game ends when a side reach
 target with the strictly highest score (ties play on), and with ``win_by`` 2 a lead of two.
 """
 
+from enum import IntEnum
+
 import numpy as np
 from numba import get_thread_id, njit, prange
 
+from .codes import ASK, AUCTION_LADDER, ST_PLAYED
 from .config import JIT, PARALLEL_JIT
-from .engine import (
-    deal_hand,
-    new_agents,
-    next_hand,
-    normalised_decks,
-    play_hand,
-    solver_arrays,
-)
+from .dealing import deal_hand
+from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
 from .layout import deck_natural_ids
-from .rules import (
-    BID,
-    C_DECK,
-    C_PLAYERS,
-    C_VARIANT,
-    GHOST,
-    M_LEN,
-    R_CONTRACT,
-    R_DECL_TRICKS,
-    R_DECLARER,
-    R_LEN,
-    R_POINTS,
-    R_ROUND,
-    R_STATUS,
-    ST_PLAYED,
-)
+from .slots import C, M, R
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
 
-# per-game results
-G_WINNER_IS_A = 0
-G_HANDS = 1
-G_POINTS_A = 2
-G_POINTS_B = 3
-G_REDEALS = 4
-G_LEN = 5
+
+class G(IntEnum):
+    """Slots of one game's results (int64)."""
+
+    WINNER_IS_A = 0
+    HANDS = 1
+    POINTS_A = 2
+    POINTS_B = 3
+    REDEALS = 4
+    LEN = 5
 
 
 @njit(**JIT)
 def contract_code(cfg, rec):
-    """A small code for the contract of a played hand: the winning call in bid and ghost; in
-    knock and cutthroat the alone flags plus 4 when trump was named in round 2."""
-    variant = cfg[C_VARIANT]
-    if variant == BID or variant == GHOST:
-        return rec[R_CONTRACT]
-    return rec[R_CONTRACT] + (4 if rec[R_ROUND] == 2 else 0)
+    """A small code for the contract of a played hand: the winning call of a ladder auction;
+    in the upcard auction the alone flags plus 4 when trump was named in round 2."""
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        return rec[R.CONTRACT]
+    return rec[R.CONTRACT] + (4 if rec[R.ROUND] == 2 else 0)
 
 
 @njit(**JIT)
-def made(cfg, rec, hand_size):
+def made(cfg, rec):
     """Whether the declaring side made its contract."""
-    variant = cfg[C_VARIANT]
-    need = 3
-    if variant == BID or variant == GHOST:
-        c = rec[R_CONTRACT]
-        need = c if c < 20 else hand_size
-    return rec[R_DECL_TRICKS] >= need
+    need = cfg[C.MAKE]
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        c = rec[R.CONTRACT]
+        need = c if c < ASK else cfg[C.HAND]
+    return rec[R.DECL_TRICKS] >= need
 
 
 @njit(**JIT)
 def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game, target,
-              win_by, hand_size, work, table, deck_ids, decks, out, decls, makes):
+              win_by, work, table, deck_ids, decks, out, decls, makes):
     """Play game ``game``: fills ``out[G_*]`` and, per side (0 = A, 1 = B) and contract code,
     how often it declared (``decls``) and made it (``makes``)."""
-    players = cfg[C_PLAYERS]
+    players = cfg[C.PLAYERS]
     copies = 2 if players == 4 else 3
     deal_set = game // copies
     a_seat = game % copies  # 4 players: A in N/S (0) or E/W (1); 3 players: A's seat
@@ -91,8 +74,8 @@ def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game
         seat_pol[s] = policies[side_of[s]]
         seat_par[s] = params[side_of[s]]
     scores = np.zeros(4, dtype=np.int64)
-    hm = np.zeros(M_LEN, dtype=np.uint64)
-    rec = np.zeros(R_LEN, dtype=np.int64)
+    hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
+    rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
     cards = np.empty(deck_ids.shape[0], dtype=np.int64)
     deal_state = np.zeros(1, dtype=np.uint64)
     ag = new_agents(seat_pol, seat_par, np.zeros(1, dtype=np.uint64), work, table, decks)
@@ -104,23 +87,23 @@ def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game
         index = deal_set * MAX_HANDS + h
         deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, deal_state)
         next_hand(ag, seed, index * 3 + a_seat)
-        play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec, False)
+        play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
         hands += 1
         dealer = (dealer + 1) % players
-        if rec[R_STATUS] != ST_PLAYED:
+        if rec[R.STATUS] != ST_PLAYED:
             redeals += 1
             continue
-        side = side_of[rec[R_DECLARER]]
+        side = side_of[rec[R.DECLARER]]
         code = contract_code(cfg, rec)
         decls[side, code] += 1
-        if made(cfg, rec, hand_size):
+        if made(cfg, rec):
             makes[side, code] += 1
         for s in range(players):
             if players == 4:
                 if s < 2:
-                    scores[s] += rec[R_POINTS + s]
+                    scores[s] += rec[R.POINTS + s]
             else:
-                scores[s] += rec[R_POINTS + s]
+                scores[s] += rec[R.POINTS + s]
         # the leader(s)
         units = 2 if players == 4 else 3
         best = -1
@@ -142,38 +125,38 @@ def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game
         if best_score >= target and not tie and best_score - second >= win_by:
             winner = best
             break
-    out[G_HANDS] = hands
-    out[G_REDEALS] = redeals
+    out[G.HANDS] = hands
+    out[G.REDEALS] = redeals
     if players == 4:
         a_unit = a_seat  # team 0 = N/S, team 1 = E/W
-        out[G_WINNER_IS_A] = 1 if winner == a_unit else 0
-        out[G_POINTS_A] = scores[a_unit]
-        out[G_POINTS_B] = scores[1 - a_unit]
+        out[G.WINNER_IS_A] = 1 if winner == a_unit else 0
+        out[G.POINTS_A] = scores[a_unit]
+        out[G.POINTS_B] = scores[1 - a_unit]
     else:
-        out[G_WINNER_IS_A] = 1 if winner == a_seat else 0
-        out[G_POINTS_A] = scores[a_seat]
+        out[G.WINNER_IS_A] = 1 if winner == a_seat else 0
+        out[G.POINTS_A] = scores[a_seat]
         total_b = 0
         for s in range(3):
             if s != a_seat:
                 total_b += scores[s]
-        out[G_POINTS_B] = total_b // 2
+        out[G.POINTS_B] = total_b // 2
 
 
 @njit(**PARALLEL_JIT)
 def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, first, n, target,
-               win_by, hand_size, tt_bits, nthreads):
+               win_by, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
-    (side 0) and B's (side 1). Returns ``(results[n, G_LEN], declared[n, 2, N_CODES],
+    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], declared[n, 2, N_CODES],
     made[n, 2, N_CODES])``; each game depends only on (seed, its number)."""
-    results = np.zeros((n, G_LEN), dtype=np.int64)
+    results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     decls = np.zeros((n, 2, N_CODES), dtype=np.int64)
     makes = np.zeros((n, 2, N_CODES), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
-    deck_ids = deck_natural_ids(cfg[C_DECK])
-    decks = normalised_decks(cfg[C_DECK], to_norm)
+    deck_ids = deck_natural_ids(cfg[C.DECK])
+    decks = normalised_decks(cfg[C.DECK], to_norm)
     for i in prange(n):
         tid = get_thread_id()
         play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, first + i,
-                  target, win_by, hand_size, works[tid], tables[tid], deck_ids, decks,
-                  results[i], decls[i], makes[i])
+                  target, win_by, works[tid], tables[tid], deck_ids, decks, results[i],
+                  decls[i], makes[i])
     return results, decls, makes

@@ -34,7 +34,6 @@ DECK_JOKER = 2
 DECK_DOUBLE = 4
 
 TRUMP_SLOT = 3
-SLOT_BITS = 16
 SLOT_MASKS = np.array([np.uint64(0xFFFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
 NO_CARD = -1
 

@@ -13,22 +13,14 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
+from .codes import NOBODY
 from .config import JIT
 from .layout import SLOT_MASKS
 from .rng import random_set_bit, uniform_int
+from .slots import K
 from .solver import card_values, set_position
 
 ONE = np.uint64(1)
-
-# Knowledge array ``know`` (uint64): public facts and each seat's private dead cards.
-K_PLAYED = 0  # normalised mask of every card played so far (the current trick included)
-K_DECK = 1  # normalised mask of the deck
-K_VOIDS = 2  # 4 slots: per seat, bits of the suits (slots) it has shown out of
-K_UP_HOLDER = 6  # seat that took the upcard (255: nobody)
-K_UPCARD = 7  # the upcard (natural during bidding, normalised during play)
-K_DEAD = 8  # 4 slots: per seat, cards it knows are out of play (natural, then normalised)
-K_LEN = 12
-NOBODY = 255
 
 
 @njit(**JIT)
@@ -38,15 +30,15 @@ def sample_world(rng, seat, hands, active, know, out):
     size are read (all a player can see). A few uniform tries against the void constraints,
     then a constrained greedy deal."""
     own = hands[seat]
-    pool = know[K_DECK] & ~know[K_PLAYED] & ~own & ~know[K_DEAD + seat]
+    pool = know[K.DECK] & ~know[K.PLAYED] & ~own & ~know[K.DEAD + seat]
     need = np.zeros(4, dtype=np.int64)
     base = np.zeros(4, dtype=np.uint64)
     base[seat] = own
     for s in range(4):
         if s != seat and (active >> s) & 1:
             need[s] = popcount(hands[s])
-    holder = np.int64(know[K_UP_HOLDER])
-    up = np.int64(know[K_UPCARD])
+    holder = np.int64(know[K.UP_HOLDER])
+    up = np.int64(know[K.UPCARD])
     if holder != NOBODY and holder != seat and (active >> holder) & 1 and need[holder] > 0 \
             and (pool >> np.uint64(up)) & ONE:
         base[holder] = ONE << np.uint64(up)
@@ -70,7 +62,7 @@ def sample_world(rng, seat, hands, active, know, out):
             for _ in range(need[s]):
                 hand |= ONE << np.uint64(cards[k])
                 k += 1
-            if hand & _void_mask(know[K_VOIDS + s]):
+            if hand & _void_mask(know[K.VOIDS + s]):
                 ok = False
                 break
             out[s] = base[s] | hand
@@ -82,7 +74,7 @@ def sample_world(rng, seat, hands, active, know, out):
         out[s] = base[s]
     order = np.argsort(-_void_counts(know))
     for s in order:
-        allowed = left & ~_void_mask(know[K_VOIDS + s])
+        allowed = left & ~_void_mask(know[K.VOIDS + s])
         for _ in range(need[s]):
             if allowed == 0:
                 allowed = left  # the knowledge cannot be met exactly: relax the voids
@@ -107,7 +99,7 @@ def _void_mask(voids):
 def _void_counts(know):
     c = np.zeros(4, dtype=np.int64)
     for s in range(4):
-        c[s] = popcount(know[K_VOIDS + s])
+        c[s] = popcount(know[K.VOIDS + s])
     return c
 
 

@@ -20,14 +20,6 @@ TRUMPS = SLOT_MASKS[TRUMP_SLOT]
 
 
 @njit(**JIT)
-def top_outstanding(hand, played, slot):
-    """The highest card of ``slot`` not yet played and not in ``hand`` (-1 if none): the
-    card that could still beat ours."""
-    out = SLOT_MASKS[slot] & ~played & ~hand
-    return highest_bit(out) if out else -1
-
-
-@njit(**JIT)
 def is_boss(b, hand, played, deck):
     """True if normalised card ``b`` is the highest card of its suit still out (counting
     only cards of the deck ``deck`` that are neither played nor in ``hand``)."""

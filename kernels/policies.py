@@ -3,7 +3,8 @@
 The engine carries them in one ``Agents`` namedtuple of arrays: ``policies[seat] =
 (decision policy, play policy)``, ``params[seat, PR_*]`` (see ``kernels.bidding``), the
 hand's policy random stream ``rng``, the solver's per-thread ``work``/``table`` (dd and pimc
-players) and the knowledge array ``know`` (``kernels.pimc.K_*``). The ``choose_*`` functions
+players), the knowledge array ``know`` (slots ``kernels.slots.K``) and the deck in the
+normalised layout of each trump (``decks``). The ``choose_*`` functions
 take the policy id, the seat's own cards and public facts as plain numbers, so a decision
 cannot read another hand (tests scramble the unseen cards to check) and calls stay cheap.
 """
@@ -20,13 +21,7 @@ from .bidding import (
     O_NAME_ALONE,
     O_ORDER,
     O_PASS,
-    PR_ALONE,
-    PR_DEFEND_ALONE,
-    PR_ORDER,
-    PR_PASS_EV,
-    PR_PIMC_WORLDS,
-    PR_SWAP,
-    PR_SWAP_EV,
+    PR,
     analyzer_bid,
     analyzer_trump,
     best_suit,
@@ -38,11 +33,13 @@ from .bidding import (
     strat,
 )
 from .bits import lowest_bit, popcount
+from .codes import AUCTION_LADDER, NAME, ORDER
 from .config import JIT
 from .heuristics import discard_card, keep_best
 from .layout import JOKER
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
+from .slots import TR
 
 Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
 
@@ -56,37 +53,33 @@ P_HEURISTIC = 2  # rules of thumb (kernels.play_heuristic)
 P_DD = 3  # double dummy: sees every card
 P_PIMC = 4  # perfect-information Monte Carlo (kernels.pimc)
 
-DECIDE = 0
-PLAY = 1
+PLAY = 1  # the play policy's column of policies[seat]
 
 Q_SWAP = 0
 Q_ACE_NO_FACE = 1
 Q_ALONE = 2
 Q_DEFEND_ALONE = 3
 
-K_DISCARD = 0
-K_ASK_GIVE = 1
-K_ASK_RETURN = 2
-K_JOKER_DISCARD = 3
+# what a card is picked for (choose_card_from)
+PICK_DISCARD = 0
+PICK_ASK_GIVE = 1
+PICK_ASK_RETURN = 2
+PICK_JOKER_DISCARD = 3
 
 ONE = np.uint64(1)
-NAME = 40
-ORDER = 30
-CFG_VARIANT = 0
-CFG_PLAYERS = 3
 
 
 @njit(**JIT)
-def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, players, upcard,
-                dealer):
+def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upcard, dealer):
     """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
-    codes). ``upcard``/``dealer`` matter in knock and cutthroat."""
+    codes) in an ``auction`` of kind ``AUCTION_*``; ``upcard``/``dealer`` matter in the
+    upcard auction."""
     if policy == D_RANDOM:
         return random_set_bit(rng, allowed)
-    if variant == 0 or variant == 1:  # bid, ghost
+    if auction == AUCTION_LADDER:
         if policy == D_ANALYZER:
-            return analyzer_bid(hand, allowed, params, seat, variant == 0)
-        return choose_bid(hand, allowed, params, seat, variant == 0, hand_size)
+            return analyzer_bid(hand, allowed, params, seat)
+        return choose_bid(hand, allowed, params, seat)
     names = (allowed >> np.uint64(NAME)) & np.uint64(15)
     seat_rel = (seat - dealer) % players
     if (allowed >> np.uint64(ORDER)) & ONE:  # round 1
@@ -98,12 +91,12 @@ def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, pl
             ctx = seat_rel * 8 + (upcard & 7)
             order = strat(params, seat, O_ORDER, ctx, p)
             # The table's "pass" assumes the dealer always picks up; a dealer holding
-            # little passes too, so passing is worth at most PR_PASS_EV (measured better).
-            passing = params[seat, PR_PASS_EV]
+            # little passes too, so passing is worth at most PR.PASS_EV (measured better).
+            passing = params[seat, PR.PASS_EV]
             if seat != dealer:
                 passing = min(passing, strat(params, seat, O_PASS, ctx, p))
             return ORDER if order > passing else 0
-        if order_points(hand, suit, upcard, seat, dealer, players) >= params[seat, PR_ORDER]:
+        if order_points(hand, suit, upcard, seat, dealer, players) >= params[seat, PR.ORDER]:
             return ORDER
         return 0
     if names:
@@ -118,11 +111,11 @@ def choose_call(policy, params, rng, seat, allowed, hand, variant, hand_size, pl
                     if ev > best_ev:
                         best_ev = ev
                         suit = t
-            if best_ev > params[seat, PR_PASS_EV] or not (allowed & ONE):
+            if best_ev > params[seat, PR.PASS_EV] or not (allowed & ONE):
                 return NAME + suit
             return 0
         p, suit = best_suit(hand, np.int64(names))
-        if p >= params[seat, PR_ORDER] or not (allowed & ONE):
+        if p >= params[seat, PR.ORDER] or not (allowed & ONE):
             return NAME + suit
     return 0
 
@@ -135,7 +128,7 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
         return uniform_int(rng, 2) == 1
     if policy == D_ANALYZER and question == Q_SWAP:
         p, _ = best_suit(hand, 15)
-        return strat(params, seat, O_KEEP, 0, p) < params[seat, PR_SWAP_EV]
+        return strat(params, seat, O_KEEP, 0, p) < params[seat, PR.SWAP_EV]
     if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
         p = hand_points(hand, trump)
         seat_rel = (seat - dealer) % players
@@ -146,12 +139,12 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
             strat(params, seat, O_NAME, seat_rel * 8, p)
     if question == Q_SWAP:
         p, _ = best_suit(hand, 15)
-        return p < params[seat, PR_SWAP]
+        return p < params[seat, PR.SWAP]
     if question == Q_ACE_NO_FACE:
         return True
     if question == Q_ALONE:
-        return hand_points(hand, trump) >= params[seat, PR_ALONE]
-    return hand_points(hand, trump) >= params[seat, PR_DEFEND_ALONE]
+        return hand_points(hand, trump) >= params[seat, PR.ALONE]
+    return hand_points(hand, trump) >= params[seat, PR.DEFEND_ALONE]
 
 
 @njit(**JIT)
@@ -168,13 +161,13 @@ def choose_trump(policy, params, rng, seat, allowed, hand, contract):
 
 @njit(**JIT)
 def choose_card_from(policy, rng, purpose, candidates, trump, to_norm, from_norm):
-    """A natural card from the natural mask ``candidates`` for a non-play purpose (``K_*``):
+    """A natural card from the natural mask ``candidates`` for a non-play purpose (``PICK_*``):
     a discard, the card given away in a 6-ask, the card a trumpless partner passes back."""
     if policy == D_RANDOM:
         return random_set_bit(rng, candidates)
-    if purpose == K_ASK_GIVE:
+    if purpose == PICK_ASK_GIVE:
         return give_card(candidates, trump)
-    if purpose == K_ASK_RETURN:
+    if purpose == PICK_ASK_RETURN:
         return partner_return(candidates, trump)
     if trump < 0:  # bid with the joker: discard before trump is known
         _, trump = best_suit(candidates, 15)
@@ -204,13 +197,13 @@ def choose_card_solving(ag, seat, legal, nhands, trick, active, decl, double):
     passing this many arrays to a function costs more than those players' whole choice.)"""
     if legal & (legal - ONE) == 0:
         return lowest_bit(legal)
-    n_table = trick[1]
-    leader = trick[0]
-    cards = trick[2:6]
-    seats = trick[6:10]
+    n_table = trick[TR.COUNT]
+    leader = trick[TR.LEADER]
+    cards = trick[TR.CARDS:TR.CARDS + 4]
+    seats = trick[TR.SEATS:TR.SEATS + 4]
     if ag.policies[seat, PLAY] == P_DD:
         return dd_card(ag.work, ag.table, nhands, active, decl, double, leader, cards, seats,
                        n_table, seat, legal)
-    worlds = np.int64(ag.params[seat, PR_PIMC_WORLDS])
+    worlds = np.int64(ag.params[seat, PR.PIMC_WORLDS])
     return pimc_card(ag.work, ag.table, ag.rng, worlds, nhands, active, decl, double, leader,
                      cards, seats, n_table, seat, legal, ag.know)

@@ -1,14 +1,16 @@
 """The odds engine's kernel: deal a chunk of deals and solve every scenario of a query on each
 one (common random numbers: every option is judged on the same deals).
 
-A scenario is one int64 row (``S_*`` fields): trump, declarer, the seats that play, the
-declaring side, the leader, what happens to the hands before the first lead (``K_*`` flags:
+A scenario is one int64 row (slots ``S``): trump, declarer, the seats that play, the
+declaring side, the leader, what happens to the hands before the first lead (``SK_*`` flags:
 the 6-ask exchange, the dealer's pick-up and discard, the cutthroat dummy) and the question
 (at least ``target`` tricks, or the exact count when -1). The answer for deal ``i`` and
 scenario ``s`` is ``outcomes[i, s]``: tricks of the declaring side, or 1/0 for a threshold;
 ``aux[i, s]`` is the card a choice produced (the card received in a 6-ask, the dealer's
 discard), -1 otherwise.
 """
+
+from enum import IntEnum
 
 import numpy as np
 from numba import get_thread_id, njit, prange
@@ -20,35 +22,31 @@ from .dealing import binomial_table, deal_groups
 from .engine import new_agents, next_hand, normalised_decks, play_out
 from .heuristics import discard_card, keep_best
 from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
-from .pimc import K_DEAD, K_UP_HOLDER, K_UPCARD
-from .rules import C_DECK, R_LEN
-from .solver import (
-    TT_WORDS,
-    W_LEN,
-    W_NODES,
-    W_TT_MASK,
-    at_least,
-    exact,
-    guess_tricks,
-    set_position,
-)
+from .slots import C, K, R
+from .solver import TT_WORDS, W, at_least, exact, guess_tricks, set_position
 
 ONE = np.uint64(1)
 
-S_TRUMP = 0
-S_DECLARER = 1
-S_ACTIVE = 2
-S_DECL = 3
-S_LEADER = 4
-S_KIND = 5
-S_ARG = 6  # the card given away in a 6-ask, the dealer's discard (-1: by rule of thumb)
-S_DEALER = 7
-S_TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
-S_LEN = 9
 
-K_ASK = 1
-K_PICKUP = 2
-K_DUMMY = 4
+class S(IntEnum):
+    """Slots of a scenario row (int64)."""
+
+    TRUMP = 0
+    DECLARER = 1
+    ACTIVE = 2
+    DECL = 3
+    LEADER = 4
+    KIND = 5  # SK_* flags
+    ARG = 6  # the card given away in an n-ask, the dealer's discard (-1: by rule of thumb)
+    DEALER = 7
+    TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
+    LEN = 9
+
+
+# What happens to the hands before the first lead (S.KIND flags).
+SK_ASK = 1
+SK_PICKUP = 2
+SK_DUMMY = 4
 
 
 @njit(**JIT)
@@ -68,14 +66,14 @@ def _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec)
     """The declaring side's tricks (or 1/0 for a threshold): solved double dummy when ``ag``
     plays nothing (method dd), else played out by ``ag``'s players."""
     if ag.policies[0, 1] == 0:
-        return _solve(w, tt, hands, trump, scen[S_ACTIVE], scen[S_DECL], scen[S_LEADER],
-                      scen[S_TARGET], to_norm, double)
+        return _solve(w, tt, hands, trump, scen[S.ACTIVE], scen[S.DECL], scen[S.LEADER],
+                      scen[S.TARGET], to_norm, double)
     before = ag.know.copy()  # the play turns the knowledge into the play phase's form
-    tricks = play_out(ag, cfg, hands, trump, scen[S_DECLARER], scen[S_ACTIVE], scen[S_LEADER],
+    tricks = play_out(ag, cfg, hands, trump, scen[S.DECLARER], scen[S.ACTIVE], scen[S.LEADER],
                       to_norm, from_norm, rec)
     ag.know[:] = before
-    if scen[S_TARGET] >= 0:
-        return 1 if tricks >= scen[S_TARGET] else 0
+    if scen[S.TARGET] >= 0:
+        return 1 if tricks >= scen[S.TARGET] else 0
     return tricks
 
 
@@ -86,48 +84,48 @@ def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, dou
     ``(outcome, aux, nodes)``. With play policies in ``ag`` (method heuristic or pimc) the
     players learn the dealer's pick-up and discard as they would at the table."""
     hands = dealt.copy()
-    trump = scen[S_TRUMP]
-    decl_seat = scen[S_DECLARER]
-    kind = scen[S_KIND]
+    trump = scen[S.TRUMP]
+    decl_seat = scen[S.DECLARER]
+    kind = scen[S.KIND]
     aux = -1
-    if kind & K_PICKUP:
-        dealer = scen[S_DEALER]
+    if kind & SK_PICKUP:
+        dealer = scen[S.DEALER]
         hands[dealer] |= ONE << np.uint64(upcard)
-        d = scen[S_ARG] if scen[S_ARG] >= 0 else discard_card(hands[dealer], trump, to_norm,
+        d = scen[S.ARG] if scen[S.ARG] >= 0 else discard_card(hands[dealer], trump, to_norm,
                                                                from_norm)
         hands[dealer] &= ~(ONE << np.uint64(d))
         aux = d
-        ag.know[K_UP_HOLDER] = dealer
-        ag.know[K_UPCARD] = upcard
-        ag.know[K_DEAD + dealer] |= ONE << np.uint64(d)
-    if kind & K_DUMMY:
+        ag.know[K.UP_HOLDER] = dealer
+        ag.know[K.UPCARD] = upcard
+        ag.know[K.DEAD + dealer] |= ONE << np.uint64(d)
+    if kind & SK_DUMMY:
         hands[decl_seat] = keep_best(hands[decl_seat] | hands[3], hand_size, trump, to_norm,
                                      from_norm)
         hands[3] = 0
     nodes = 0
-    if kind & K_ASK:
+    if kind & SK_ASK:
         partner = (decl_seat + 2) & 3
-        give_card_id = scen[S_ARG] if scen[S_ARG] >= 0 else give_card(hands[decl_seat], trump)
+        give_card_id = scen[S.ARG] if scen[S.ARG] >= 0 else give_card(hands[decl_seat], trump)
         give = ONE << np.uint64(give_card_id)
         pn = normalise_mask(hands[partner], to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
         options = (ONE << np.uint64(from_norm[trump, highest_bit(pn)])) if pn else hands[partner]
         best = -1
         best_card = -1
         own = hands[decl_seat]
-        ag.know[K_DEAD + decl_seat] |= give
+        ag.know[K.DEAD + decl_seat] |= give
         m = options
         while m:
             c = lowest_bit(m)
             m &= m - ONE
             hands[decl_seat] = (own & ~give) | (ONE << np.uint64(c))
             v = _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec)
-            nodes += np.int64(w[W_NODES])
+            nodes += np.int64(w[W.NODES])
             if v > best:
                 best = v
                 best_card = c
         return best, best_card, nodes
     v = _answer(w, tt, hands, scen, trump, to_norm, from_norm, double, ag, cfg, rec)
-    return v, aux, nodes + np.int64(w[W_NODES])
+    return v, aux, nodes + np.int64(w[W.NODES])
 
 
 @njit(**PARALLEL_JIT)
@@ -153,19 +151,19 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     tries = np.zeros(n, dtype=np.int32)
     nodes = np.zeros(n, dtype=np.int64)
     dealt_out = np.zeros((n, 4), dtype=np.uint64)
-    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
     tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
     for t in range(nthreads):
-        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
     binom = binomial_table(cards.shape[0])
     n_groups = sizes.shape[0]
-    decks = normalised_decks(cfg[C_DECK], to_norm)
+    decks = normalised_decks(cfg[C.DECK], to_norm)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
         tt = tables[tid]
         ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), w, tt, decks)
-        rec = np.zeros(R_LEN, dtype=np.int64)
+        rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
         groups = np.empty(n_groups, dtype=np.uint64)
         t = deal_groups(seed, first + i, exact_mode, cards, sizes, binom, cons_group, cons_mask,
                         cons_op, cons_value, max_tries, groups)

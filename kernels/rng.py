@@ -15,7 +15,6 @@ from .config import JIT
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DEAL = 1  # the cards
 STREAM_PLAY = 2  # random choices of policies
-STREAM_SAMPLE = 3  # worlds sampled by PIMC players
 
 
 @njit(**JIT)

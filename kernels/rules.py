@@ -1,8 +1,5 @@
-"""Rule primitives in the trump-normalised layout, and the integer codes shared by the engine,
-the policies and the analyzer (variants, calls, configuration and record slots).
-
-Seats are 0..3 = N E S W clockwise. In the three-player variants seat W (3) holds the ghost
-hand or the dummy and never plays.
+"""Rule primitives in the trump-normalised layout: the cards a player may play, which card wins
+a trick, and the next seat to play. Natural-layout forms are for the tests and the analyzer.
 """
 
 import numpy as np
@@ -10,108 +7,6 @@ from numba import njit
 
 from .config import JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
-
-# Variants.
-BID, GHOST, CUTTHROAT, KNOCK = 0, 1, 2, 3
-
-# Calls in an auction. Plain bids are their number of tricks (3..11) so numeric order is the
-# bidding ladder: 3 < 4 < ... < ASK < MOON.
-PASS = 0
-ASK = 20
-MOON = 21
-ORDER = 30  # order up / help / accept the upcard's suit (round 1)
-NAME = 40  # NAME + suit: name a suit in round 2 (or the dealer names under a turned-up joker)
-SWAP = 50  # ghost: take the ghost hand
-REDEAL_CALL = 51  # bid, Ace-No-Face: call a redeal
-
-# Configuration vector (int64 array) built by analyzer.variants.Rules.config().
-C_VARIANT = 0
-C_DECK = 1
-C_HAND = 2  # cards each player holds during play (= tricks in the hand)
-C_PLAYERS = 3  # 3 or 4
-C_STICK = 4  # stick the dealer
-C_ACE_NO_FACE = 5
-C_NAME_TURNED_DOWN = 6  # round 2 may name the turned-down suit
-C_LONE_DEFENDER = 7  # a defender may go alone (knock; always allowed in cutthroat)
-C_DEAL = 8  # cards dealt to each hand (bid with joker: the dealer gets one more)
-C_KITTY = 9  # cards left undealt (upcard on top)
-C_LEN = 10
-
-# Record of one hand: int64 slots. Cards are natural ids, -1 where there is none.
-R_DEALER = 0
-R_STATUS = 1  # one of ST_*
-R_UPCARD = 2
-R_REDEAL_SEAT = 3  # Ace-No-Face caller
-R_JOKER_DISCARD = 4  # bid with joker: the dealer's discard from seven cards
-R_SWAP_SEAT = 5  # ghost: who took the ghost hand
-R_TRUMP = 6
-R_DECLARER = 7  # the winning bidder / the maker
-R_CONTRACT = 8  # bid/ghost: the winning call; knock/cutthroat: CT_* flags
-R_ROUND = 9  # knock/cutthroat: the bidding round trump was made in (1 or 2)
-R_DEALER_DISCARD = 10  # knock/cutthroat: the dealer's discard after taking the upcard
-R_ASK_GIVE = 11  # bid 6-ask: the card the bidder gives away
-R_ASK_RECEIVE = 12  # bid 6-ask: the card the partner passes back
-R_MAKER_ALONE = 13
-R_DEFENDER_ALONE = 14  # seat of a lone defender, -1 if none
-R_FIRST_LEADER = 15
-R_DECL_TRICKS = 16  # tricks taken by the declaring side
-R_ERROR = 17  # replay: an E_* code
-R_ERROR_AT = 18  # replay: where (call index, or trick * 4 + position)
-R_NCALLS = 19
-R_CALL_SEAT = 20  # 16 slots
-R_CALL = 36  # 16 slots
-MAX_CALLS = 16
-R_TRICK_LEADER = 52  # 12 slots
-R_TRICK_WINNER = 64  # 12 slots
-R_PLAYS = 76  # 12 tricks x 4 positions, in play order from the leader
-R_TRICKS = 124  # tricks per seat, 4 slots
-R_POINTS = 128  # points per seat, 4 slots (partners carry their team's points)
-R_RENEGES = 132  # reneges per seat, 4 slots
-R_ALONE_SEATS = 136  # 4-bit mask of the seats that went alone (maker and/or a defender)
-R_ERROR_INFO = 137  # replay: detail of the error (the allowed calls, the seat at fault)
-R_LEN = 138
-MAX_TRICKS = 12
-
-# Card masks of one hand (uint64 natural masks).
-M_DEALT = 0  # 4 slots: hands as dealt (W = ghost or dummy in 3-player variants)
-M_KITTY = 4  # undealt cards including the upcard
-M_DUMMY_DISCARD = 5  # cutthroat: the five cards the maker dropped after taking the dummy
-M_DEAD = 6  # cards out of play (discards, swapped-out hand, hands of seats that sit out)
-M_PLAY = 8  # 4 slots: hands at the first lead
-M_LEN = 12
-
-# Status of a hand.
-ST_PLAYED = 0
-ST_ALL_PASSED = 1  # everyone passed and nobody was stuck: redeal
-ST_ACE_NO_FACE = 2  # a redeal called under Ace-No-Face
-
-# Contract flags for knock and cutthroat.
-CT_MAKER_ALONE = 1
-CT_DEFENDER_ALONE = 2
-
-# Replay errors.
-E_NONE = 0
-E_CALL_OUT_OF_TURN = 1
-E_CALL_NOT_ALLOWED = 2
-E_AUCTION_SHORT = 3
-E_AUCTION_LONG = 4
-E_TRUMP_NOT_ALLOWED = 5
-E_CARD_NOT_HELD = 6  # at = trick * 4 + position
-E_ASK_RETURN = 7  # the partner's card is not their best trump
-E_DISCARD_NOT_HELD = 8
-E_DUMMY_DISCARD = 9
-E_ALONE_NOT_ALLOWED = 10
-E_SWAP_NOT_ALLOWED = 11
-E_REDEAL_NOT_ALLOWED = 12
-E_PLAYS_MISSING = 13  # a hand was played but cards are missing from the record
-E_ASK_GIVE = 14
-E_JOKER_DISCARD = 15
-
-
-@njit(**JIT)
-def slot_of(b):
-    """Effective suit (slot 0..3, trump = 3) of normalised card bit ``b``."""
-    return b >> 4
 
 
 @njit(**JIT)
@@ -153,12 +48,6 @@ def trick_winner(cards, n, double):
             best = i
             best_strength = st
     return best
-
-
-@njit(**JIT)
-def next_seat(seat, players):
-    """The next seat clockwise among the playing seats (3 players: N E S; 4 players: N E S W)."""
-    return (seat + 1) % players
 
 
 @njit(**JIT)

@@ -21,6 +21,8 @@ Working memory is one uint64 array ``w`` per thread (hands, counters, move lists
 ``tt`` table per thread; nothing is allocated during a search.
 """
 
+from enum import IntEnum
+
 import numpy as np
 from llvmlite import ir
 from numba import config as numba_config
@@ -31,26 +33,31 @@ from numba.extending import intrinsic
 from .bits import highest_bit, lowest_bit, popcount
 from .config import HAVE_BMI2, JIT, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
+from .rules import next_active
 
 ONE = np.uint64(1)
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
 EVEN_BITS = np.uint64(0x5555555555555555)
 ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 
-# Slots of the work array ``w``.
-W_HANDS = 0  # 4 hand masks
-W_ACTIVE = 4
-W_DECL = 5
-W_DOUBLE = 6
-W_NACTIVE = 7
-W_TT_MASK = 8
-W_STAMP = 9
-W_NODES = 10
-W_PROBES = 11
-W_MOVES = 16  # move lists: 16 per play, 4 plays per trick
-MAX_TRICKS_DEEP = 14
-W_LEN = W_MOVES + 64 * MAX_TRICKS_DEEP
 
+class W(IntEnum):
+    """Slots of the solver's per-thread work array ``w`` (uint64)."""
+
+    HANDS = 0  # 4 hand masks
+    ACTIVE = 4
+    DECL = 5
+    DOUBLE = 6
+    NACTIVE = 7
+    TT_MASK = 8
+    STAMP = 9
+    NODES = 10
+    PROBES = 11
+    MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
+    LEN = 16 + 64 * 14
+
+
+MAX_TRICKS_DEEP = 14
 # Transposition table rows: 4 key words and one data word.
 TT_WORDS = 5
 TT_DATA = 4
@@ -87,43 +94,21 @@ def pext(x, m):
 
 
 @njit(**JIT)
-def new_work(tt_bits):
-    """A fresh work array for one thread whose table has ``2**tt_bits`` rows."""
-    w = np.zeros(W_LEN, dtype=np.uint64)
-    w[W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
-    return w
-
-
-@njit(**JIT)
-def new_table(tt_bits):
-    """A zeroed transposition table with ``2**tt_bits`` rows (``TT_WORDS`` words each)."""
-    return np.zeros((1 << tt_bits, TT_WORDS), dtype=np.uint64)
-
-
-@njit(**JIT)
 def set_position(w, hands, active, decl, double):
     """Load a deal into ``w``: normalised ``hands`` (4 masks), the 4-bit masks of playing
     seats and of the declaring side, and the double-deck flag. Starts a new table generation,
     so entries of earlier deals are ignored, and zeroes the node count."""
     for s in range(4):
-        w[W_HANDS + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
-    w[W_ACTIVE] = active
-    w[W_DECL] = decl & active
-    w[W_DOUBLE] = double
+        w[W.HANDS + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
+    w[W.ACTIVE] = active
+    w[W.DECL] = decl & active
+    w[W.DOUBLE] = double
     n = 0
     for s in range(4):
         n += (active >> s) & 1
-    w[W_NACTIVE] = n
-    w[W_STAMP] += ONE
-    w[W_NODES] = 0
-
-
-@njit(**JIT)
-def _next_active(seat, active):
-    s = (seat + 1) & 3
-    while not ((active >> s) & 1):
-        s = (s + 1) & 3
-    return s
+    w[W.NACTIVE] = n
+    w[W.STAMP] += ONE
+    w[W.NODES] = 0
 
 
 @njit(**JIT)
@@ -131,11 +116,11 @@ def quick_tricks(w, leader):
     """Tricks the side of ``leader`` is sure to take by leading now: the run of top trumps the
     leader holds, then, if no opponent can have a trump left after those leads, the runs of
     top cards of each side suit in the leader's hand."""
-    own = w[W_HANDS + leader]
-    active = np.int64(w[W_ACTIVE])
-    decl = np.int64(w[W_DECL])
+    own = w[W.HANDS + leader]
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
     mine = decl if (decl >> leader) & 1 else active & ~decl
-    allc = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     q = 0
     t = allc & TRUMP_MASK
     while t:
@@ -147,7 +132,7 @@ def quick_tricks(w, leader):
     most = 0
     for s in range(4):
         if (active >> s) & 1 and not (mine >> s) & 1:
-            c = popcount(w[W_HANDS + s] & TRUMP_MASK)
+            c = popcount(w[W.HANDS + s] & TRUMP_MASK)
             if c > most:
                 most = c
     if most <= q:
@@ -169,18 +154,18 @@ def top_trump_run(w):
     highest trumps it holds in a row (each will win a trick); 0 when no trump is left.
     Double deck: a trump whose twin someone else holds may lose to that twin played first,
     so the run stops there."""
-    h0 = w[W_HANDS]
-    h1 = w[W_HANDS + 1]
-    h2 = w[W_HANDS + 2]
-    h3 = w[W_HANDS + 3]
+    h0 = w[W.HANDS]
+    h1 = w[W.HANDS + 1]
+    h2 = w[W.HANDS + 2]
+    h3 = w[W.HANDS + 3]
     t = (h0 | h1 | h2 | h3) & TRUMP_MASK
     if t == 0:
         return 0
-    double = w[W_DOUBLE] != 0
+    double = w[W.DOUBLE] != 0
     top = highest_bit(t)
     owner = 0 if h0 & (ONE << np.uint64(top)) else (
         1 if h1 & (ONE << np.uint64(top)) else (2 if h2 & (ONE << np.uint64(top)) else 3))
-    own = w[W_HANDS + owner] & TRUMP_MASK
+    own = w[W.HANDS + owner] & TRUMP_MASK
     others = t & ~own
     k = 0
     while t:
@@ -198,18 +183,18 @@ def top_trump_run(w):
 @njit(**JIT)
 def _last_trick(w, leader):
     """1 if the declaring side wins the last trick (one card each, all forced), else 0."""
-    active = np.int64(w[W_ACTIVE])
-    double = np.int64(w[W_DOUBLE])
-    best = np.int64(lowest_bit(w[W_HANDS + leader]))
+    active = np.int64(w[W.ACTIVE])
+    double = np.int64(w[W.DOUBLE])
+    best = np.int64(lowest_bit(w[W.HANDS + leader]))
     best_seat = leader
-    s = _next_active(leader, active)
+    s = next_active(leader, active)
     while s != leader:
-        b = np.int64(lowest_bit(w[W_HANDS + s]))
+        b = np.int64(lowest_bit(w[W.HANDS + s]))
         if beats(b, best, double):
             best = b
             best_seat = s
-        s = _next_active(s, active)
-    return (np.int64(w[W_DECL]) >> best_seat) & 1
+        s = next_active(s, active)
+    return (np.int64(w[W.DECL]) >> best_seat) & 1
 
 
 @njit(**JIT)
@@ -221,12 +206,12 @@ def _tt_key(w, leader):
     which copy a player holds is made canonical, since equal cards are interchangeable
     between tricks."""
     lead = np.uint64(leader) << np.uint64(60)
-    if w[W_DOUBLE]:
+    if w[W.DOUBLE]:
         return _tt_key_double(w, lead)
-    h0 = w[W_HANDS]
-    h1 = w[W_HANDS + 1]
-    h2 = w[W_HANDS + 2]
-    h3 = w[W_HANDS + 3]
+    h0 = w[W.HANDS]
+    h1 = w[W.HANDS + 1]
+    h2 = w[W.HANDS + 2]
+    h3 = w[W.HANDS + 3]
     u = h0 | h1 | h2 | h3
     counts = np.uint64(0)
     for s in range(4):
@@ -236,13 +221,13 @@ def _tt_key(w, leader):
 
 @njit(**JIT)
 def _tt_key_double(w, lead):
-    u = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    u = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     occupied = (u | (u >> ONE)) & EVEN_BITS  # even bit of each class with a card left
     keep = occupied | (occupied << ONE)
     taken = np.uint64(0)
     k0 = k1 = k2 = k3 = np.uint64(0)
     for s in range(4):
-        h = w[W_HANDS + s]
+        h = w[W.HANDS + s]
         classes = (h | (h >> ONE)) & EVEN_BITS
         both = h & (h >> ONE) & EVEN_BITS
         one = classes & ~both
@@ -277,10 +262,10 @@ def _tt_index(k0, k1, k2, k3, mask):
 def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed."""
-    decl = np.int64(w[W_DECL])
-    double = np.int64(w[W_DOUBLE])
+    decl = np.int64(w[W.DECL])
+    double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
-    allc = w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3]
+    allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
@@ -310,7 +295,7 @@ def _gen_moves(w, base, hand, legal, table, double):
     """Write one representative (the lowest) of each run of equivalent legal cards at
     ``w[base:]``; return how many. Cards are equivalent when no card of another hand or on the
     table lies between them (for the double deck: no such card of equal or in-between power)."""
-    others = (w[W_HANDS] | w[W_HANDS + 1] | w[W_HANDS + 2] | w[W_HANDS + 3] | table) & ~hand
+    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
     if double:
         others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
     n = 0
@@ -360,14 +345,14 @@ def _trick(w, tt, leader, target, depth):
     """1 if the declaring side can take at least ``target`` more tricks from this trick start
     (``leader`` to lead), else 0. The four plays of a trick are nested loops over locals;
     only the next trick is a (recursive) call, so the recursion is at most 12 deep.
-    Move lists of this trick live at ``w[W_MOVES + 64 * depth + 16 * pos]``."""
+    Move lists of this trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
     if target <= 0:
         return np.int64(1)
-    h0 = w[W_HANDS + leader]
+    h0 = w[W.HANDS + leader]
     rem = popcount(h0)
     if target > rem:
         return np.int64(0)
-    decl = np.int64(w[W_DECL])
+    decl = np.int64(w[W.DECL])
     if rem == 1:
         return _last_trick(w, leader) if target == 1 else np.int64(0)
     s0 = (decl >> leader) & 1
@@ -386,11 +371,11 @@ def _trick(w, tt, leader, target, depth):
         elif rem - k < target:
             return np.int64(0)
     k0, k1, k2, k3 = _tt_key(w, leader)
-    idx = _tt_index(k0, k1, k2, k3, w[W_TT_MASK])
+    idx = _tt_index(k0, k1, k2, k3, w[W.TT_MASK])
     data = tt[idx, TT_DATA]
     best = 0
     hit = (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
-           and (data >> np.uint64(24)) == w[W_STAMP])
+           and (data >> np.uint64(24)) == w[W.STAMP])
     if hit:
         if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
             return np.int64(1)
@@ -398,17 +383,17 @@ def _trick(w, tt, leader, target, depth):
             return np.int64(0)
         best = np.int64((data >> np.uint64(16)) & np.uint64(255))
 
-    active = np.int64(w[W_ACTIVE])
-    double = np.int64(w[W_DOUBLE])
-    nact = np.int64(w[W_NACTIVE])
+    active = np.int64(w[W.ACTIVE])
+    double = np.int64(w[W.DOUBLE])
+    nact = np.int64(w[W.NACTIVE])
     p0 = leader
-    p1 = _next_active(p0, active)
-    p2 = _next_active(p1, active)
-    p3 = _next_active(p2, active)
+    p1 = next_active(p0, active)
+    p2 = next_active(p1, active)
+    p3 = next_active(p2, active)
     s1 = (decl >> p1) & 1
     s2 = (decl >> p2) & 1
     s3 = (decl >> p3) & 1
-    base = W_MOVES + 64 * depth
+    base = W.MOVES + 64 * depth
     n0 = _gen_moves(w, base, h0, h0, np.uint64(0), double)
     if n0 > 1:
         _order_moves(w, base, n0, p0, 0, -1, -1, -1)
@@ -426,16 +411,16 @@ def _trick(w, tt, leader, target, depth):
     for i0 in range(n0):
         c0 = _card(w, base + i0)
         b0 = ONE << np.uint64(c0)
-        w[W_HANDS + p0] = h0 ^ b0
+        w[W.HANDS + p0] = h0 ^ b0
         nodes += 1
         led = c0 >> 4
-        h1 = w[W_HANDS + p1]
+        h1 = w[W.HANDS + p1]
         n1 = _follow_moves(w, base + 16, h1, led, b0, c0, p0, 1, p1, double)
         r1 = 1 - s1
         for i1 in range(n1):
             c1 = _card(w, base + 16 + i1)
             b1 = ONE << np.uint64(c1)
-            w[W_HANDS + p1] = h1 ^ b1
+            w[W.HANDS + p1] = h1 ^ b1
             nodes += 1
             if beats(c1, c0, double):
                 wc1 = c1
@@ -446,14 +431,14 @@ def _trick(w, tt, leader, target, depth):
             if nact == 2:
                 r = _trick(w, tt, ws1, target - ((decl >> ws1) & 1), depth + 1)
             else:
-                h2 = w[W_HANDS + p2]
+                h2 = w[W.HANDS + p2]
                 n2 = _follow_moves(w, base + 32, h2, led, ONE << np.uint64(wc1), wc1, ws1, 2, p2,
                                    double)
                 r2 = 1 - s2
                 for i2 in range(n2):
                     c2 = _card(w, base + 32 + i2)
                     b2 = ONE << np.uint64(c2)
-                    w[W_HANDS + p2] = h2 ^ b2
+                    w[W.HANDS + p2] = h2 ^ b2
                     nodes += 1
                     if beats(c2, wc1, double):
                         wc2 = c2
@@ -464,40 +449,40 @@ def _trick(w, tt, leader, target, depth):
                     if nact == 3:
                         r = _trick(w, tt, ws2, target - ((decl >> ws2) & 1), depth + 1)
                     else:
-                        h3 = w[W_HANDS + p3]
+                        h3 = w[W.HANDS + p3]
                         n3 = _follow_moves(w, base + 48, h3, led, ONE << np.uint64(wc2), wc2, ws2,
                                            3, p3, double)
                         r3 = 1 - s3
                         for i3 in range(n3):
                             c3 = _card(w, base + 48 + i3)
-                            w[W_HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
+                            w[W.HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
                             nodes += 1
                             ws3 = p3 if beats(c3, wc2, double) else ws2
                             r = _trick(w, tt, ws3, target - ((decl >> ws3) & 1), depth + 1)
                             if r == s3:
                                 r3 = r
                                 break
-                        w[W_HANDS + p3] = h3
+                        w[W.HANDS + p3] = h3
                         r = r3
                     if r == s2:
                         r2 = r
                         break
-                w[W_HANDS + p2] = h2
+                w[W.HANDS + p2] = h2
                 r = r2
             if r == s1:
                 r1 = r
                 break
-        w[W_HANDS + p1] = h1
+        w[W.HANDS + p1] = h1
         if r1 == s0:
             result = r1
             best = c0 + 1
             break
-    w[W_HANDS + p0] = h0
-    w[W_NODES] += np.uint64(nodes)
+    w[W.HANDS + p0] = h0
+    w[W.NODES] += np.uint64(nodes)
 
     data = tt[idx, TT_DATA]
     if (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
-            and (data >> np.uint64(24)) == w[W_STAMP]):
+            and (data >> np.uint64(24)) == w[W.STAMP]):
         lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
         ub = np.int64(data & np.uint64(255))
         if best == 0:
@@ -513,7 +498,7 @@ def _trick(w, tt, leader, target, depth):
     tt[idx, 1] = k1
     tt[idx, 2] = k2
     tt[idx, 3] = k3
-    tt[idx, TT_DATA] = (w[W_STAMP] << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
+    tt[idx, TT_DATA] = (w[W.STAMP] << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
         (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
     return result
 
@@ -523,20 +508,20 @@ def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
     """Like ``_trick`` from the middle of a trick: ``seat`` plays card ``pos`` of a trick led
     in ``led``, ``win_card``/``win_seat`` winning so far, ``table`` its cards. Recursive over
     the (at most three) remaining plays of this trick, then ``_trick``."""
-    decl = np.int64(w[W_DECL])
-    double = np.int64(w[W_DOUBLE])
+    decl = np.int64(w[W.DECL])
+    double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
-    h = w[W_HANDS + seat]
-    base = W_MOVES + 16 * pos
+    h = w[W.HANDS + seat]
+    base = W.MOVES + 16 * pos
     n = _follow_moves(w, base, h, led, ONE << np.uint64(win_card), win_card, win_seat, pos, seat,
                       double)
-    last = pos == np.int64(w[W_NACTIVE]) - 1
+    last = pos == np.int64(w[W.NACTIVE]) - 1
     result = 1 - side
     for i in range(n):
         c = _card(w, base + i)
         b = ONE << np.uint64(c)
-        w[W_HANDS + seat] = h ^ b
-        w[W_NODES] += ONE
+        w[W.HANDS + seat] = h ^ b
+        w[W.NODES] += ONE
         if beats(c, win_card, double):
             wc = c
             ws = seat
@@ -546,12 +531,12 @@ def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
         if last:
             r = _trick(w, tt, ws, target - ((decl >> ws) & 1), np.int64(1))
         else:
-            r = _partial(w, tt, pos + 1, _next_active(seat, np.int64(w[W_ACTIVE])), led, wc, ws,
+            r = _partial(w, tt, pos + 1, next_active(seat, np.int64(w[W.ACTIVE])), led, wc, ws,
                          table | b, target)
         if r == side:
             result = r
             break
-    w[W_HANDS + seat] = h
+    w[W.HANDS + seat] = h
     return result
 
 
@@ -560,10 +545,10 @@ def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
     """Can the declaring side take at least ``target`` more tricks (counting the current one)
     from the position in ``w``, where ``leader`` led the trick on the table (``n_table`` cards
     in ``table_cards`` played by ``table_seats``; 0 at a trick boundary)?"""
-    w[W_NODES] += ONE
+    w[W.NODES] += ONE
     if n_table == 0:
         return _trick(w, tt, np.int64(leader), np.int64(target), np.int64(0)) == 1
-    double = np.int64(w[W_DOUBLE])
+    double = np.int64(w[W.DOUBLE])
     led = np.int64(table_cards[0] >> 4)
     wc = np.int64(table_cards[0])
     ws = np.int64(table_seats[0])
@@ -573,7 +558,7 @@ def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
             wc = np.int64(table_cards[i])
             ws = np.int64(table_seats[i])
         table |= ONE << np.uint64(table_cards[i])
-    seat = _next_active(table_seats[n_table - 1], np.int64(w[W_ACTIVE]))
+    seat = next_active(table_seats[n_table - 1], np.int64(w[W.ACTIVE]))
     return _partial(w, tt, np.int64(n_table), np.int64(seat), led, wc, ws, table,
                     np.int64(target)) == 1
 
@@ -582,8 +567,8 @@ def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
 def tricks_left(w, leader, n_table):
     """Tricks still to be completed, counting a trick in progress."""
     if n_table == 0:
-        return popcount(w[W_HANDS + leader])
-    return popcount(w[W_HANDS + leader]) + 1
+        return popcount(w[W.HANDS + leader])
+    return popcount(w[W.HANDS + leader]) + 1
 
 
 @njit(**JIT)
@@ -594,7 +579,7 @@ def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
     hi = tricks_left(w, leader, n_table)
     g = min(max(guess, lo + 1), hi)
     while lo < hi:
-        w[W_PROBES] += ONE
+        w[W.PROBES] += ONE
         if at_least(w, tt, leader, table_cards, table_seats, n_table, g):
             lo = g
             g = g + 1
@@ -609,18 +594,18 @@ def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
 def guess_tricks(w):
     """A cheap first guess at the declaring side's tricks for the exact search: its share of
     the trumps, rounded."""
-    decl = np.int64(w[W_DECL])
+    decl = np.int64(w[W.DECL])
     mine = 0
     total = 0
     for s in range(4):
-        c = popcount(w[W_HANDS + s] & TRUMP_MASK)
+        c = popcount(w[W.HANDS + s] & TRUMP_MASK)
         total += c
         if (decl >> s) & 1:
             mine += c
     n = 0
     for s in range(4):
         if (decl >> s) & 1:
-            n = popcount(w[W_HANDS + s])
+            n = popcount(w[W.HANDS + s])
     if total == 0:
         return n // 2
     return (mine * n + total // 2) // total
@@ -632,21 +617,21 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
     to come (counting the current trick) that the declaring side takes if that card is played
     and everyone plays best afterwards; -1 for cards that cannot be played. Returns the mask
     of legal cards."""
-    active = np.int64(w[W_ACTIVE])
-    decl = np.int64(w[W_DECL])
-    double = np.int64(w[W_DOUBLE])
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    double = np.int64(w[W.DOUBLE])
     out[:] = -1
     if n_table == 0:
         seat = leader
         led = -1
     else:
-        seat = _next_active(table_seats[n_table - 1], active)
+        seat = next_active(table_seats[n_table - 1], active)
         led = table_cards[0] >> 4
-    hand = w[W_HANDS + seat]
+    hand = w[W.HANDS + seat]
     legal = hand
     if led >= 0 and hand & SLOT_MASKS[led]:
         legal = hand & SLOT_MASKS[led]
-    nactive = np.int64(w[W_NACTIVE])
+    nactive = np.int64(w[W.NACTIVE])
     cards = np.empty(4, dtype=np.int64)
     seats = np.empty(4, dtype=np.int64)
     for i in range(n_table):
@@ -656,7 +641,7 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
     while m:
         b = lowest_bit(m)
         m &= m - ONE
-        w[W_HANDS + seat] = hand ^ (ONE << np.uint64(b))
+        w[W.HANDS + seat] = hand ^ (ONE << np.uint64(b))
         cards[n_table] = b
         seats[n_table] = seat
         if n_table + 1 == nactive:
@@ -669,7 +654,7 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
         else:
             v = exact(w, tt, leader, cards, seats, n_table + 1, guess_tricks(w))
         out[b] = v
-        w[W_HANDS + seat] = hand
+        w[W.HANDS + seat] = hand
     return legal
 
 
@@ -686,7 +671,7 @@ def _load(w, hands, trump, leader, active, decl, table, n_table, to_norm, double
     for k in range(n_table):
         cards[k] = to_norm[trump, table[k]]
         seats[k] = seat
-        seat = _next_active(seat, active)
+        seat = next_active(seat, active)
 
 
 @njit(**PARALLEL_JIT)
@@ -702,15 +687,15 @@ def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, t
     asks "can the declaring side take at least k of the tricks still to come (counting the
     current one)?" (answer 1/0), -1 asks for that number exactly. ``to_norm`` is the deck's
     layout map, ``double`` the double-deck flag, ``tt_bits`` the log2 of the rows of each
-    thread's table (memory per thread: 40 * 2**tt_bits + 8 * W_LEN bytes), ``nthreads`` the
+    thread's table (memory per thread: 40 * 2**tt_bits + 8 * W.LEN bytes), ``nthreads`` the
     number of numba threads. Returns ``(answers[N] int8, nodes[N] int64)``."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
     tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
     for t in range(nthreads):
-        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
@@ -724,7 +709,7 @@ def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, t
             out[i] = 1 if ok else 0
         else:
             out[i] = exact(w, tt, leaders[i], cards, seats, n_table[i], guess_tricks(w))
-        nodes[i] = np.int64(w[W_NODES])
+        nodes[i] = np.int64(w[W.NODES])
     return out, nodes
 
 
@@ -738,10 +723,10 @@ def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_n
     n = hands.shape[0]
     values = np.full((n, 64), -1, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works = np.zeros((nthreads, W_LEN), dtype=np.uint64)
+    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
     tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
     for t in range(nthreads):
-        works[t, W_TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
@@ -755,5 +740,5 @@ def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_n
         for b in range(64):
             if out[b] >= 0:
                 values[i, from_norm[trumps[i], b]] = out[b]
-        nodes[i] = np.int64(w[W_NODES])
+        nodes[i] = np.int64(w[W.NODES])
     return values, nodes

@@ -12,12 +12,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from analyzer.stats import wilson  # noqa: E402
+
 STYLES = [dict(color="0.0", marker="o", linestyle="-"), dict(color="0.35", marker="s",
                                                               linestyle="--"),
           dict(color="0.55", marker="^", linestyle="-."), dict(color="0.2", marker="D",
                                                                linestyle=":"),
           dict(color="0.65", marker="v", linestyle=(0, (5, 1)))]
-Z95 = 1.959963984540054
 
 
 def caption(meta: dict) -> str:
@@ -26,14 +27,6 @@ def caption(meta: dict) -> str:
     rules = ", ".join(f"{k}={v}" for k, v in meta.get("changed", {}).items()) or "default rules"
     return (f"{meta['variant']}, {rules}; {meta['method']} play; {meta['deals']:,} deals, "
             f"seed {meta['seed']}")
-
-
-def _wilson(made, n):
-    p = made / n
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * np.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return p, (centre - half).clip(0, 1), (centre + half).clip(0, 1)
 
 
 def _figure(title: str, meta: dict, size=(7.5, 4.6)):
@@ -52,9 +45,11 @@ def _top(features: pd.DataFrame) -> pd.DataFrame:
 
 
 def main_option(meta: dict) -> str:
-    """The option the success plots follow: bid 4 in bid, bid 3 in ghost, ordering up in
-    knock and cutthroat."""
-    return {"bid": "bid 4", "ghost": "bid 3"}.get(meta["variant"], "order up")
+    """The option the success plots follow: ordering up in the upcard auction; in a ladder
+    auction bid 4 with a partner's help, bid 3 alone."""
+    if meta["auction"] == "upcard":
+        return "order up"
+    return "bid 4" if meta["partnership"] else "bid 3"
 
 
 def success_by_trumps(tables: dict, option: str | None = None, min_deals: int = 30):
@@ -70,7 +65,7 @@ def success_by_trumps(tables: dict, option: str | None = None, min_deals: int = 
         grp = grp[grp["deals"] >= min_deals].sort_values("n_trumps")
         if grp.empty:
             continue
-        p, lo, hi = _wilson(grp["made"].to_numpy(float), grp["deals"].to_numpy(float))
+        p, lo, hi = wilson(grp["made"].to_numpy(float), grp["deals"].to_numpy(float))
         style = STYLES[i % len(STYLES)]
         ax.plot(grp["n_trumps"], 100 * p, label=f"{top} of right, left bower, ace", **style)
         ax.fill_between(grp["n_trumps"], 100 * lo, 100 * hi, color=style["color"], alpha=0.15,
@@ -88,7 +83,7 @@ def march_heatmap(tables: dict, min_deals: int = 20):
     cutthroat) by trumps held and top trumps held, as a grey heatmap with the percentages
     written in (cells with fewer than ``min_deals`` deals left blank)."""
     meta = tables["meta"]
-    option = "moon" if meta["variant"] in ("bid", "ghost") else "order up alone"
+    option = "moon" if meta["auction"] == "ladder" else "order up alone"
     f = _top(tables["features"])
     f = f[f["option"] == option].groupby(["top", "n_trumps"], as_index=False)[
         ["deals", "march"]].sum()
@@ -194,7 +189,7 @@ def methods(compare: dict):
         s = s[s["option"] == option].groupby("strength", as_index=False)[
             ["deals", "made"]].sum()
         s = s[s["deals"] >= 20]
-        p, lo, hi = _wilson(s["made"].to_numpy(float), s["deals"].to_numpy(float))
+        p, lo, hi = wilson(s["made"].to_numpy(float), s["deals"].to_numpy(float))
         style = STYLES[i % len(STYLES)]
         ax.plot(s["strength"], 100 * p, label=f"{method} ({tables['meta']['deals']:,} deals)",
                 markersize=3, **style)
@@ -209,13 +204,12 @@ def methods(compare: dict):
 
 def all_plots(tables: dict, compare: dict | None = None) -> list[tuple[str, object]]:
     """Every plot that applies to the variant, as ``(name, figure)``."""
-    variant = tables["meta"]["variant"]
     out = [("success_by_trumps", success_by_trumps(tables)),
            ("all_tricks", march_heatmap(tables)),
            ("ev_by_strength", ev_by_strength(tables))]
-    if variant in ("knock", "cutthroat"):
+    if tables["meta"]["auction"] == "upcard":
         out.append(("order_up_by_seat", order_up_by_seat(tables)))
-    if variant == "ghost":
+    if "swap" in tables:
         out.append(("keep_or_swap", keep_or_swap(tables)))
     if compare:
         out.append(("methods", methods(compare)))

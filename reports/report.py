@@ -59,7 +59,7 @@ def how_to_bid(tables: dict) -> list[str]:
 
 def _advice(tables, meta, s, min_deals):
     lines = []
-    if meta["variant"] in ("bid", "ghost"):
+    if meta["auction"] == "ladder":
         for option in sorted(s["option"].unique()):
             if not option.startswith("bid"):
                 continue
@@ -68,7 +68,7 @@ def _advice(tables, meta, s, min_deals):
                 lines.append(f"{option.capitalize()} makes more often than not from a trump suit "
                              f"worth {row['strength']:g} points "
                              f"({100 * row['p_made']:.0f}% of {int(row['deals']):,} deals).")
-        for option in ("moon", f"{12 if meta['rules'].get('double_deck') else 6}-ask"):
+        for option in ("moon", f"{meta['hand_size']}-ask"):
             row = _first_at_least(s[s["option"] == option], "p_made", 0.5, min_deals // 4)
             if row is not None:
                 lines.append(f"The {option} succeeds more often than not from {row['strength']:g}"

@@ -12,9 +12,9 @@ from numba import types
 from numba.core.registry import CPUDispatcher
 
 import kernels
-from analyzer.hands import play_hands
-from analyzer.solve import card_values, solve_positions
-from analyzer.variants import make_rules
+from analyzer.compute.solver import card_values, solve_positions
+from analyzer.game.variants import make_rules
+from analyzer.questions.play import play_hands
 
 # Functions that compute in floats on purpose: the point-count bidder's hand points and the
 # decisions comparing them with per-seat float parameters. Every other kernel works in

@@ -2,7 +2,11 @@
 
 import os
 
-from hypothesis import settings
+# Thread-identity tests compare runs on 1 and 2+ numba threads, so numba gets at least two
+# even on a one-core machine (set before numba is first imported).
+os.environ.setdefault("NUMBA_NUM_THREADS", str(max(2, os.cpu_count() or 1)))
+
+from hypothesis import settings  # noqa: E402
 
 settings.register_profile("default", max_examples=200, deadline=None)
 settings.register_profile("slow", max_examples=2000, deadline=None)
@@ -27,3 +31,8 @@ PLAY_CONFIGS = [
 def config_id(cfg):
     variant, opts = cfg
     return variant + "".join(f"-{k}" for k in opts)
+
+
+def thread_counts(available: int) -> list[int]:
+    """The numba thread counts a thread-identity test compares: 1, 2 and all of them."""
+    return sorted({1, min(2, available), available})

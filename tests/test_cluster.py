@@ -11,12 +11,12 @@ import pandas as pd
 import pytest
 
 from analyzer.cli import run
-from analyzer.cluster import local_cluster, scheduler
-from analyzer.odds import odds
-from analyzer.runner import current_backend
-from analyzer.simulate import simulate
-from analyzer.tables import build_tables
-from analyzer.variants import make_rules
+from analyzer.compute.cluster import local_cluster, scheduler
+from analyzer.compute.runner import current_backend
+from analyzer.game.variants import make_rules
+from analyzer.questions.odds import odds
+from analyzer.questions.simulate import simulate
+from analyzer.questions.tables import build_tables
 
 KNOCK_HAND = dict(hand="AH JH KD QD JD", variant="knock", upcard="9H", seat="E", dealer="N")
 
@@ -126,8 +126,8 @@ class PicklingBackend:
 def test_work_reaches_workers_without_copies_of_the_kernels():
     import cloudpickle
 
-    from analyzer import runner
-    from analyzer.cluster import kernels_sent_by_name
+    from analyzer.compute import runner
+    from analyzer.compute.cluster import kernels_sent_by_name
     from kernels.games import play_games
 
     def uses_a_kernel_imported_by_name():

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from analyzer.hands import play_hands
-from analyzer.record import Record, to_json
-from analyzer.variants import make_rules
-from kernels import rules as K
+from analyzer.game.records import Record, to_json
+from analyzer.game.variants import make_rules
+from analyzer.questions.play import play_hands
+from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
 from tests.reference import SEATS, referee
 
@@ -24,13 +24,13 @@ def check_hands(variant, opts, n, seed):
         rec = recs[i]
         statuses.add(ref["status"])
         assert ref["status"] == data["result"]["status"], i
-        assert all(rec[K.R_POINTS + s] == ref["points"][SEATS[s]] for s in range(4)), i
+        assert all(rec[R.POINTS + s] == ref["points"][SEATS[s]] for s in range(4)), i
         if ref["status"] != "played":
             continue
         assert sum(ref["reneges"].values()) == 0, f"hand {i}: the engine let a player renege"
-        winners = [SEATS[w] for w in rec[K.R_TRICK_WINNER:K.R_TRICK_WINNER + rules.hand_size]]
+        winners = [SEATS[w] for w in rec[R.TRICK_WINNER:R.TRICK_WINNER + rules.hand_size]]
         assert winners == ref["winners"], i
-        assert [rec[K.R_TRICKS + s] for s in range(4)] == [ref["tricks"][s] for s in SEATS], i
+        assert [rec[R.TRICKS + s] for s in range(4)] == [ref["tricks"][s] for s in SEATS], i
     return statuses
 
 

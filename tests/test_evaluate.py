@@ -15,9 +15,9 @@ import pytest
 
 from analyzer.cli import run
 from analyzer.errors import UserError
-from analyzer.evaluate import BadRow, Row, evaluate_file, read_rows
-from analyzer.odds import odds
-from analyzer.variants import make_rules
+from analyzer.game.variants import make_rules
+from analyzer.questions.evaluate import BadRow, Row, evaluate_file, read_rows
+from analyzer.questions.odds import odds
 
 KNOCK = make_rules("knock")
 DECK = [r + s for s in "CDHS" for r in "9TJQKA"]

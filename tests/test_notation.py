@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.notation import (
+from analyzer.game.notation import (
     NotationError,
     check_hand_sizes,
     format_card,
@@ -15,7 +15,7 @@ from analyzer.notation import (
     parse_deal,
     parse_hand,
 )
-from analyzer.variants import make_rules
+from analyzer.game.variants import make_rules
 from tests.cards import card_name, deck_ids
 
 RULES = {
@@ -113,7 +113,7 @@ def test_deal_in_any_seat_order_with_extras():
     ("X: JH", "not a part of a deal"),
     ("", "empty"),
     ("up: 9H 9D", "one card"),
-    ("ghost: 9H", "ghost deals, not knock"),
+    ("ghost: 9H", "knock has no ghost hand"),
 ])
 def test_bad_deals(text, words):
     with pytest.raises(NotationError, match=words):

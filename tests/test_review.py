@@ -9,13 +9,15 @@ import numpy as np
 import pytest
 
 from analyzer.cli import run
-from analyzer.hands import play_hands
-from analyzer.notation import SEATS, format_card
-from analyzer.record import Record, load_record, replay, to_json
-from analyzer.review import all_decisions, review, summarise
-from analyzer.solve import solve_positions
-from analyzer.variants import make_rules
-from kernels import rules as K
+from analyzer.compute.engine import replay
+from analyzer.compute.solver import solve_positions
+from analyzer.game.notation import SEATS, format_card
+from analyzer.game.records import Record, load_record, to_json
+from analyzer.game.variants import make_rules
+from analyzer.questions.play import play_hands
+from analyzer.questions.review import all_decisions, review, summarise
+from kernels import codes as K
+from kernels.slots import M, R
 from tests.reference import dd_card_values
 
 RECORDS = Path(__file__).parent / "records"
@@ -25,25 +27,25 @@ def played(variant, n, seed, play="heuristic"):
     rules = make_rules(variant)
     masks, recs = play_hands(rules, n, seed=seed, strategy="points", play=play)
     return [Record(rules, masks[i], recs[i]) for i in range(n)
-            if recs[i, K.R_STATUS] == K.ST_PLAYED]
+            if recs[i, R.STATUS] == K.ST_PLAYED]
 
 
 def positions(record, decl):
     """(hands, leader, table, declarer tricks won) before every card, walked independently."""
     rec, hm = record.rec, record.hm
-    hands = [int(hm[K.M_PLAY + s]) for s in range(4)]
+    hands = [int(hm[M.PLAY + s]) for s in range(4)]
     active = [s for s in range(4) if hands[s]]
     won = 0
     for t in range(record.rules.hand_size):
-        leader = int(rec[K.R_TRICK_LEADER + t])
+        leader = int(rec[R.TRICK_LEADER + t])
         order = active[active.index(leader):] + active[:active.index(leader)]
         table = []
         for seat in order:
-            card = int(rec[K.R_PLAYS + 4 * t + len(table)])
+            card = int(rec[R.PLAYS + 4 * t + len(table)])
             yield list(hands), leader, list(table), won, seat, card
             hands[seat] &= ~(1 << card)
             table.append(card)
-        won += (decl >> int(rec[K.R_TRICK_WINNER + t])) & 1
+        won += (decl >> int(rec[R.TRICK_WINNER + t])) & 1
 
 
 @pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
@@ -52,11 +54,11 @@ def test_card_values_agree_with_the_solver_at_every_position(variant):
     for record in played(variant, 40, seed=8):
         r = review(record)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
-        hands0 = [int(record.hm[K.M_PLAY + s]) for s in range(4)]
+        hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
         active = sum(1 << s for s in range(4) if hands0[s])
-        decl = 1 << int(record.rec[K.R_DECLARER])
+        decl = 1 << int(record.rec[R.DECLARER])
         if record.rules.players == 4:
-            decl |= (1 << ((int(record.rec[K.R_DECLARER]) + 2) & 3)) & active
+            decl |= (1 << ((int(record.rec[R.DECLARER]) + 2) & 3)) & active
         pos = list(positions(record, decl))
         assert len(pos) == len(cards)
         # the solver's exact value of the position before each card and just after it
@@ -71,7 +73,7 @@ def test_card_values_agree_with_the_solver_at_every_position(variant):
         for i, (_, _, t) in enumerate(full):
             tables[i, :len(t)] = t
         exact, _ = solve_positions(record.rules, np.array([f[0] for f in full], np.uint64),
-                                   int(record.rec[K.R_TRUMP]), [f[1] for f in full], active,
+                                   int(record.rec[R.TRUMP]), [f[1] for f in full], active,
                                    decl, np.full(len(full), -1), tables,
                                    [len(f[2]) for f in full])
         values = {(tuple(f[0]), tuple(f[2])): int(v) for f, v in zip(full, exact, strict=True)}
@@ -95,11 +97,11 @@ def test_card_values_agree_with_the_brute_force_reference():
     for record in played("knock", 6, seed=21):
         r = review(record)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
-        declarer = int(record.rec[K.R_DECLARER])
-        hands0 = [int(record.hm[K.M_PLAY + s]) for s in range(4)]
+        declarer = int(record.rec[R.DECLARER])
+        hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
         active_mask = sum(1 << s for s in range(4) if hands0[s])
         decl = ((1 << declarer) | (1 << ((declarer + 2) & 3))) & active_mask
-        trump = "CDHS"[int(record.rec[K.R_TRUMP])]
+        trump = "CDHS"[int(record.rec[R.TRUMP])]
         active = [SEATS[s] for s in range(4) if hands0[s]]
         for i, (hands, leader, table, won, seat, card) in enumerate(positions(record, decl)):
             if i < 4:  # the first trick is slow in pure Python
@@ -150,7 +152,7 @@ def test_decisions_before_play_are_judged_against_every_alternative():
     for record in played("knock", 60, seed=4):
         r = review(record)
         trump = r.decisions[r.decisions["kind"] == "trump"]
-        if record.rec[K.R_ROUND] == 2:
+        if record.rec[R.ROUND] == 2:
             assert len(trump) == 1 and trump.iloc[0].cost_points >= 0
         else:
             assert trump.empty
@@ -159,8 +161,8 @@ def test_decisions_before_play_are_judged_against_every_alternative():
 def test_batch_review_and_bad_records(tmp_path, capsys):
     hands = played("knock", 10, seed=5)
     records = [to_json(r) for r in hands]
-    cards = sum(5 * sum(1 for s in range(4) if r.hm[K.M_PLAY + s]) for r in hands)
-    cards -= 5 * sum(1 for s in range(4) if hands[3].hm[K.M_PLAY + s])
+    cards = sum(5 * sum(1 for s in range(4) if r.hm[M.PLAY + s]) for r in hands)
+    cards -= 5 * sum(1 for s in range(4) if hands[3].hm[M.PLAY + s])
     f = tmp_path / "club.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in records[:3]) + "\n{oops\n"
                  + json.dumps({**records[3], "hands": {"N": "AH"}}) + "\n"
@@ -208,7 +210,7 @@ def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
 
 
 def test_pimc_worlds_keep_what_the_seat_knows():
-    from analyzer.review import _hand_of, _knowledge, _positions, _sample_worlds
+    from analyzer.questions.review import _hand_of, _knowledge, _positions, _sample_worlds
     from kernels import layout as L
 
     rng = np.random.default_rng(3)

@@ -1,9 +1,16 @@
 """The points tables, case by case from RULES.md, and option validation."""
 
+import numpy as np
 import pytest
 
-from analyzer.variants import RulesError, make_rules
-from kernels.rules import ASK, CT_DEFENDER_ALONE, CT_MAKER_ALONE, MOON
+from analyzer.game.records import Record, to_json
+from analyzer.game.scoring import net_points
+from analyzer.game.variants import RulesError, make_rules
+from analyzer.questions.play import play_hands
+from kernels.codes import ASK, CT_DEFENDER_ALONE, CT_MAKER_ALONE, MOON
+from kernels.slots import R
+from tests.conftest import PLAY_CONFIGS, config_id
+from tests.reference import SEATS, referee
 
 BOTH = CT_MAKER_ALONE | CT_DEFENDER_ALONE
 
@@ -96,3 +103,67 @@ def test_defaults_follow_rules_md():
 def test_bad_options(variant, opts, words):
     with pytest.raises(RulesError, match=words):
         make_rules(variant, **opts)
+
+
+# ---------------------------------------------------------------------------- net points
+
+
+@pytest.mark.parametrize("cfg", PLAY_CONFIGS, ids=config_id)
+def test_net_points_agree_with_the_referees_points(cfg):
+    """Net points of every seat from the contract and the declaring side's tricks equal what
+    the independent referee's points per seat give (my side minus theirs; with three players
+    mine minus the mean of the other two, and where defenders score their own tricks the two
+    defenders' mean)."""
+    rules = make_rules(cfg[0], **cfg[1])
+    masks, recs = play_hands(rules, 300, seed=7, strategy="points")
+    checked = 0
+    for i in range(300):
+        ref = referee(to_json(Record(rules, masks[i], recs[i])))
+        if ref["status"] != "played":
+            continue
+        pts = ref["points"]
+        players = SEATS[:rules.players]
+        contract, tricks = int(recs[i, R.CONTRACT]), int(recs[i, R.DECL_TRICKS])
+        declarer = ref["declarer"]
+        side = {declarer, SEATS[(SEATS.index(declarer) + 2) % 4]} if rules.partnership \
+            else {declarer}
+        nets = {}
+        for seat in players:
+            if rules.partnership:  # the other side (both opponents carry their team's points)
+                others = [pts[s] for s in players if (s in side) != (seat in side)]
+            else:
+                others = [pts[s] for s in players if s != seat]
+            nets[seat] = pts[seat] - sum(others) / len(others)
+            got = float(net_points(rules, contract, tricks, seat in side))
+            if seat in side or not rules.defenders_score_own_tricks:
+                assert got == pytest.approx(nets[seat]), (i, seat)
+        if rules.defenders_score_own_tricks:
+            defenders = [s for s in players if s not in side]
+            mean = sum(nets[s] for s in defenders) / len(defenders)
+            assert float(net_points(rules, contract, tricks, False)) == pytest.approx(mean)
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("variant", ["bid", "ghost", "cutthroat", "knock"])
+def test_review_and_odds_price_every_contract_alike(variant):
+    """The review's cost of a decision and the odds' expected points are in the same units:
+    for every contract and trick count, the review's net points of the declarer equal the
+    expected points the odds engine reports for a deal set that always ends that way."""
+    from analyzer.compute.runner import Totals
+    from analyzer.questions.odds import Option, _option_rows, build_query
+    from analyzer.questions.review import _Hand
+
+    rules = make_rules(variant)
+    n = rules.hand_size
+    for contract in rules.contracts:
+        h = _Hand(rules, 0, 0, contract, [0, 0, 0, 0], 15, 1, 0)
+        q = build_query(rules, 0b111111 if n == 6 else 0b11111, 0, 3, None if n == 6 else 40,
+                        [0], "3" if rules.bid_ladder else None, defend=False)
+        q.options = [Option(0, "x", 0, True, contract)]
+        for tricks in range(n + 1):
+            hist = np.zeros((1, n + 1), dtype=np.int64)
+            hist[0, tricks] = 10
+            totals = Totals({"hist": hist, "received": np.zeros((1, 64), dtype=np.int64)})
+            ev = _option_rows(q, totals, True)["ev"].iloc[0]
+            assert ev == pytest.approx(h.net(tricks)), (contract, tricks)

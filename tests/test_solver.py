@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.solve import card_values, solve_positions
-from analyzer.variants import make_rules
+from analyzer.compute.solver import card_values, solve_positions
+from analyzer.game.variants import make_rules
 from tests import reference as ref
 from tests.cards import card_name, deck_ids
 
@@ -216,23 +216,24 @@ def test_swapping_the_two_plain_suits_of_the_other_colour_changes_nothing(name, 
 @given(st.sampled_from(sorted(CONFIGS)), st.randoms(use_true_random=False))
 def test_rotating_the_seats_changes_nothing(name, rng):
     p = random_position(name, rng)
-    if len(p["active"]) < 4:
-        return  # the 3-player variants' seat W is fixed; 4-player deals rotate freely
     turn = {s: "NESW"[("NESW".index(s) + 1) % 4] for s in "NESW"}
     q = dict(p, hands={turn[s]: cards for s, cards in p["hands"].items()},
-             leader=turn[p["leader"]], decl={turn[s] for s in p["decl"]})
+             leader=turn[p["leader"]], decl={turn[s] for s in p["decl"]},
+             active=[turn[s] for s in p["active"]])
     assert exact_of([p]) == exact_of([q])
 
 
 def test_same_answers_and_nodes_whatever_the_thread_count():
     from kernels.threads import max_threads, num_threads, set_threads
+    from tests.conftest import thread_counts
 
     rng = random.Random("threads")
     positions = [random_position("bid", rng) for _ in range(300)]
     before = num_threads()
     results = []
     try:
-        for threads in sorted({1, max_threads()}):
+        counts = thread_counts(max_threads())
+        for threads in counts:
             set_threads(threads)
             rules = positions[0]["rules"]
             arrays = solver_arrays(positions)
@@ -240,4 +241,4 @@ def test_same_answers_and_nodes_whatever_the_thread_count():
             results.append((answers.tolist(), nodes.tolist()))
     finally:
         set_threads(before)
-    assert all(r == results[0] for r in results)
+    assert len(results) >= 2 and all(r == results[0] for r in results)

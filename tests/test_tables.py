@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import tables as T
-from analyzer.notation import parse_hand
-from analyzer.odds import odds
-from analyzer.tables import build_tables, hand_features, table_meta, write_tables
-from analyzer.variants import make_rules
+from analyzer.game.features import FEATURES, hand_features
+from analyzer.game.notation import parse_hand
+from analyzer.game.variants import make_rules
+from analyzer.questions.odds import odds
+from analyzer.questions.tables import build_tables, table_meta, write_tables
+from kernels import query as Q
 from reports.report import how_to_bid, write_html, write_markdown
 
 
@@ -29,14 +30,14 @@ def test_tables_agree_with_odds_queries(hand):
     mask = parse_hand(hand, rules)
     tables = build_tables(rules, 3000, hand=mask, seed=5)
     direct = odds(hand, "bid", deals=3000, seed=6, defend=False)
-    feats = {t: tuple(hand_features(rules, np.array([mask], dtype=np.uint64), t)
-                      .iloc[0][T.FEATURES]) for t in range(4)}
+    feats = {t: tuple(hand_features(np.array([mask], dtype=np.uint64), t)
+                      .iloc[0][FEATURES]) for t in range(4)}
     checked = 0
     for t, key in feats.items():
         if list(feats.values()).count(key) > 1:
             continue  # two trumps with the same features share a table row
         rows = tables["features"]
-        for col, value in zip(T.FEATURES, key, strict=True):
+        for col, value in zip(FEATURES, key, strict=True):
             rows = rows[rows[col] == value]
         for option in ("bid 3", "bid 4", "bid 5", "moon"):
             row = rows[rows["option"] == option].iloc[0]
@@ -71,7 +72,7 @@ def test_every_deal_lands_in_exactly_one_row(variant):
 def test_an_interrupted_table_resumes_to_the_same_result(tmp_path, monkeypatch):
     rules = make_rules("knock")
     whole = build_tables(rules, 1500, tmp_path / "whole", seed=4, chunk=100)
-    real = T.Q.run_chunk
+    real = Q.run_chunk
     calls = {"n": 0}
 
     def flaky(*args):
@@ -80,12 +81,12 @@ def test_an_interrupted_table_resumes_to_the_same_result(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(T.Q, "run_chunk", flaky)
+    monkeypatch.setattr(Q, "run_chunk", flaky)
     with pytest.raises(KeyboardInterrupt):
         build_tables(rules, 1500, tmp_path / "cut", seed=4, chunk=100)
     saved = len(list((tmp_path / "cut" / "chunks").glob("*.features.parquet")))
     assert saved == 6
-    monkeypatch.setattr(T.Q, "run_chunk", real)
+    monkeypatch.setattr(Q, "run_chunk", real)
     resumed = build_tables(rules, 1500, tmp_path / "cut", seed=4, chunk=100)
     for name in ("features", "strength", "hands"):
         pd.testing.assert_frame_equal(resumed[name], whole[name])

@@ -3,9 +3,9 @@
 A record holds the rules, the dealer, the hands as dealt, the auction, the decisions after it,
 and the tricks as cards in play order from each trick's leader. See the README ("Recorded
 hands") for an example per variant. ``load_record`` checks everything that can be checked
-without playing (cards, counts, labels, types); ``replay`` then runs the record through the
-engine, which checks every step, and ``describe_error`` turns the engine's error code into a
-sentence.
+without playing (cards, counts, labels, types); ``analyzer.compute.engine.replay`` then runs
+the record through the engine, which checks every step; ``describe_error`` turns the engine's
+error code into a sentence and ``check_replayed`` checks what the engine cannot.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels import codes as K
 from kernels import layout as L
-from kernels import rules as K
+from kernels.slots import M, R
 
-from .errors import UserError
+from ..errors import UserError
 from .notation import (
     SEATS,
     SUITS,
@@ -29,7 +30,7 @@ from .notation import (
     parse_seat,
     parse_suit,
 )
-from .variants import Rules, RulesError, rules_from_dict
+from .variants import DUMMY, GHOST, LADDER, W_LABELS, Rules, RulesError, rules_from_dict
 
 ORDER_WORDS = {"order", "order up", "order it", "help", "accept", "pick up", "pickup", "assist"}
 
@@ -54,12 +55,12 @@ class Record:
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
     """Fresh ``(hm, rec)`` with every card slot -1 and every counter 0."""
-    hm = np.zeros(K.M_LEN, dtype=np.uint64)
-    rec = np.full(K.R_LEN, -1, dtype=np.int64)
-    for slot in (K.R_STATUS, K.R_NCALLS, K.R_ERROR, K.R_DECL_TRICKS, K.R_MAKER_ALONE,
-                 K.R_ALONE_SEATS):
+    hm = np.zeros(M.LEN, dtype=np.uint64)
+    rec = np.full(R.LEN, -1, dtype=np.int64)
+    for slot in (R.STATUS, R.NCALLS, R.ERROR, R.DECL_TRICKS, R.MAKER_ALONE,
+                 R.ALONE_SEATS, R.MODE):
         rec[slot] = 0
-    for base in (K.R_TRICKS, K.R_POINTS, K.R_RENEGES):
+    for base in (R.TRICKS, R.POINTS, R.RENEGES):
         rec[base:base + 4] = 0
     return hm, rec
 
@@ -91,8 +92,8 @@ def parse_call(text: str, rules: Rules) -> int:
     t = " ".join(str(text).strip().lower().split())
     if t == "pass":
         return K.PASS
-    if rules.variant in ("bid", "ghost"):
-        if t == "swap" and rules.variant == "ghost":
+    if rules.auction == LADDER:
+        if t == "swap" and rules.seat_w == GHOST:
             return K.SWAP
         named = {"ask": K.ASK, "moon": K.MOON, "shoot the moon": K.MOON}
         code = named.get(t)
@@ -102,7 +103,7 @@ def parse_call(text: str, rules: Rules) -> int:
             return code
         ladder = ", ".join(call_text(c, rules) for c in rules.bid_ladder)
         raise RecordError(f"{text!r} is not a call in {rules.variant}: pass or a bid ({ladder})"
-                          + (", or swap" if rules.variant == "ghost" else ""))
+                          + (", or swap" if rules.seat_w == GHOST else ""))
     if t in ORDER_WORDS:
         return K.ORDER
     suit = t[5:] if t.startswith("name ") else t
@@ -138,12 +139,11 @@ def _parse_auction(items, rules: Rules, rec: np.ndarray) -> None:
         except NotationError as e:
             raise RecordError(f"auction call {j + 1}: {e}") from None
         if seat >= rules.players:
-            raise RecordError(f"auction call {j + 1}: W holds the "
-                              f"{'ghost hand' if rules.variant == 'ghost' else 'dummy'} and "
-                              f"does not bid")
-        rec[K.R_CALL_SEAT + j] = seat
-        rec[K.R_CALL + j] = parse_call(call, rules)
-    rec[K.R_NCALLS] = len(items)
+            raise RecordError(f"auction call {j + 1}: W holds the {rules.seat_w} and does "
+                              f"not bid")
+        rec[R.CALL_SEAT + j] = seat
+        rec[R.CALL + j] = parse_call(call, rules)
+    rec[R.NCALLS] = len(items)
 
 
 # ---------------------------------------------------------------------------- JSON -> arrays
@@ -174,8 +174,35 @@ def _seat_field(value, name: str) -> int:
         raise RecordError(f"{name}: {e}") from None
 
 
+KNOWN_FIELDS = {"variant", "options", "dealer", "hands", "kitty", "upcard", "redeal",
+                "joker_discard", "auction", "trump", "declarer", "ask", "discard", "alone",
+                "dummy_discard", "tricks", "result", "comment", *W_LABELS.values()}
+
+
 def load_record(data: dict) -> Record:
     """Check a record (a parsed JSON object) and build the engine arrays. Raises RecordError."""
+    rules = _record_rules(data)
+    unknown = sorted(set(data) - KNOWN_FIELDS)
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r} in the record")
+    hm, rec = empty_arrays()
+    if "dealer" not in data:
+        raise RecordError("the record has no 'dealer'")
+    dealer = _seat_field(data["dealer"], "dealer")
+    if dealer >= rules.players:
+        raise RecordError(f"W holds the {rules.seat_w} in {rules.variant} and cannot deal")
+    rec[R.DEALER] = dealer
+    # Cards played are checked against the hands by the engine, so the reader that tracks
+    # duplicates covers the deal only.
+    reader = CardReader(rules)
+    _deal(data, rules, reader, hm, dealer)
+    _upcard_and_kitty(data, rules, reader, hm, rec)
+    _before_play(data, rules, hm, rec)
+    _parse_tricks(data.get("tricks", []), rules, rec)
+    return Record(rules, hm, rec, frozenset(data))
+
+
+def _record_rules(data) -> Rules:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if "variant" not in data:
@@ -183,39 +210,26 @@ def load_record(data: dict) -> Record:
     if isinstance(data["variant"], str):
         data = dict(data, variant=data["variant"].strip().lower())
     try:
-        rules = rules_from_dict(data)
+        return rules_from_dict(data)
     except RulesError as e:
         raise RecordError(str(e)) from None
-    known = {"variant", "options", "dealer", "hands", "kitty", "upcard", "redeal", "joker_discard",
-             "auction", "trump", "declarer", "ask", "discard", "alone", "dummy_discard", "tricks",
-             "result", "ghost", "dummy", "comment"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r} in the record")
-    hm, rec = empty_arrays()
-    # Cards played are checked against the hands by the engine, so the reader that tracks
-    # duplicates covers the deal only.
-    reader = CardReader(rules)
-    if "dealer" not in data:
-        raise RecordError("the record has no 'dealer'")
-    dealer = _seat_field(data["dealer"], "dealer")
-    if rules.players == 3 and dealer == 3:
-        raise RecordError(f"W holds the {'ghost hand' if rules.variant == 'ghost' else 'dummy'}"
-                          f" in {rules.variant} and cannot deal")
-    rec[K.R_DEALER] = dealer
+
+
+def _dealt_hands(data: dict, rules: Rules, reader: CardReader) -> dict:
+    """Each seat's cards as dealt (W: the ghost hand or the dummy, by either name)."""
     hands = data.get("hands")
     if not isinstance(hands, dict):
         raise RecordError("'hands' must be an object of seat -> cards as dealt")
     hands = dict(hands)
-    w_name = {"ghost": "ghost", "cutthroat": "dummy"}.get(rules.variant)
-    for alias in ("ghost", "dummy"):
+    w_name = rules.seat_w_name or None
+    for alias in W_LABELS.values():
         if alias in data:
             if alias != w_name:
                 raise RecordError(f"{rules.variant} has no {alias} hand")
             hands["W"] = data[alias]
     dealt = {}
     for key, value in hands.items():
-        if key in ("ghost", "dummy"):
+        if key in W_LABELS.values():
             if key != w_name:
                 raise RecordError(f"hands: {rules.variant} has no {key} hand")
             seat = 3
@@ -224,77 +238,90 @@ def load_record(data: dict) -> Record:
         if seat in dealt:
             raise RecordError(f"hands: seat {SEATS[seat]} is given twice")
         dealt[seat] = _cards_field(value, reader, f"hand {SEATS[seat]}")
+    return dealt
+
+
+def _deal(data: dict, rules: Rules, reader: CardReader, hm: np.ndarray, dealer: int) -> None:
+    """The hands as dealt into ``hm``, each of the right size (the dealer's extra card before
+    a ladder auction goes to the kitty)."""
+    dealt = _dealt_hands(data, rules, reader)
+    w_name = rules.seat_w_name
     for seat in range(4):
         if seat not in dealt:
             what = f"the {w_name} hand (W)" if seat == 3 and w_name else f"hand {SEATS[seat]}"
             raise RecordError(f"the record has no {what}")
-        want = rules.hand_size + (1 if rules.variant == "bid" and rules.joker and
-                                  seat == dealer else 0)
+        want = rules.hand_size + (rules.dealer_extra if seat == dealer else 0)
         got = bin(dealt[seat]).count("1")
         if got != want:
             raise RecordError(f"hand {SEATS[seat]} has {got} cards as dealt; it should have "
                               f"{want} in {rules.variant}")
-        if want > rules.hand_size:  # bid with joker: the dealer's seventh card is the kitty
+        if want > rules.hand_size:
             top = dealt[seat].bit_length() - 1
-            hm[K.M_KITTY] = np.uint64(1 << top)
+            hm[M.KITTY] = np.uint64(1 << top)
             dealt[seat] &= ~(1 << top)
-        hm[K.M_DEALT + seat] = np.uint64(dealt[seat])
-    if rules.variant in ("knock", "cutthroat"):
-        if "upcard" not in data:
-            raise RecordError(f"a {rules.variant} record needs the 'upcard'")
-        up = _one_card(data["upcard"], reader, "upcard")
-        rec[K.R_UPCARD] = up
-        rest = int(L.deck_mask(rules.deck)) & ~reader.used
-        if "kitty" in data:
-            kitty = _cards_field(data["kitty"], reader, "kitty") | (1 << up)
-            if bin(kitty).count("1") != rules.kitty_size:
-                raise RecordError(f"the kitty (with the upcard) has {bin(kitty).count('1')} "
-                                  f"cards; it should have {rules.kitty_size}")
-        else:
-            kitty = rest | (1 << up)
-        hm[K.M_KITTY] = np.uint64(kitty)
-    else:
+        hm[M.DEALT + seat] = np.uint64(dealt[seat])
+
+
+def _upcard_and_kitty(data: dict, rules: Rules, reader: CardReader, hm: np.ndarray,
+                      rec: np.ndarray) -> None:
+    """The upcard and the kitty (the undealt cards when the record leaves it out)."""
+    if not rules.has_upcard:
         for name in ("upcard", "kitty", "discard"):
             if name in data:
                 raise RecordError(f"{rules.variant} has no {name}")
+        return
+    if "upcard" not in data:
+        raise RecordError(f"a {rules.variant} record needs the 'upcard'")
+    up = _one_card(data["upcard"], reader, "upcard")
+    rec[R.UPCARD] = up
+    rest = int(L.deck_mask(rules.deck)) & ~reader.used
+    if "kitty" in data:
+        kitty = _cards_field(data["kitty"], reader, "kitty") | (1 << up)
+        if bin(kitty).count("1") != rules.kitty_size:
+            raise RecordError(f"the kitty (with the upcard) has {bin(kitty).count('1')} "
+                              f"cards; it should have {rules.kitty_size}")
+    else:
+        kitty = rest | (1 << up)
+    hm[M.KITTY] = np.uint64(kitty)
+
+
+def _before_play(data: dict, rules: Rules, hm: np.ndarray, rec: np.ndarray) -> None:
+    """The decisions before the first lead: a redeal, the dealer's extra discard, the
+    auction, trump, the ask exchange, the dealer's discard, who went alone, the dummy."""
     if "redeal" in data:
         if not rules.ace_no_face:
             raise RecordError("'redeal' needs the ace_no_face option")
-        rec[K.R_REDEAL_SEAT] = _seat_field(data["redeal"], "redeal")
-    play = CardReader(rules)  # cards named after the deal: checked by the engine
+        rec[R.REDEAL_SEAT] = _seat_field(data["redeal"], "redeal")
     if "joker_discard" in data:
-        if not (rules.variant == "bid" and rules.joker):
+        if not rules.dealer_extra:
             raise RecordError("'joker_discard' exists only in bid with the joker")
-        rec[K.R_JOKER_DISCARD] = _one_card(data["joker_discard"], play, "joker_discard")
+        rec[R.JOKER_DISCARD] = _one_card(data["joker_discard"], CardReader(rules),
+                                         "joker_discard")
     _parse_auction(data.get("auction", []), rules, rec)
     if "trump" in data:
         try:
-            rec[K.R_TRUMP] = parse_suit(str(data["trump"]))
+            rec[R.TRUMP] = parse_suit(str(data["trump"]))
         except NotationError as e:
             raise RecordError(f"trump: {e}") from None
     if "ask" in data:
-        if rules.variant != "bid":
+        if not rules.has_ask:
             raise RecordError(f"'ask' exists only in bid, not {rules.variant}")
         ask = data["ask"]
         if not isinstance(ask, dict) or not {"give", "receive"} <= set(ask):
             raise RecordError("'ask' must be {\"give\": CARD, \"receive\": CARD}")
-        rec[K.R_ASK_GIVE] = _one_card(ask["give"], CardReader(rules), "ask give")
-        rec[K.R_ASK_RECEIVE] = _one_card(ask["receive"], CardReader(rules), "ask receive")
+        rec[R.ASK_GIVE] = _one_card(ask["give"], CardReader(rules), "ask give")
+        rec[R.ASK_RECEIVE] = _one_card(ask["receive"], CardReader(rules), "ask receive")
     if "discard" in data:
-        if rules.variant not in ("knock", "cutthroat"):
-            raise RecordError(f"{rules.variant} has no dealer's 'discard'")
-        rec[K.R_DEALER_DISCARD] = _one_card(data["discard"], CardReader(rules), "discard")
+        rec[R.DEALER_DISCARD] = _one_card(data["discard"], CardReader(rules), "discard")
     if "alone" in data:
         seats = data["alone"] if isinstance(data["alone"], list) else [data["alone"]]
         for s in seats:
-            rec[K.R_ALONE_SEATS] |= 1 << _seat_field(s, "alone")
+            rec[R.ALONE_SEATS] |= 1 << _seat_field(s, "alone")
     if "dummy_discard" in data:
-        if rules.variant != "cutthroat":
+        if rules.seat_w != DUMMY:
             raise RecordError("'dummy_discard' exists only in cutthroat")
-        hm[K.M_DUMMY_DISCARD] = np.uint64(_cards_field(data["dummy_discard"], CardReader(rules),
+        hm[M.DUMMY_DISCARD] = np.uint64(_cards_field(data["dummy_discard"], CardReader(rules),
                                                        "dummy_discard"))
-    _parse_tricks(data.get("tricks", []), rules, rec)
-    return Record(rules, hm, rec, frozenset(data))
 
 
 def _parse_tricks(tricks, rules: Rules, rec: np.ndarray) -> None:
@@ -317,50 +344,41 @@ def _parse_tricks(tricks, rules: Rules, rec: np.ndarray) -> None:
         reader = CardReader(rules)
         for pos, token in enumerate(tokens):
             try:
-                rec[K.R_PLAYS + 4 * t + pos] = reader.card(token)
+                rec[R.PLAYS + 4 * t + pos] = reader.card(token)
             except NotationError as e:
                 raise RecordError(f"trick {t + 1}: {e}") from None
 
 
-# ---------------------------------------------------------------------------- replay
+# ---------------------------------------------------------------------------- after a replay
 
 
-def replay(record: Record) -> Record:
-    """Run a record through the engine, filling tricks and points. Raises RecordError at the
-    first illegal step (reneges are not errors: they are counted and penalised)."""
-    from kernels.engine import replay_hand
-
-    rules = record.rules
-    to_norm, from_norm = rules.layout
-    want_trump = record.rec[K.R_TRUMP] if rules.variant in ("knock", "cutthroat") else -1
-    ok = replay_hand(rules.config(), rules.points_table, to_norm, from_norm, record.hm,
-                     record.rec)
-    if not ok:
-        raise RecordError(describe_error(record))
+def check_replayed(record: Record, recorded_trump: int) -> None:
+    """After the engine replayed ``record`` legally: RecordError if the trump it recorded
+    (``recorded_trump``, -1 if none) does not follow from the upcard auction, a discard was
+    given without a pick-up, or a redealt hand has fields of a played one."""
     rec = record.rec
-    if rec[K.R_STATUS] == K.ST_PLAYED:
-        if want_trump >= 0 and want_trump != rec[K.R_TRUMP]:
-            raise RecordError(f"trump {SUITS[want_trump]} does not follow from the auction, "
-                              f"which makes {SUITS[rec[K.R_TRUMP]]} trump")
-        if "discard" in record.given and rec[K.R_ROUND] != 1:
+    if rec[R.STATUS] == K.ST_PLAYED:
+        if record.rules.has_upcard and recorded_trump >= 0 and recorded_trump != rec[R.TRUMP]:
+            raise RecordError(f"trump {SUITS[recorded_trump]} does not follow from the auction, "
+                              f"which makes {SUITS[rec[R.TRUMP]]} trump")
+        if "discard" in record.given and rec[R.ROUND] != 1:
             raise RecordError("the dealer discards only after taking the upcard, and trump was "
                               "not made on the upcard")
-    else:
-        why = "everyone passed" if rec[K.R_STATUS] == K.ST_ALL_PASSED else "of Ace-No-Face"
-        for name in AFTER_AUCTION:
-            if name in record.given:
-                raise RecordError(f"the hand was redealt because {why}, so the record cannot "
-                                  f"have '{name}'")
-    return record
+        return
+    why = "everyone passed" if rec[R.STATUS] == K.ST_ALL_PASSED else "of Ace-No-Face"
+    for name in AFTER_AUCTION:
+        if name in record.given:
+            raise RecordError(f"the hand was redealt because {why}, so the record cannot "
+                              f"have '{name}'")
 
 
 def describe_error(record: Record) -> str:
     """One sentence for the engine's replay error in ``record.rec``."""
     rec, rules = record.rec, record.rules
-    code, at, info = rec[K.R_ERROR], rec[K.R_ERROR_AT], rec[K.R_ERROR_INFO]
+    code, at, info = rec[R.ERROR], rec[R.ERROR_AT], rec[R.ERROR_INFO]
     if code in (K.E_CALL_OUT_OF_TURN, K.E_CALL_NOT_ALLOWED):
-        seat = SEATS[rec[K.R_CALL_SEAT + at]]
-        call = call_text(rec[K.R_CALL + at], rules)
+        seat = SEATS[rec[R.CALL_SEAT + at]]
+        call = call_text(rec[R.CALL + at], rules)
         if code == K.E_CALL_OUT_OF_TURN:
             return f"auction call {at + 1} is by {seat}, but it is {SEATS[info]}'s turn"
         allowed = [call_text(c, rules) for c in range(64) if (int(info) >> c) & 1]
@@ -375,12 +393,12 @@ def describe_error(record: Record) -> str:
     if code in (K.E_CARD_NOT_HELD, K.E_PLAYS_MISSING):
         t, pos = divmod(int(at), 4)
         if code == K.E_PLAYS_MISSING:
-            if rec[K.R_PLAYS] < 0:
+            if rec[R.PLAYS] < 0:
                 return "the record has no 'tricks' (or an empty list)"
-            if t >= rules.hand_size or rec[K.R_PLAYS + at] >= 0:
+            if t >= rules.hand_size or rec[R.PLAYS + at] >= 0:
                 return f"trick {t + 1} has a card too many (position {pos + 1})"
             return f"trick {t + 1} is missing the card of {SEATS[info]} (position {pos + 1})"
-        card = format_card(rec[K.R_PLAYS + at])
+        card = format_card(rec[R.PLAYS + at])
         return f"trick {t + 1}: {SEATS[info]} plays {card} but does not hold it"
     if code == K.E_ASK_GIVE:
         return "the 6-ask card given away is not in the bidder's hand (or there was no 6-ask)"
@@ -394,7 +412,7 @@ def describe_error(record: Record) -> str:
         return ("'dummy_discard' must be five of the maker's ten cards with the dummy (and is "
                 "empty when the maker goes alone)")
     if code == K.E_ALONE_NOT_ALLOWED:
-        if rules.variant in ("bid", "ghost"):
+        if rules.auction == LADDER:
             return f"nobody goes 'alone' in {rules.variant} (bid ask or moon instead)"
         return ("'alone' lists a seat that may not go alone here (the maker, and one defender "
                 "where the rules allow it)")
@@ -417,23 +435,23 @@ def result_of(record: Record) -> dict:
     """The result part of a record: status, trump, declarer, tricks and points by side."""
     rules, rec = record.rules, record.rec
     status = {K.ST_PLAYED: "played", K.ST_ALL_PASSED: "redeal: all passed",
-              K.ST_ACE_NO_FACE: "redeal: ace-no-face"}[int(rec[K.R_STATUS])]
+              K.ST_ACE_NO_FACE: "redeal: ace-no-face"}[int(rec[R.STATUS])]
     out = {"status": status}
     sides = side_names(rules)
     if rules.players == 4:
-        tricks = {s: int(rec[K.R_TRICKS + i] + rec[K.R_TRICKS + i + 2])
+        tricks = {s: int(rec[R.TRICKS + i] + rec[R.TRICKS + i + 2])
                   for i, s in enumerate(sides)}
-        points = {s: int(rec[K.R_POINTS + i]) for i, s in enumerate(sides)}
+        points = {s: int(rec[R.POINTS + i]) for i, s in enumerate(sides)}
     else:
-        tricks = {s: int(rec[K.R_TRICKS + i]) for i, s in enumerate(sides)}
-        points = {s: int(rec[K.R_POINTS + i]) for i, s in enumerate(sides)}
+        tricks = {s: int(rec[R.TRICKS + i]) for i, s in enumerate(sides)}
+        points = {s: int(rec[R.POINTS + i]) for i, s in enumerate(sides)}
     if status == "played":
-        decl = int(rec[K.R_DECLARER])
+        decl = int(rec[R.DECLARER])
         n = rules.hand_size
-        out.update(trump=SUITS[rec[K.R_TRUMP]], declarer=SEATS[decl],
-                   contract=contract_text(record), declarer_tricks=int(rec[K.R_DECL_TRICKS]),
-                   defender_tricks=n - int(rec[K.R_DECL_TRICKS]), tricks=tricks)
-        reneges = {SEATS[s]: int(rec[K.R_RENEGES + s]) for s in range(4) if rec[K.R_RENEGES + s]}
+        out.update(trump=SUITS[rec[R.TRUMP]], declarer=SEATS[decl],
+                   contract=contract_text(record), declarer_tricks=int(rec[R.DECL_TRICKS]),
+                   defender_tricks=n - int(rec[R.DECL_TRICKS]), tricks=tricks)
+        reneges = {SEATS[s]: int(rec[R.RENEGES + s]) for s in range(4) if rec[R.RENEGES + s]}
         if reneges:
             out["reneges"] = reneges
     out["points"] = points
@@ -443,19 +461,18 @@ def result_of(record: Record) -> dict:
 def contract_text(record: Record) -> str:
     """Words for the contract: 'bid 4', '6-ask', 'moon', 'ordered up, alone', ..."""
     rules, rec = record.rules, record.rec
-    c = int(rec[K.R_CONTRACT])
-    if rules.variant in ("bid", "ghost"):
-        n = rules.hand_size
-        return {K.ASK: f"{n}-ask", K.MOON: "moon"}.get(c, f"bid {c}")
-    how = "ordered up" if rec[K.R_ROUND] == 1 else "named in round 2"
-    if rec[K.R_UPCARD] == L.JOKER:
+    c = int(rec[R.CONTRACT])
+    if rules.auction == LADDER:
+        return rules.bid_name(c)
+    how = "ordered up" if rec[R.ROUND] == 1 else "named in round 2"
+    if rec[R.UPCARD] == L.JOKER:
         how = "named under the joker"
     parts = [how]
     if c & K.CT_MAKER_ALONE:
         parts.append("maker alone")
     if c & K.CT_DEFENDER_ALONE:
-        parts.append(f"{SEATS[rec[K.R_DEFENDER_ALONE]]} defends alone")
-    if rules.variant == "cutthroat" and not c & K.CT_MAKER_ALONE:
+        parts.append(f"{SEATS[rec[R.DEFENDER_ALONE]]} defends alone")
+    if rules.seat_w == DUMMY and not c & K.CT_MAKER_ALONE:
         parts.append("with the dummy")
     return ", ".join(parts)
 
@@ -463,42 +480,41 @@ def contract_text(record: Record) -> str:
 def to_json(record: Record) -> dict:
     """The JSON object of a played (or replayed) record, in the documented format."""
     rules, hm, rec = record.rules, record.hm, record.rec
-    dealer = int(rec[K.R_DEALER])
+    dealer = int(rec[R.DEALER])
     out: dict = {"variant": rules.variant, "options": rules.options, "dealer": SEATS[dealer]}
     hands = {}
     for seat in range(4):
-        mask = int(hm[K.M_DEALT + seat])
-        if rules.variant == "bid" and rules.joker and seat == dealer:
-            mask |= int(hm[K.M_KITTY])
+        mask = int(hm[M.DEALT + seat])
+        if rules.dealer_extra and seat == dealer:
+            mask |= int(hm[M.KITTY])
         hands[SEATS[seat]] = format_hand(mask)
-    if rules.players == 3:
-        w = hands.pop("W")
-        hands[{"ghost": "ghost", "cutthroat": "dummy"}[rules.variant]] = w
+    if rules.seat_w_name:
+        hands[rules.seat_w_name] = hands.pop("W")
     out["hands"] = {k: hands[k] for k in hands}
-    if rules.variant in ("knock", "cutthroat"):
-        out["upcard"] = format_card(int(rec[K.R_UPCARD]))
-        out["kitty"] = format_hand(int(hm[K.M_KITTY]) & ~(1 << int(rec[K.R_UPCARD])))
-    if rec[K.R_JOKER_DISCARD] >= 0:
-        out["joker_discard"] = format_card(int(rec[K.R_JOKER_DISCARD]))
-    if rec[K.R_REDEAL_SEAT] >= 0:
-        out["redeal"] = SEATS[rec[K.R_REDEAL_SEAT]]
-    out["auction"] = [f"{SEATS[rec[K.R_CALL_SEAT + j]]} {call_text(rec[K.R_CALL + j], rules)}"
-                      for j in range(int(rec[K.R_NCALLS]))]
-    if rec[K.R_STATUS] == K.ST_PLAYED:
-        out["trump"] = SUITS[rec[K.R_TRUMP]]
-        out["declarer"] = SEATS[rec[K.R_DECLARER]]
-        if rec[K.R_ASK_GIVE] >= 0:
-            out["ask"] = {"give": format_card(int(rec[K.R_ASK_GIVE])),
-                          "receive": format_card(int(rec[K.R_ASK_RECEIVE]))}
-        if rec[K.R_DEALER_DISCARD] >= 0:
-            out["discard"] = format_card(int(rec[K.R_DEALER_DISCARD]))
-        alone = [SEATS[s] for s in range(4) if (rec[K.R_ALONE_SEATS] >> s) & 1]
+    if rules.has_upcard:
+        out["upcard"] = format_card(int(rec[R.UPCARD]))
+        out["kitty"] = format_hand(int(hm[M.KITTY]) & ~(1 << int(rec[R.UPCARD])))
+    if rec[R.JOKER_DISCARD] >= 0:
+        out["joker_discard"] = format_card(int(rec[R.JOKER_DISCARD]))
+    if rec[R.REDEAL_SEAT] >= 0:
+        out["redeal"] = SEATS[rec[R.REDEAL_SEAT]]
+    out["auction"] = [f"{SEATS[rec[R.CALL_SEAT + j]]} {call_text(rec[R.CALL + j], rules)}"
+                      for j in range(int(rec[R.NCALLS]))]
+    if rec[R.STATUS] == K.ST_PLAYED:
+        out["trump"] = SUITS[rec[R.TRUMP]]
+        out["declarer"] = SEATS[rec[R.DECLARER]]
+        if rec[R.ASK_GIVE] >= 0:
+            out["ask"] = {"give": format_card(int(rec[R.ASK_GIVE])),
+                          "receive": format_card(int(rec[R.ASK_RECEIVE]))}
+        if rec[R.DEALER_DISCARD] >= 0:
+            out["discard"] = format_card(int(rec[R.DEALER_DISCARD]))
+        alone = [SEATS[s] for s in range(4) if (rec[R.ALONE_SEATS] >> s) & 1]
         if alone:
             out["alone"] = alone
-        if int(hm[K.M_DUMMY_DISCARD]):
-            out["dummy_discard"] = format_hand(int(hm[K.M_DUMMY_DISCARD]))
-        out["tricks"] = [" ".join(format_card(int(c)) for c in rec[K.R_PLAYS + 4 * t:
-                                                                  K.R_PLAYS + 4 * t + 4] if c >= 0)
+        if int(hm[M.DUMMY_DISCARD]):
+            out["dummy_discard"] = format_hand(int(hm[M.DUMMY_DISCARD]))
+        out["tricks"] = [" ".join(format_card(int(c)) for c in rec[R.PLAYS + 4 * t:
+                                                                  R.PLAYS + 4 * t + 4] if c >= 0)
                          for t in range(rules.hand_size)]
     out["result"] = result_of(record)
     return out

@@ -10,17 +10,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from kernels import rules as K
-from kernels.games import G_HANDS, G_POINTS_A, G_POINTS_B, G_REDEALS, G_WINNER_IS_A, play_games
-from kernels.threads import max_threads, num_threads, set_threads
+from kernels import codes as K
 
-from .errors import UserError
-from .hands import check_seed
-from .runner import run_chunks
-from .solve import table_bits
-from .stats import mean_interval, wilson
-from .strategies import DEFAULT_WORLDS, P, seat_policies
-from .variants import Rules
+from ..compute.engine import Match, check_seed, games_per_set, play_game_chunk, uses_solver
+from ..compute.runner import run_chunks, using_threads
+from ..errors import UserError
+from ..game.variants import LADDER, Rules
+from ..stats import wilson
+from ..strategy.named import DEFAULT_WORLDS
+from ..strategy.seats import seat_policies
 
 
 @dataclass
@@ -60,9 +58,8 @@ class SimResult:
 
 def contract_label(rules: Rules, code: int) -> str:
     """Words for a contract code of ``kernels.games.contract_code``."""
-    n = rules.hand_size
-    if rules.variant in ("bid", "ghost"):
-        return {K.ASK: f"{n}-ask", K.MOON: "moon"}.get(code, f"bid {code}")
+    if rules.auction == LADDER:
+        return rules.bid_name(code)
     words = ["named in round 2" if code & 4 else "ordered up"]
     if code & K.CT_MAKER_ALONE:
         words.append("alone")
@@ -81,45 +78,32 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
     if games < 1:
         raise UserError("--games must be at least 1")
     vs_play = vs_play or play
+    start = time.perf_counter()
     pa, ra = seat_policies(strategy, play, worlds, rules)
     pb, rb = seat_policies(vs, vs_play, worlds, rules)
-    policies = np.stack([pa[0], pb[0]])
-    params = np.stack([ra[0], rb[0]])
-    copies = 2 if rules.players == 4 else 3
+    match = Match(np.stack([pa[0], pb[0]]), np.stack([ra[0], rb[0]]))
+    copies = games_per_set(rules)
     games = -(-games // copies) * copies  # whole duplicate sets
-    to_norm, from_norm = rules.layout
-    solving = bool(np.isin(policies[:, 1], (P.P_DD, P.P_PIMC)).any())
-    win_by = 2 if rules.win_by_two else 1
-    cfg = rules.config()
-    if chunk is None:
-        chunk = copies * (4 if solving else 512)
-
-    def work(first: int, n: int) -> dict:
-        results, decls, makes = play_games(
-            cfg, rules.points_table, to_norm, from_norm, policies, params, np.int64(seed),
-            np.int64(first), np.int64(n), np.int64(rules.target), np.int64(win_by),
-            np.int64(rules.hand_size), table_bits(rules) if solving else 1, num_threads())
-        return {"wins": np.int64(results[:, G_WINNER_IS_A].sum()),
-                "hands": np.int64(results[:, G_HANDS].sum()),
-                "redeals": np.int64(results[:, G_REDEALS].sum()),
-                "points_a": np.int64(results[:, G_POINTS_A].sum()),
-                "points_b": np.int64(results[:, G_POINTS_B].sum()),
-                "declared": decls.sum(axis=0), "made": makes.sum(axis=0)}
-
-    before = num_threads()
-    if workers is not None:
-        if not 1 <= workers <= max_threads():
-            raise UserError(f"--workers must be between 1 and {max_threads()}")
-        set_threads(workers)
-    start = time.perf_counter()
-    try:
-        totals = run_chunks(games, work, chunk=chunk, progress=progress, label="playing")
-    finally:
-        set_threads(before)
-    c = totals.counts
-    if not c:
+    chunk = chunk or copies * (4 if uses_solver(match.policies) else 512)
+    with using_threads(workers):
+        totals = run_chunks(games, lambda first, n: play_game_chunk(rules, match, seed, first,
+                                                                    n),
+                            chunk=chunk, progress=progress, label="playing")
+    if not totals.counts:
         raise UserError("interrupted before the first games were played")
-    played = totals.done
+    c = totals.counts
+    hands = int(c["hands"])
+    return SimResult(
+        rules=rules, strategy=strategy, vs=vs, play=play, vs_play=vs_play, seed=seed,
+        games=totals.done, win_rate=wilson(int(c["wins"]), totals.done),
+        fair_share=1 / copies,
+        points_per_hand={"A": int(c["points_a"]) / hands, "B": int(c["points_b"]) / hands},
+        hands=hands, redeals=int(c["redeals"]), seconds=time.perf_counter() - start,
+        decisions=_decisions(rules, c), interrupted=totals.interrupted)
+
+
+def _decisions(rules: Rules, c: dict) -> pd.DataFrame:
+    """How often each side declared and made each contract."""
     hands = int(c["hands"])
     rows = []
     for side, name in ((0, "A"), (1, "B")):
@@ -130,13 +114,6 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
             rows.append({"side": name, "contract": contract_label(rules, int(code)),
                          "declared": d, "per_100_hands": 100 * d / hands, "made": m,
                          "made_rate": p, "made_rate_low": lo, "made_rate_high": hi})
-    return SimResult(
-        rules=rules, strategy=strategy, vs=vs, play=play, vs_play=vs_play, seed=seed,
-        games=played, win_rate=wilson(int(c["wins"]), played),
-        fair_share=0.5 if rules.players == 4 else 1 / 3,
-        points_per_hand={"A": int(c["points_a"]) / hands, "B": int(c["points_b"]) / hands},
-        hands=hands, redeals=int(c["redeals"]), seconds=time.perf_counter() - start,
-        decisions=pd.DataFrame(rows), interrupted=totals.interrupted)
+    return pd.DataFrame(rows)
 
 
-__all__ = ["SimResult", "simulate", "mean_interval"]

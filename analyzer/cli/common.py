@@ -13,7 +13,8 @@ from typing import Annotated, get_type_hints
 import typer
 from rich.console import Console
 
-from .variants import OPTIONS, Rules, make_rules, option_flag
+from ..errors import UserError
+from ..game.variants import OPTIONS, Rules, make_rules, option_flag
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)  # warnings and progress, off stdout
@@ -40,6 +41,12 @@ SchedulerOption = Annotated[str | None, typer.Option(
     rich_help_panel="Cluster")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of "
                                           "tables.")]
+MethodOption = Annotated[str, typer.Option(help="How hands are played: dd (double dummy), "
+                                           "heuristic or pimc players.")]
+WorldsOption = Annotated[int, typer.Option(help="Worlds a pimc player samples per card.", min=1)]
+WorkersOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
+                                                   min=1)]
+DealsOption = Annotated[int, typer.Option(help="Random deals.", min=1)]
 
 
 def with_rule_options(func):
@@ -88,8 +95,6 @@ def print_json(obj) -> None:
 
 def read_text(path: str) -> str:
     """Contents of ``path``, or of standard input for ``-``; UserError if unreadable."""
-    from .errors import UserError
-
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
@@ -106,3 +111,14 @@ def read_text(path: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{name} is not UTF-8 text") from None
+
+
+def on_cluster(spec: str | None):
+    """The cluster context of ``--scheduler`` (nothing to start when it is not given)."""
+    if not spec:
+        import contextlib
+
+        return contextlib.nullcontext()
+    from ..compute.cluster import scheduler
+
+    return scheduler(spec)

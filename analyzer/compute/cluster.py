@@ -23,9 +23,21 @@ import math
 import os
 from collections.abc import Iterator
 
+import numpy as np
+from distributed import Client, LocalCluster, as_completed
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from .errors import UserError
+from kernels import policies as P
+from kernels.bidding import DEFAULT_PARAMS
+from kernels.bits import popcount
+from kernels.layout import deck_natural_ids
+from kernels.threads import max_threads, num_threads, set_threads
+
+from ..errors import UserError
+from ..game.seating import seating
+from ..game.variants import VARIANT_NAMES, make_rules
+from .engine import Match, play_game_chunk
+from .query import DealQuery, run_query
 from .runner import current_backend, set_backend
 
 CONNECT_TIMEOUT = "5s"
@@ -56,9 +68,7 @@ def _reduce_kernel(dispatcher):
 def kernels_sent_by_name():
     """Within this block pickling (Dask's cloudpickle included) sends numba kernels by module
     and name."""
-    from kernels import solver
-
-    kind = type(solver.solve_batch)
+    kind = type(popcount)  # numba's dispatcher class
     before = copyreg.dispatch_table.get(kind)
     copyreg.pickle(kind, _reduce_kernel)
     try:
@@ -74,8 +84,6 @@ def _run_group(work, group: list, threads: int | None) -> list:
     """One Dask task: the results of consecutive chunks, on ``threads`` numba threads (None:
     the worker's own setting)."""
     if threads is not None:
-        from kernels.threads import max_threads, set_threads
-
         set_threads(max(1, min(threads, max_threads())))  # per task thread, so every task
     return [work(first, n) for first, n in group]
 
@@ -84,21 +92,16 @@ def warm_up() -> str:
     """Load every kernel a query uses in this process (from numba's cache, or compiling it
     once); runs on each worker when the client connects. Returns the process's numba thread
     count, as a string for the log."""
-    from kernels.threads import num_threads
-
-    from .odds import odds
-    from .simulate import simulate
-
-    odds("AH JH KD QD JD", "knock", upcard="9H", seat="E", dealer="N", deals=8)
-    odds("JH JD AH KH QH 9S", "bid", deals=8, swap_samples=0)
-    simulate(_rules("bid"), 2, "points", "points")
+    for variant in VARIANT_NAMES:
+        rules = make_rules(variant)
+        q = DealQuery(rules, np.zeros(4, dtype=np.uint64), -1, deck_natural_ids(rules.deck),
+                      np.array([rules.hand_size] * 4), np.array([0, 1, 2, 3]))
+        q.add(0, 0, *seating(rules, 0), 0)
+        run_query(q, 0, 0, 2)
+        match = Match(np.array([[P.D_POINTS, P.P_HEURISTIC]] * 2),
+                      np.tile(DEFAULT_PARAMS, (2, 1)))
+        play_game_chunk(rules, match, 0, 0, 2)
     return str(num_threads())
-
-
-def _rules(variant: str):
-    from .variants import make_rules
-
-    return make_rules(variant)
 
 
 class DaskBackend:
@@ -114,8 +117,6 @@ class DaskBackend:
 
     def results(self, work, chunks: list, skip) -> Iterator:
         """Each chunk's result, in chunk order (None for a skipped chunk)."""
-        from distributed import as_completed
-
         todo = [i for i, (first, n) in enumerate(chunks)
                 if skip is None or not skip(first, n)]
         skipped = set(range(len(chunks))) - set(todo)
@@ -160,8 +161,6 @@ class DaskBackend:
 
 def local_cluster(workers: int):
     """A LocalCluster of ``workers`` processes, one task and one numba thread each."""
-    from distributed import LocalCluster
-
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                         dashboard_address=None, silence_logs=logging.ERROR)
 
@@ -176,8 +175,6 @@ def scheduler(spec: str | None):
         return
     if current_backend() is not None:
         raise UserError("a cluster is already in use")
-    from distributed import Client
-
     logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = None
     threads = None

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from kernels import layout as L
 
-from .errors import UserError
-from .variants import Rules
+from ..errors import UserError
+from .variants import W_LABELS, Rules
 
 SEATS = "NESW"
 SEAT_NAMES = ("north", "east", "south", "west")
@@ -160,11 +160,6 @@ def format_hand(mask: int) -> str:
     return " ".join(format_card(c) for c in card_ids(mask))
 
 
-def format_suit(suit: int) -> str:
-    """Letter of suit index ``suit``."""
-    return SUITS[suit]
-
-
 @dataclass
 class Deal:
     """A parsed deal: natural masks of each seat that was given (0..3), the upcard, kitty,
@@ -207,7 +202,7 @@ def parse_deal(text: str, rules: Rules) -> Deal:
         label, _, cards = part.partition(":")
         key = label.strip().lower()
         if key in ("up", "upcard", "turned", "turn-up"):
-            if rules.variant not in ("knock", "cutthroat"):
+            if not rules.has_upcard:
                 raise NotationError(f"{rules.variant} has no upcard, so {label.strip()!r} "
                                     f"is not a part of its deals")
             tokens = [t for t in _SPLIT_CARDS.split(cards.strip()) if t]
@@ -216,7 +211,7 @@ def parse_deal(text: str, rules: Rules) -> Deal:
             deal.upcard = reader.card(tokens[0])
             continue
         if key in ("kitty", "discard", "discards"):
-            if key == "kitty" and rules.variant not in ("knock", "cutthroat"):
+            if key == "kitty" and not rules.has_upcard:
                 raise NotationError(f"{rules.variant} has no kitty")
             mask = reader.cards(cards)
             if key == "kitty":
@@ -224,10 +219,10 @@ def parse_deal(text: str, rules: Rules) -> Deal:
             else:
                 deal.discard = (deal.discard or 0) | mask
             continue
-        if key == "ghost" or key == "dummy":
-            owner = "ghost" if key == "ghost" else "cutthroat"
-            if rules.variant != owner:
-                raise NotationError(f"{key!r} is a part of {owner} deals, not {rules.variant}")
+        if key in W_LABELS.values():
+            if rules.seat_w_name != key:
+                raise NotationError(f"{rules.variant} has no {key} hand, so {key!r} is not a "
+                                    f"part of its deals")
             seat = 3
         else:
             try:

@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UserError
-from .odds import METHODS, odds
-from .strategies import DEFAULT_WORLDS
-from .variants import Rules
+from ..errors import UserError
+from ..game.variants import Rules
+from ..strategy.named import DEFAULT_WORLDS, METHODS
+from .odds import odds
 
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump")
 OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "best_trump", "best_option",
@@ -185,7 +185,7 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
     if not f.get("hand"):
         raise UserError("no hand")
     seat = f.get("seat", "N")
-    if rules.variant in ("knock", "cutthroat") and "upcard" not in f:
+    if rules.has_upcard and "upcard" not in f:
         raise UserError(f"{rules.variant} hands need an upcard")
     result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=seat,
                   dealer=f.get("dealer"), upcard=f.get("upcard"), method=method, deals=deals,

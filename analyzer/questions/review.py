@@ -32,30 +32,28 @@ something, and how much).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from kernels import codes as K
 from kernels import layout as L
-from kernels import rules as K
+from kernels.slots import M, R
 
-from .errors import UserError
-from .notation import SEATS, SUITS, format_card, format_hand
-from .record import (
-    Record,
-    RecordError,
-    contract_text,
-    load_record,
-    read_json,
-    replay,
-    result_of,
-)
-from .solve import card_values, partner, solve_positions
+from ..compute.engine import replay
+from ..compute.solver import card_values, solve_positions
+from ..errors import UserError
+from ..game.notation import SEATS, SUITS, format_card, format_hand
+from ..game.records import Record, RecordError, contract_text, load_record, read_json, result_of
+from ..game.scoring import net_points
+from ..game.seating import declaring_mask, default_leader, partner, tricks_needed
+from ..game.variants import DUMMY, LADDER, UPCARD
 
 RENEGE_PENALTY = 2
+REVIEW_WORLDS = 40  # worlds per card when cards are judged by pimc
 DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",
                     "value_after", "cost_tricks", "cost_points", "note"]
 
@@ -82,7 +80,7 @@ class Review:
         """A JSON-ready dict (what ``euchre review --json`` prints)."""
         rec = self.record.rec
         return {"variant": self.record.rules.variant, "contract": self.contract,
-                "declarer": SEATS[int(rec[K.R_DECLARER])], "trump": SUITS[int(rec[K.R_TRUMP])],
+                "declarer": SEATS[int(rec[R.DECLARER])], "trump": SUITS[int(rec[R.TRUMP])],
                 "need": self.need, "dd_tricks_at_first_lead": self.dd_tricks,
                 "makeable": self.makeable, "declarer_tricks": self.tricks,
                 "result": result_of(self.record), "notes": self.notes,
@@ -107,30 +105,26 @@ class _Hand:
     decl: int
     leader: int
 
-    def net(self, tricks: int, contract: int | None = None) -> float:
-        """Net points of the declaring side when it takes ``tricks``."""
-        table = self.rules.points_table
+    def net(self, tricks: int, contract: int | None = None, seat: int | None = None) -> float:
+        """Net points of ``seat`` (default: the declarer) when the declaring side takes
+        ``tricks`` (``analyzer.game.scoring.net_points``)."""
         c = self.contract if contract is None else contract
-        return float(table[c, tricks, 0] - table[c, tricks, 1])
+        declaring = True if seat is None else bool((self.decl >> seat) & 1)
+        return float(net_points(self.rules, c, tricks, declaring))
 
 
 def _hand_of(record: Record) -> _Hand:
     rules, rec, hm = record.rules, record.rec, record.hm
-    hands = [int(hm[K.M_PLAY + s]) for s in range(4)]
+    hands = [int(hm[M.PLAY + s]) for s in range(4)]
     active = sum(1 << s for s in range(4) if hands[s])
-    declarer = int(rec[K.R_DECLARER])
-    decl = 1 << declarer
-    if rules.players == 4:
-        decl |= (1 << partner(declarer)) & active
-    return _Hand(rules, int(rec[K.R_TRUMP]), declarer, int(rec[K.R_CONTRACT]), hands, active,
-                 decl, int(rec[K.R_FIRST_LEADER]))
+    declarer = int(rec[R.DECLARER])
+    decl = declaring_mask(rules, declarer, active)
+    return _Hand(rules, int(rec[R.TRUMP]), declarer, int(rec[R.CONTRACT]), hands, active,
+                 decl, int(rec[R.FIRST_LEADER]))
 
 
 def _need(record: Record) -> int:
-    rules, c = record.rules, int(record.rec[K.R_CONTRACT])
-    if rules.variant in ("bid", "ghost"):
-        return rules.hand_size if c in (K.ASK, K.MOON) else c
-    return 3
+    return tricks_needed(record.rules, int(record.rec[R.CONTRACT]))
 
 
 def _exact(h: _Hand, hands_list, trumps, leaders, actives) -> np.ndarray:
@@ -165,10 +159,10 @@ def _positions(record: Record, h: _Hand) -> list:
     positions = []
     won = 0
     for t in range(record.rules.hand_size):
-        leader = int(rec[K.R_TRICK_LEADER + t])
+        leader = int(rec[R.TRICK_LEADER + t])
         seat, table = leader, []
         for pos in range(4):
-            card = int(rec[K.R_PLAYS + t * 4 + pos])
+            card = int(rec[R.PLAYS + t * 4 + pos])
             if card < 0:
                 break
             positions.append((t, seat, card, list(hands), leader, list(table), won))
@@ -177,7 +171,7 @@ def _positions(record: Record, h: _Hand) -> list:
             seat = (seat + 1) & 3
             while not (h.active >> seat) & 1:
                 seat = (seat + 1) & 3
-        if (h.decl >> int(rec[K.R_TRICK_WINNER + t])) & 1:
+        if (h.decl >> int(rec[R.TRICK_WINNER + t])) & 1:
             won += 1
     return positions
 
@@ -213,7 +207,7 @@ def _card_rows(record: Record, h: _Hand, step0: int) -> tuple[list, int]:
             rows.append(_renege_row(step0 + i, seat, t, card, best_cards, before, sign))
             continue
         after = won_before + int(v[card])
-        cost_points = sign * (h.net(before) - h.net(after))
+        cost_points = h.net(before, seat=seat) - h.net(after, seat=seat)
         best = "" if after == before else " ".join(format_card(c) for c in best_cards)
         rows.append(_row(step0 + i, "card", seat, t + 1, format_card(card), best, before, after,
                          sign, cost_points))
@@ -243,23 +237,23 @@ def _knowledge(record: Record, h: _Hand, positions, i: int, eff) -> tuple[int, d
         if tab and eff[cj] != eff[tab[0]]:
             voids[sj].add(int(eff[tab[0]]))
     known = {}
-    up = int(rec[K.R_UPCARD])
-    dealer = int(rec[K.R_DEALER])
+    up = int(rec[R.UPCARD])
+    dealer = int(rec[R.DEALER])
     seen_dead = 0
-    if up >= 0 and rules.variant in ("knock", "cutthroat"):
-        if rec[K.R_DEALER_DISCARD] >= 0:  # the dealer picked it up: everyone saw it go there
+    if up >= 0 and rules.has_upcard:
+        if rec[R.DEALER_DISCARD] >= 0:  # the dealer picked it up: everyone saw it go there
             if (hands[dealer] >> up) & 1 and dealer != seat:
                 known[dealer] = 1 << up
             if seat == dealer:
-                seen_dead |= 1 << int(rec[K.R_DEALER_DISCARD])
+                seen_dead |= 1 << int(rec[R.DEALER_DISCARD])
         else:
             seen_dead |= 1 << up  # turned down
-    if rec[K.R_SWAP_SEAT] == seat:
-        seen_dead |= int(hm[K.M_DEAD]) & ~int(hm[K.M_DEALT + seat])
+    if rec[R.SWAP_SEAT] == seat:
+        seen_dead |= int(hm[M.DEAD]) & ~int(hm[M.DEALT + seat])
     deck = 0
     for s in range(4):
-        deck |= int(hm[K.M_DEALT + s])
-    deck |= int(hm[K.M_KITTY])
+        deck |= int(hm[M.DEALT + s])
+    deck |= int(hm[M.KITTY])
     pool = deck & ~hands[seat] & ~played & ~seen_dead
     for m in known.values():
         pool &= ~m
@@ -315,13 +309,14 @@ def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
         legal = np.nonzero(v[0] >= 0)[0]
         sign = _side_sign(h, seat)
         tricks = v[:, legal].mean(axis=0) + won
-        net = np.array([[h.net(won + int(x)) for x in v[:, c]] for c in legal]).mean(axis=1)
-        j = int(np.argmax(sign * net + 1e-9 * sign * tricks))
+        net = np.array([[h.net(won + int(x), seat=seat) for x in v[:, c]]
+                        for c in legal]).mean(axis=1)
+        j = int(np.argmax(net + 1e-9 * sign * tricks))
         if card not in legal:
             rows.append(_renege_row(i, seat, t, card, [int(legal[j])], float(tricks[j]), sign))
             continue
         k = int(np.nonzero(legal == card)[0][0])
-        cost_points = max(0.0, sign * (net[j] - net[k]))
+        cost_points = max(0.0, net[j] - net[k])
         costly = cost_points > 1e-9 or sign * (tricks[j] - tricks[k]) > 1e-9
         best = format_card(int(legal[j])) if costly else ""
         rows.append(_row(i, "card", seat, t + 1, format_card(card), best,
@@ -335,11 +330,11 @@ def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
 
 def _trump_row(record: Record, h: _Hand, step: int) -> dict | None:
     rules, rec = record.rules, record.rec
-    if rules.variant in ("knock", "cutthroat"):
-        if rec[K.R_ROUND] != 2 or rec[K.R_UPCARD] == L.JOKER:
+    if rules.auction == UPCARD:
+        if rec[R.ROUND] != 2 or rec[R.UPCARD] == L.JOKER:
             return None
-        suits = [s for s in range(4) if s != (int(rec[K.R_UPCARD]) & 31) >> 3 or
-                 rules.options.get("name_turned_down")]
+        suits = [s for s in range(4) if s != (int(rec[R.UPCARD]) & 31) >> 3 or
+                 rules.name_turned_down]
     else:
         suits = list(range(4))
     tricks = _exact(h, [h.hands] * len(suits), suits, h.leader, h.active)
@@ -353,10 +348,10 @@ def _trump_row(record: Record, h: _Hand, step: int) -> dict | None:
 
 def _discard_row(record: Record, h: _Hand, step: int) -> dict | None:
     rec = record.rec
-    discard = int(rec[K.R_DEALER_DISCARD])
+    discard = int(rec[R.DEALER_DISCARD])
     if discard < 0:
         return None
-    dealer = int(rec[K.R_DEALER])
+    dealer = int(rec[R.DEALER])
     six = h.hands[dealer] | (1 << discard)
     options = [c for c in range(64) if (six >> c) & 1]
     layouts = []
@@ -370,14 +365,15 @@ def _discard_row(record: Record, h: _Hand, step: int) -> dict | None:
     best = max(options, key=lambda c: (sign * tricks[c], c == discard))
     return _row(step, "discard", dealer, None, format_card(discard),
                 "" if tricks[best] == tricks[discard] else format_card(best), tricks[best],
-                tricks[discard], sign, sign * (h.net(tricks[best]) - h.net(tricks[discard])))
+                tricks[discard], sign,
+                h.net(tricks[best], seat=dealer) - h.net(tricks[discard], seat=dealer))
 
 
 def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
     rec, hm = record.rec, record.hm
-    if record.rules.variant != "cutthroat" or rec[K.R_CONTRACT] & K.CT_MAKER_ALONE:
+    if record.rules.seat_w != DUMMY or rec[R.CONTRACT] & K.CT_MAKER_ALONE:
         return None
-    dropped = int(hm[K.M_DUMMY_DISCARD])
+    dropped = int(hm[M.DUMMY_DISCARD])
     if not dropped:
         return None
     ten = h.hands[h.declarer] | dropped
@@ -399,27 +395,25 @@ def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
 
 def _alone_row(record: Record, h: _Hand, step: int) -> dict | None:
     rules, rec, hm = record.rules, record.rec, record.hm
-    if rules.variant != "knock" or rec[K.R_DEFENDER_ALONE] >= 0:
+    if not (rules.auction == UPCARD and rules.partnership) or rec[R.DEFENDER_ALONE] >= 0:
         return None
-    alone = bool(rec[K.R_CONTRACT] & K.CT_MAKER_ALONE)
+    alone = bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE)
     mate = partner(h.declarer)
-    dealer = int(rec[K.R_DEALER])
+    dealer = int(rec[R.DEALER])
     other_active = h.active ^ (1 << mate)
-    other_decl = (1 << h.declarer) | ((1 << mate) & other_active)
+    other_decl = declaring_mask(rules, h.declarer, other_active)
     if alone:
-        mate_hand = int(hm[K.M_DEALT + mate])
-        if mate == dealer and rec[K.R_ROUND] == 1:
+        mate_hand = int(hm[M.DEALT + mate])
+        if mate == dealer and rec[R.ROUND] == 1:
             return None  # the dealer's pick-up and discard would change too
         hands = list(h.hands)
         hands[mate] = mate_hand
     else:
         hands = list(h.hands)
         hands[mate] = 0
-        if mate == dealer and rec[K.R_ROUND] == 1:
+        if mate == dealer and rec[R.ROUND] == 1:
             return None
-    leader = (dealer + 1) & 3
-    while not (other_active >> leader) & 1:
-        leader = (leader + 1) & 3
+    leader = default_leader(rules, h.declarer, other_active, dealer, not alone, None)
     other = _Hand(rules, h.trump, h.declarer, h.contract ^ K.CT_MAKER_ALONE, hands,
                   other_active, other_decl, leader)
     other_tricks = int(_exact(other, [hands], h.trump, leader, other_active)[0])
@@ -435,20 +429,22 @@ def _alone_row(record: Record, h: _Hand, step: int) -> dict | None:
 
 def _bid_row(record: Record, h: _Hand, step: int, dd_tricks: int) -> dict | None:
     rules = record.rules
-    if rules.variant not in ("bid", "ghost") or h.contract in (K.ASK, K.MOON):
+    if rules.auction != LADDER or h.contract in (K.ASK, K.MOON):
         return None
     levels = [k for k in rules.bid_ladder if k < K.ASK]
     nets = {k: h.net(dd_tricks, k) for k in levels}
     best = max(levels, key=lambda k: (nets[k], k == h.contract))
-    return _row(step, "bid", h.declarer, None, f"bid {h.contract}",
-                "" if nets[best] <= nets[h.contract] else f"bid {best}", dd_tricks, dd_tricks,
+    return _row(step, "bid", h.declarer, None, rules.bid_name(h.contract),
+                "" if nets[best] <= nets[h.contract] else rules.bid_name(best), dd_tricks,
+                dd_tricks,
                 1, nets[best] - nets[h.contract], f"at {dd_tricks} tricks")
 
 
 # ---------------------------------------------------------------------------- API
 
 
-def review(record: Record, method: str = "dd", worlds: int = 40, seed: int = 0) -> Review:
+def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
+           seed: int = 0) -> Review:
     """Review a loaded record (see the module docstring). With ``method="pimc"`` each card
     is judged as the player could see it: averaged over ``worlds`` layouts of the cards it
     could not see that agree with what it had seen (its hand, the cards played, the suits
@@ -459,7 +455,7 @@ def review(record: Record, method: str = "dd", worlds: int = 40, seed: int = 0) 
         raise UserError(f"unknown review method {method!r}: choose dd or pimc")
     record = replay(record)
     rec = record.rec
-    if rec[K.R_STATUS] != K.ST_PLAYED:
+    if rec[R.STATUS] != K.ST_PLAYED:
         raise RecordError("the hand was redealt, so there is no play to review")
     h = _hand_of(record)
     cards, dd_tricks = _card_rows(record, h, 0)
@@ -472,11 +468,11 @@ def review(record: Record, method: str = "dd", worlds: int = 40, seed: int = 0) 
     if bid is not None:
         rows.insert(0, bid)
     notes = []
-    if rec[K.R_ASK_GIVE] >= 0:
-        notes.append(f"the 6-ask exchange (gave {format_card(int(rec[K.R_ASK_GIVE]))}, received "
-                     f"{format_card(int(rec[K.R_ASK_RECEIVE]))}) is not compared with others")
-    if rec[K.R_SWAP_SEAT] >= 0:
-        notes.append(f"{SEATS[int(rec[K.R_SWAP_SEAT])]} swapped for the ghost hand; the swap is"
+    if rec[R.ASK_GIVE] >= 0:
+        notes.append(f"the 6-ask exchange (gave {format_card(int(rec[R.ASK_GIVE]))}, received "
+                     f"{format_card(int(rec[R.ASK_RECEIVE]))}) is not compared with others")
+    if rec[R.SWAP_SEAT] >= 0:
+        notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; the swap is"
                      f" not compared with keeping")
     rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed)
     for i, row in enumerate(rows):
@@ -484,10 +480,10 @@ def review(record: Record, method: str = "dd", worlds: int = 40, seed: int = 0) 
     frame = pd.DataFrame(rows, columns=DECISION_COLUMNS)
     frame["trick"] = frame["trick"].astype("Int64")  # empty for decisions before play
     return Review(record, contract_text(record), _need(record), dd_tricks,
-                  int(rec[K.R_DECL_TRICKS]), frame, notes)
+                  int(rec[R.DECL_TRICKS]), frame, notes)
 
 
-def review_records(path: Path, method: str = "dd", worlds: int = 40,
+def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
                    seed: int = 0) -> Iterator[tuple[int, Review | str]]:
     """Review each record of a JSON-lines file: ``(line, Review)``, or ``(line, message)`` for
     a record that cannot be reviewed. Raises UserError when the file cannot be read."""
@@ -504,6 +500,25 @@ def review_records(path: Path, method: str = "dd", worlds: int = 40,
                                   worlds, seed)
             except UserError as e:
                 yield line, str(e)
+
+
+def reviewed(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS, seed: int = 0,
+             variant: str | None = None,
+             on_skipped: Callable[[int, str], None] | None = None) -> list:
+    """``(line, Review)`` of every record of a JSON-lines file that can be reviewed (and is of
+    ``variant`` when given); ``on_skipped(line, why)`` hears each record skipped."""
+    good = []
+    for line, r in review_records(path, method, worlds, seed):
+        if isinstance(r, str):
+            why = r
+        elif variant is not None and r.record.rules.variant != variant:
+            why = f"a {r.record.rules.variant} hand in a {variant} report"
+        else:
+            good.append((line, r))
+            continue
+        if on_skipped is not None:
+            on_skipped(line, why)
+    return good
 
 
 def all_decisions(reviews: list[tuple[int, Review]]) -> pd.DataFrame:

@@ -19,6 +19,7 @@ marked interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from kernels.threads import max_threads, num_threads, set_threads
+
+from ..errors import UserError
 
 DEFAULT_CHUNK = 2048
 _backend = None  # the active cluster backend (analyzer.cluster), None for this process
@@ -113,3 +118,18 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
             bar.stop()
     totals.seconds = time.perf_counter() - start
     return totals
+
+
+@contextlib.contextmanager
+def using_threads(workers: int | None):
+    """Within this block the kernels use ``workers`` numba threads (None: as they are);
+    UserError when ``workers`` is not between 1 and the threads available."""
+    if workers is not None and not 1 <= workers <= max_threads():
+        raise UserError(f"--workers must be between 1 and {max_threads()}")
+    before = num_threads()
+    if workers is not None:
+        set_threads(workers)
+    try:
+        yield
+    finally:
+        set_threads(before)

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from kernels import rules as K
+from kernels import codes as K
 
-from .variants import OPTIONS, VARIANT_TITLES, Rules, option_flag, points_rows
+from .scoring import points_rows
+from .variants import (
+    DUMMY,
+    GHOST,
+    LADDER,
+    LEAD_DECLARER,
+    LEAD_LEFT_OF_DEALER,
+    OPTIONS,
+    Rules,
+    option_flag,
+)
 
 
 def _deck_words(rules: Rules) -> str:
@@ -19,40 +29,44 @@ def _deck_words(rules: Rules) -> str:
 
 def _deal_words(rules: Rules) -> str:
     n = rules.hand_size
-    if rules.variant == "bid":
-        extra = "; the dealer gets the extra card and discards one" if rules.joker else ""
-        return f"{n} cards to each of 4 players, partners opposite{extra}"
-    if rules.variant == "ghost":
-        return f"{n} cards to each of 3 players and a face-down ghost hand (seat W)"
-    kitty = rules.kitty_size
-    if rules.variant == "cutthroat":
-        return (f"5 cards to each of 3 players and to the dummy (seat W); the other {kitty} form "
-                f"the kitty, top card turned up")
-    return f"5 cards to each of 4 players, partners opposite; {kitty} in the kitty, top card up"
+    who = (f"{n} cards to each of {rules.players} players"
+           + (", partners opposite" if rules.partnership else ""))
+    if rules.seat_w == GHOST:
+        return f"{who} and a face-down ghost hand (seat W)"
+    if rules.seat_w == DUMMY:
+        who = f"{n} cards to each of {rules.players} players and to the dummy (seat W)"
+    if rules.dealer_extra:
+        return f"{who}; the dealer gets the extra card and discards one"
+    if rules.has_upcard:
+        return f"{who}; the other {rules.kitty_size} form the kitty, top card turned up"
+    return who
 
 
-def _bidding_words(rules: Rules) -> list[str]:
+def _ladder_words(rules: Rules) -> list[str]:
     n = rules.hand_size
-    if rules.variant in ("bid", "ghost"):
-        ladder = " < ".join(
-            {K.ASK: f"{n}-ask", K.MOON: f"{n}-moon" if rules.variant == "bid" else "moon"}.get(
-                c, str(c)) for c in rules.bid_ladder)
-        lines = [f"One round, clockwise from the dealer's left: pass or bid higher. Ladder: "
-                 f"{ladder}."]
-        if rules.variant == "ghost":
-            lines.insert(0, "Before bidding, one player (the first who wants to) may swap their "
-                            "hand for the ghost hand; the old hand is dead.")
-        else:
-            lines.append("Partners may overbid each other. The winner names trump and leads.")
-            lines.append(f"{n}-ask: the bidder gives a card to the partner, gets the partner's best"
-                         f" trump back, and plays alone. {n}-moon: alone without help.")
-        if rules.stick_the_dealer:
-            lines.append("Stick the dealer: if all others pass, the dealer must bid at least 3.")
-        else:
-            lines.append("If everyone passes the cards are redealt by the next dealer.")
-        if rules.ace_no_face:
-            lines.append("Ace-No-Face: a player with an ace and no J, Q or K may call a redeal.")
-        return lines
+    moon = f"{n}-moon" if rules.partnership else "moon"
+    ladder = " < ".join({K.ASK: f"{n}-ask", K.MOON: moon}.get(c, str(c))
+                        for c in rules.bid_ladder)
+    lines = [f"One round, clockwise from the dealer's left: pass or bid higher. Ladder: "
+             f"{ladder}."]
+    if rules.seat_w == GHOST:
+        lines.insert(0, "Before bidding, one player (the first who wants to) may swap their "
+                        "hand for the ghost hand; the old hand is dead.")
+    if rules.partnership:
+        lines.append("Partners may overbid each other. The winner names trump and leads.")
+    if rules.has_ask:
+        lines.append(f"{n}-ask: the bidder gives a card to the partner, gets the partner's best"
+                     f" trump back, and plays alone. {moon}: alone without help.")
+    if rules.stick_the_dealer:
+        lines.append("Stick the dealer: if all others pass, the dealer must bid at least 3.")
+    else:
+        lines.append("If everyone passes the cards are redealt by the next dealer.")
+    if rules.ace_no_face:
+        lines.append("Ace-No-Face: a player with an ace and no J, Q or K may call a redeal.")
+    return lines
+
+
+def _upcard_words(rules: Rules) -> list[str]:
     lines = ["Round 1, clockwise from the dealer's left: pass or order the upcard's suit; the "
              "dealer then takes the upcard and discards one card."]
     turned = "any suit" if rules.name_turned_down else "any suit but the turned-down one"
@@ -64,52 +78,54 @@ def _bidding_words(rules: Rules) -> list[str]:
         lines.append("If everyone passes round 2 the cards are redealt.")
     if rules.joker:
         lines.append("A turned-up joker: the dealer names trump before looking, then takes it.")
-    if rules.variant == "knock":
-        lines.append("The maker may go alone (partner sits out)"
-                     + ("; a defender may go alone too." if rules.lone_defender else "."))
-    else:
+    if rules.seat_w == DUMMY:
         lines.append("The maker plays against the other two, combining the dummy with their hand"
                      " and keeping the best 5 of 10, unless going alone without it; one "
                      "defender may also go alone.")
+    else:
+        lines.append("The maker may go alone (partner sits out)"
+                     + ("; a defender may go alone too." if rules.lone_defender_allowed
+                        else "."))
     return lines
 
 
 def _lead_words(rules: Rules) -> str:
-    if rules.variant in ("bid", "ghost"):
+    if rules.lead == LEAD_DECLARER:
         return "The winning bidder leads the first trick."
-    if rules.variant == "knock":
+    if rules.lead == LEAD_LEFT_OF_DEALER:
         return "The player left of the dealer leads (skipping a seat that sits out)."
     return ("The player left of the dealer leads; if someone went alone, the first active player"
             " left of the lone player.")
 
 
-def scoring_lines(rules: Rules) -> list[str]:
-    """The points table as lines: one per contract and band of tricks with equal points."""
+def _ladder_scoring(rules: Rules, rows) -> list[str]:
     n = rules.hand_size
     lines = []
-    rows = list(points_rows(rules))
-    if rules.variant in ("bid", "ghost"):
-        names = {K.ASK: f"{n}-ask", K.MOON: "moon"}
-        for contract in rules.bid_ladder:
-            name = names.get(contract, f"bid {contract}")
-            made = [r for r in rows if r[0] == contract and r[2] > 0 and r[1] >= (
-                contract if contract < K.ASK else n)]
-            lost = {r[2] for r in rows if r[0] == contract and r not in made}
-            made_words = ("1 point a trick" if contract < K.ASK
-                          else f"{made[0][2]} points for all {n} tricks")
-            lines.append(f"{name}: made, {made_words}; set, {min(lost)}")
-        whom = "each opponent scores their own tricks" if rules.variant == "ghost" else \
-            "the opponents score 1 point a trick"
-        lines.append(f"Whatever the result, {whom}.")
-        return lines
-    names = {0: "partners" if rules.variant == "knock" else "maker with the dummy",
+    for contract in rules.bid_ladder:
+        made = [r for r in rows if r[0] == contract and r[2] > 0 and r[1] >= (
+            contract if contract < K.ASK else n)]
+        lost = {r[2] for r in rows if r[0] == contract and r not in made}
+        made_words = ("1 point a trick" if contract < K.ASK
+                      else f"{made[0][2]} points for all {n} tricks")
+        name = rules.bid_name(contract)
+        lines.append(f"{name}: made, {made_words}; set, {min(lost)}")
+    whom = "each opponent scores their own tricks" if rules.defenders_score_own_tricks else \
+        "the opponents score 1 point a trick"
+    lines.append(f"Whatever the result, {whom}.")
+    return lines
+
+
+def _upcard_scoring(rules: Rules, rows) -> list[str]:
+    n = rules.hand_size
+    names = {0: "partners" if rules.partnership else "maker with the dummy",
              K.CT_MAKER_ALONE: "maker alone", K.CT_DEFENDER_ALONE: "against a lone defender",
              K.CT_MAKER_ALONE | K.CT_DEFENDER_ALONE: "maker alone against a lone defender"}
-    who = "makers" if rules.variant == "knock" else "maker"
-    each = "defenders" if rules.variant == "knock" else "each defender"
+    who = "makers" if rules.partnership else "maker"
+    each = "defenders" if rules.partnership else "each defender"
+    lines = []
     for contract in rules.contracts:
         bands = []
-        for lo, hi in ((0, 2), (3, n - 1), (n, n)):
+        for lo, hi in ((0, rules.make - 1), (rules.make, n - 1), (n, n)):
             pts = {(r[2], r[3]) for r in rows if r[0] == contract and lo <= r[1] <= hi}
             for d, f in sorted(pts):
                 trick_words = f"{lo}-{hi}" if lo != hi else f"{lo}"
@@ -119,14 +135,23 @@ def scoring_lines(rules: Rules) -> list[str]:
     return lines
 
 
+def scoring_lines(rules: Rules) -> list[str]:
+    """The points table as lines: one per contract and band of tricks with equal points."""
+    rows = list(points_rows(rules))
+    if rules.auction == LADDER:
+        return _ladder_scoring(rules, rows)
+    return _upcard_scoring(rules, rows)
+
+
 def describe(rules: Rules) -> list[str]:
     """The rules in force as a list of lines for the terminal."""
-    lines = [VARIANT_TITLES[rules.variant], ""]
+    lines = [rules.title, ""]
     lines.append(f"Deck: {_deck_words(rules)}.")
     lines.append(f"Deal: {_deal_words(rules)}.")
     lines.append(f"Tricks: {rules.hand_size} per hand.")
     lines.append("Bidding:")
-    lines += [f"  {line}" for line in _bidding_words(rules)]
+    words = _ladder_words(rules) if rules.auction == LADDER else _upcard_words(rules)
+    lines += [f"  {line}" for line in words]
     lines.append("Play: follow the led suit if you can (the left bower is a trump); highest trump"
                  " wins, else the highest card of the led suit.")
     lines.append(f"Lead: {_lead_words(rules)}")
@@ -134,7 +159,7 @@ def describe(rules: Rules) -> list[str]:
     lines += [f"  {line}" for line in scoring_lines(rules)]
     lines.append("  A renege (not following suit when able) costs the offending side 2 points.")
     win = " and must be won by 2" if rules.win_by_two else ""
-    each = "team" if rules.players == 4 else "player"
+    each = "team" if rules.partnership else "player"
     lines.append(f"Game: the first {each} to {rules.target} points wins{win}.")
     opts = ", ".join(f"{option_flag(k)}={_value(v)}" for k, v in rules.options.items())
     lines.append(f"Options in force: {opts or 'none'}.")

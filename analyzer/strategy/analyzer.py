@@ -16,9 +16,11 @@ import pandas as pd
 
 from kernels import bidding as B
 
-from .variants import Rules
+from ..game.variants import LADDER, Rules
+from .named import method_policies
+from .tables import tabulate
 
-TABLE_DEALS = {"bid": 200_000, "ghost": 200_000, "knock": 240_000, "cutthroat": 180_000}
+TABLE_DEALS = {"ladder": 200_000, "upcard": 240_000}  # by auction kind
 SEATS = {"dealer": 0, "first": 1, "second": 2, "third": 3}
 RANKS = "789TJQKA"
 SHRINK = 200  # deals' worth of weight on the pooled estimate
@@ -53,7 +55,7 @@ def table_from(rules: Rules, tables: dict, min_deals: int = 20) -> tuple[np.ndar
     s = tables["strength"]
     s = s[s["deals"] >= min_deals]
     swap_value = 0.0
-    if rules.variant in ("bid", "ghost"):
+    if rules.auction == LADDER:
         names = dict(BID_OPTIONS)
         names[f"{rules.hand_size}-ask"] = B.O_ASK
         for name, o in names.items():
@@ -94,9 +96,7 @@ def analyzer_table(rules: Rules, method: str = "heuristic",
                    deals: int | None = None) -> tuple[np.ndarray, float]:
     """The analyzer bidder's grid and swap value for ``rules`` when hands are played by
     ``method`` (built with ``analyzer.tables`` and cached)."""
-    from .tables import build_tables
-
-    deals = deals or TABLE_DEALS[rules.variant]
+    deals = deals or TABLE_DEALS[rules.auction]
     key = json.dumps({"rules": rules.options, "variant": rules.variant, "method": method,
                       "deals": deals, "version": 2}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
@@ -104,7 +104,7 @@ def analyzer_table(rules: Rules, method: str = "heuristic",
     if path.exists():
         data = np.load(path)
         return data["grid"], float(data["swap"])
-    tables = build_tables(rules, deals, seed=20261130, method=method)
+    tables = tabulate(rules, deals, *method_policies(method), seed=20261130)
     grid, swap = table_from(rules, tables)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
@@ -116,4 +116,4 @@ def analyzer_table(rules: Rules, method: str = "heuristic",
 def fill_params(params_row: np.ndarray, grid: np.ndarray, swap: float) -> None:
     """Write the grid and swap value into one seat's parameter row."""
     params_row[B.STRAT_BASE:] = grid.reshape(-1)
-    params_row[B.PR_SWAP_EV] = swap
+    params_row[B.PR.SWAP_EV] = swap

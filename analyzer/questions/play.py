@@ -1,53 +1,37 @@
-"""Playing and scoring single hands: thin callers of the engine kernel."""
+"""Playing and scoring single hands: ``euchre play`` and ``euchre score``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from kernels import policies as P
-from kernels import rules as K
-from kernels.engine import play_batch
-from kernels.threads import num_threads
+from kernels.slots import R
 
-from .errors import UserError
-from .notation import SEATS, parse_seat
-from .record import Record, RecordError, check_result, load_record, replay
-from .solve import table_bits
-from .strategies import DEFAULT_WORLDS, seat_policies
-from .variants import Rules
+from ..compute import engine
+from ..errors import UserError
+from ..game.notation import SEATS, parse_seat
+from ..game.records import Record, RecordError, check_result, load_record
+from ..game.variants import Rules
+from ..strategy.named import DEFAULT_WORLDS
+from ..strategy.seats import seat_policies
 
-MAX_SEED = 2**63 - 1
-
-
-def check_seed(seed: int) -> None:
-    """UserError unless ``seed`` is a whole number from 0 to 2**63 - 1."""
-    whole = isinstance(seed, int | np.integer) and not isinstance(seed, bool)
-    if not whole or not 0 <= seed <= MAX_SEED:
-        raise UserError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}")
+DEFAULT_STRATEGY = "random"
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,
-               strategy: str | list = "random", play: str | list | None = None,
+               strategy: str | list = DEFAULT_STRATEGY, play: str | list | None = None,
                worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
     """Deal and play hands ``first .. first+n-1`` of ``seed``: seat s bids by ``strategy``
     and plays by ``play`` (one name for all seats or a list of four; ``play`` defaults to
     ``random`` for the random strategy and ``heuristic`` otherwise). ``dealers`` (length n)
-    defaults to rotating N, E, S(, W). Returns the engine's ``(masks[n, M_LEN],
-    records[n, R_LEN])``."""
-    check_seed(seed)
-    if dealers is None:
-        dealers = (first + np.arange(n)) % rules.players
+    defaults to rotating N, E, S(, W). Returns the engine's ``(masks[n, M.LEN],
+    records[n, R.LEN])``."""
     if play is None:
         play = "random" if strategy == "random" else "heuristic"
     policies, params = seat_policies(strategy, play, worlds, rules)
-    to_norm, from_norm = rules.layout
-    solving = bool(np.isin(policies[:, 1], (P.P_DD, P.P_PIMC)).any())
-    return play_batch(rules.config(), rules.points_table, to_norm, from_norm, policies, params,
-                      np.int64(seed), np.int64(first), np.asarray(dealers, dtype=np.int64),
-                      table_bits(rules) if solving else 1, num_threads())
+    return engine.play_hands(rules, n, policies, params, seed, first, dealers)
 
 
-def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = "random",
+def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = DEFAULT_STRATEGY,
              play: str | None = None, worlds: int = DEFAULT_WORLDS) -> Record:
     """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand."""
     masks, recs = play_hands(rules, 1, seed=seed, dealers=[dealer], strategy=strategy,
@@ -59,8 +43,8 @@ def score_record(data: dict) -> Record:
     """Check and score a recorded hand (a parsed JSON object): every step is validated, the
     renege penalty applied, and any 'declarer' or 'result' the record states is checked
     against the play. Raises RecordError."""
-    record = replay(load_record(data))
-    declarer = record.rec[K.R_DECLARER]
+    record = engine.replay(load_record(data))
+    declarer = record.rec[R.DECLARER]
     if "declarer" in data and declarer >= 0:
         actual = SEATS[declarer]
         try:

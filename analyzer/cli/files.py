@@ -1,0 +1,182 @@
+"""Commands over files of hands: ``evaluate`` (price each hand) and ``review`` (judge each
+decision of played hands)."""
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+from ..errors import UserError
+from ..game.records import load_record, read_json
+from ..questions.evaluate import EvalSummary, count_rows, evaluate_file
+from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
+from ..strategy.named import DEFAULT_WORLDS
+from .app import app
+from .common import (
+    JsonOption,
+    MethodOption,
+    SchedulerOption,
+    SeedOption,
+    VariantOption,
+    WorldsOption,
+    console,
+    err_console,
+    on_cluster,
+    print_json,
+    read_text,
+    rules_for,
+    with_rule_options,
+)
+from .views import print_review, print_review_summary
+
+OutOption = Annotated[Path | None, typer.Option("-o", "--out", help="Write rows to this .csv "
+                                                "or .parquet as they finish.")]
+ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
+                                            "the same -o file.")]
+StrictOption = Annotated[bool, typer.Option("--strict", help="Stop at the first bad row "
+                                            "instead of skipping it.")]
+JsonLinesOption = Annotated[bool, typer.Option("--json", help="Print each row as one JSON "
+                                               "line.")]
+
+
+@app.command("evaluate")
+@with_rule_options
+def evaluate_cmd(
+    file: Annotated[Path, typer.Argument(help="Hands: .csv (a 'hand' column, optional seat, "
+                                         "dealer, upcard, trump), .jsonl, or text (one hand "
+                                         "per line, then key=value fields).")],
+    variant: VariantOption,
+    deals: Annotated[int, typer.Option(help="Random deals per hand.", min=1)] = 2_000,
+    method: MethodOption = "dd",
+    worlds: WorldsOption = DEFAULT_WORLDS,
+    out: OutOption = None,
+    resume: ResumeOption = False,
+    strict: StrictOption = False,
+    seed: SeedOption = 0,
+    json_out: JsonLinesOption = False,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Price every hand of a file with the odds engine: the best option, its chance of making
+    with a 95% interval, and the expected points of every option. Rows are written as they
+    finish; a killed run continues with --resume. Bad rows are reported with their line
+    number and skipped (--strict stops).
+
+      euchre evaluate hands.csv --variant knock -o priced.parquet
+
+      euchre evaluate hands.txt --variant bid --deals 500 --method heuristic --json
+
+      euchre evaluate hands.csv --variant knock -o priced.parquet --resume
+    """
+    rules = rules_for(variant, rule_opts)
+    show_bar = out is not None and not json_out
+    total = count_rows(file) if show_bar and file.is_file() else 0  # a quick first pass
+    bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=err_console, transient=True, disable=not show_bar)
+    with on_cluster(scheduler), bar:
+        task = bar.add_task("rows", total=total)
+        summary = evaluate_file(
+            file, rules, out, deals=deals, method=method, seed=seed, worlds=worlds,
+            resume=resume, strict=strict, on_row=_row_printer(json_out, out is None),
+            on_bad=lambda b: err_console.print(f"warning: {file}, line {b.line}: "
+                                               f"{b.message}; skipped", soft_wrap=True),
+            on_progress=lambda line: bar.update(task, completed=line))
+    _report_evaluation(summary, out, json_out)
+
+
+def _row_printer(json_out: bool, to_terminal: bool):
+    """What ``evaluate`` prints of each row: a JSON line, a sentence, or nothing (rows go to
+    the output file)."""
+    def on_row(row):
+        if json_out:
+            print(json.dumps({**row, "options": json.loads(row["options"])}), flush=True)
+        elif to_terminal:
+            console.print(f"line {row['line']}: {row['hand']} -> {row['best_option']} "
+                          f"({row['best_trump']}) {row['best_detail']}".rstrip() +
+                          f", P(make) {100 * row['p_make']:.1f}% [{100 * row['p_make_low']:.1f},"
+                          f" {100 * row['p_make_high']:.1f}], EV {row['ev']:+.2f}",
+                          soft_wrap=True)
+    return on_row
+
+
+def _report_evaluation(summary: EvalSummary, out: Path | None, json_out: bool) -> None:
+    """The closing line of ``evaluate`` (exit 130 when interrupted)."""
+    if summary.interrupted:
+        where = "; run the same command with --resume to continue" if out else ""
+        err_console.print(f"interrupted after {summary.evaluated + summary.resumed:,} "
+                          f"hands{where}")
+        raise typer.Exit(130)
+    if json_out:
+        return
+    done = f"{summary.evaluated:,} hands evaluated"
+    if summary.resumed:
+        done += f" ({summary.resumed:,} more were done before --resume)"
+    if summary.bad:
+        done += f", {len(summary.bad):,} bad rows skipped"
+    if summary.output is not None:
+        done += f"; written to {summary.output}"
+    err_console.print(done)
+
+
+@app.command("review")
+def review_cmd(
+    record_path: Annotated[str, typer.Argument(
+        metavar="RECORD", help="A recorded hand (.json, or - for stdin), or a file of records "
+                               "(.jsonl, one per line) for a summary.")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Batch: write every decision "
+                                             "to this .csv or .parquet.")] = None,
+    method: Annotated[str, typer.Option(help="dd (everything seen) or pimc (each card judged "
+                                        "with what its player could see).")] = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1, max=1000)]
+    = REVIEW_WORLDS,
+    seed: SeedOption = 0,
+    json_out: JsonOption = False,
+):
+    """Review a played hand double dummy: the value before and after every decision (bid,
+    trump, discard, alone, each card), the decisions that cost tricks or points and what was
+    best, whether the contract was makeable, and any renege with its penalty.
+
+      euchre review hand.json
+
+      euchre play --variant knock --seed 4 --json | euchre review -
+
+      euchre review hand.json --method pimc --worlds 100
+
+      euchre review club-night.jsonl -o decisions.csv
+    """
+    if record_path.endswith((".jsonl", ".ndjson")):
+        _review_batch(Path(record_path), out, method, worlds, seed, json_out)
+        return
+    source = "standard input" if record_path == "-" else record_path
+    result = review(load_record(read_json(read_text(record_path), source)), method, worlds,
+                    seed)
+    if json_out:
+        print_json(result.to_dict())
+    else:
+        print_review(console, result)
+
+
+def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: int,
+                  json_out: bool) -> None:
+    """``review`` of a file of records: a summary, and every decision to ``out``."""
+    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
+
+    def skipped(line: int, why: str) -> None:
+        err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)
+
+    good = reviewed(path, method, worlds, seed, on_skipped=skipped)
+    decisions = all_decisions(good)
+    by_type, costliest = summarise(decisions)
+    if out is not None:
+        if out.suffix.lower() == ".parquet":
+            decisions.to_parquet(out)
+        else:
+            decisions.to_csv(out, index=False)
+    if json_out:
+        print_json({"records": len(good), "by_type": by_type.to_dict(orient="records"),
+                    "costliest": costliest.to_dict(orient="records")})
+    else:
+        print_review_summary(console, good, by_type, costliest)

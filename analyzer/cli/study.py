@@ -1,0 +1,155 @@
+"""Commands that study a variant over many deals: ``simulate``, ``table`` and ``report``."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..questions.simulate import simulate
+from ..questions.tables import build_tables, table_meta, write_tables
+from ..strategy.named import DECISIONS, DEFAULT_WORLDS, PLAYS
+from .app import app
+from .common import (
+    DealsOption,
+    JsonOption,
+    MethodOption,
+    SchedulerOption,
+    SeedOption,
+    VariantOption,
+    WorkersOption,
+    WorldsOption,
+    console,
+    err_console,
+    on_cluster,
+    print_json,
+    rules_for,
+    with_rule_options,
+)
+from .views import print_simulation
+
+
+@app.command("simulate")
+@with_rule_options
+def simulate_cmd(
+    variant: VariantOption,
+    games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
+                                       "sets).", min=1)] = 1000,
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}.")]
+    = "points",
+    vs: Annotated[str, typer.Option("--vs", help="Strategy B.")] = "points",
+    play: Annotated[str, typer.Option(help=f"How A plays cards: {', '.join(PLAYS)}.")]
+    = "heuristic",
+    vs_play: Annotated[str | None, typer.Option(help="How B plays cards (default: as A).")]
+    = None,
+    worlds: WorldsOption = DEFAULT_WORLDS,
+    seed: SeedOption = 0,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """Play whole games between two strategies on the same deals (each deal set is played with
+    the seats swapped) and print A's win rate with its 95% interval, points per hand, and how
+    often each side declared and made each contract.
+
+      euchre simulate --variant bid --games 10000 --strategy points --vs random
+
+      euchre simulate --variant knock --games 200 --play pimc --vs-play heuristic --json
+    """
+    rules = rules_for(variant, rule_opts)
+    with on_cluster(scheduler):
+        result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
+                          worlds=worlds, workers=workers, progress=not json_out)
+    if json_out:
+        print_json(result.to_dict())
+    else:
+        print_simulation(console, result)
+
+
+@app.command("table")
+@with_rule_options
+def table_cmd(
+    variant: VariantOption,
+    out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
+    deals: DealsOption = 100_000,
+    method: MethodOption = "dd",
+    worlds: WorldsOption = DEFAULT_WORLDS,
+    seed: SeedOption = 0,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Build the strategy tables of a variant over random deals and write each as Parquet and
+    CSV: by hand features, by hand strength, every hand class with its best option (and in
+    ghost, keep or swap). Interrupted runs resume from the directory.
+
+      euchre table --variant bid --deals 1000000 -o tables/bid
+
+      euchre table --variant knock --method heuristic -o tables/knock-heuristic
+    """
+    from reports.report import how_to_bid  # matplotlib: loaded only by the commands that draw
+
+    rules = rules_for(variant, rule_opts)
+    try:
+        with on_cluster(scheduler):
+            tables = build_tables(rules, deals, Path(out), seed=seed, method=method,
+                                  worlds=worlds, progress=True)
+    except KeyboardInterrupt:
+        _stopped_resumable(out)
+    tables["meta"] = table_meta(rules, tables)
+    written = write_tables(tables, Path(out))
+    console.print(f"[bold]{rules.variant}[/bold]: {tables['meta']['deals']:,} deals, {method},"
+                  f" seed {seed}; {len(written)} files in {out}")
+    for line in how_to_bid(tables):
+        console.print(f"  {line}", soft_wrap=True)
+
+
+def _stopped_resumable(where) -> None:
+    """Ctrl-C during a table build: say where the finished chunks are, exit 130."""
+    console.print(f"interrupted: the chunks done are saved in {where}; run the same command to "
+                  f"continue")
+    raise typer.Exit(130) from None
+
+
+@app.command("report")
+@with_rule_options
+def report_cmd(
+    variant: VariantOption,
+    out: Annotated[str, typer.Option("-o", "--out", help="The report file (.html or .md).")]
+    = "report.html",
+    deals: DealsOption = 100_000,
+    method: MethodOption = "dd",
+    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained file) or md "
+                                     "(Markdown with image files).")] = "html",
+    compare: Annotated[bool, typer.Option(help="Add the heuristic and PIMC play models "
+                                          "(fewer deals) to compare with.")] = True,
+    review_file: Annotated[Path | None, typer.Option(
+        "--review", help="A file of played records (.jsonl) to review and add as a "
+                         "section.")] = None,
+    seed: SeedOption = 0,
+    scheduler: SchedulerOption = None,
+    rule_opts: dict | None = None,
+):
+    """Build the tables of a variant and write a report: the rules in force, method, deals and
+    seed, a short "how to bid" summary drawn from the tables, every plot and table.
+
+      euchre report --variant knock --deals 1000000 -o knock.html
+
+      euchre report --variant bid --deals 20000 --format md -o report/bid.md
+    """
+    from ..questions.report import build_report, tables_dir  # matplotlib, as above
+
+    rules = rules_for(variant, rule_opts)
+    path = Path(out)
+
+    def skipped(line: int, why: str) -> None:
+        err_console.print(f"warning: {review_file}, line {line}: {why}; skipped",
+                          soft_wrap=True)
+
+    try:
+        with on_cluster(scheduler):
+            written = build_report(rules, path, deals=deals, method=method, fmt=fmt,
+                                   compare=compare, review_file=review_file, seed=seed,
+                                   progress=True, on_skipped=skipped)
+    except KeyboardInterrupt:
+        _stopped_resumable(tables_dir(path))
+    console.print(f"report written to {written.resolve()}")

@@ -1,0 +1,230 @@
+"""Terminal rendering of results (rich tables): the rules, a played hand, a solved deal, odds,
+simulations and reviews."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from kernels.slots import R
+
+from ..game.describe import describe, option_help_lines
+from ..game.notation import SEATS, format_card
+from ..game.records import Record, contract_text, to_json
+from ..questions.odds import OddsResult
+
+
+def _pct(p: float, lo: float, hi: float, exact: bool) -> str:
+    """A probability in percent with the larger side of its 95% interval as ±."""
+    if isinstance(p, float) and math.isnan(p):
+        return "-"
+    if exact:
+        return f"{100 * p:.1f}"
+    return f"{100 * p:.1f} ±{100 * max(hi - p, p - lo):.1f}"
+
+
+def print_odds(console: Console, r: OddsResult) -> None:
+    """Print the tables of an odds result: the trick distribution per trump (ladder
+    auctions), the options with their probabilities and expected points, the best option and
+    the facts of the run (deals, method, seed, rules)."""
+    rules = r.rules
+    where = f"seat {r.seat}" + (f", dealer {r.dealer}" if r.dealer else "") + (
+        f", upcard {r.upcard}" if r.upcard else "")
+    console.print(f"[bold]{rules.variant}[/bold] hand {r.hand} ({where})")
+    how = "every layout" if r.exact else f"{r.deals:,} deals"
+    changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
+    console.print(f"{how}, {r.method}, seed {r.seed}, rules: {changed}; {r.seconds:.1f} s"
+                  + (f"; {r.tried:,} deals tried for {r.deals:,} accepted" if r.tried > r.deals
+                     else ""))
+    if len(r.tricks):
+        n = rules.hand_size
+        t = Table("trump", *[f"P(≥{k}) %" for k in range(3, n + 1)],
+                  title="Tricks taken by the bidder's side", box=None)
+        for row in r.tricks.to_dict(orient="records"):
+            t.add_row(row["trump"], *[_pct(row[f"p_at_least_{k}"], row[f"p_at_least_{k}_low"],
+                                           row[f"p_at_least_{k}_high"], r.exact)
+                                      for k in range(3, n + 1)])
+        console.print(t)
+    console.print(_options_table(r))
+    if r.best:
+        detail = f" ({r.best['detail']})" if r.best.get("detail") else ""
+        console.print(f"Best: {r.best['option']}{detail}, trump {r.best['trump']}: "
+                      f"{r.best['ev']:+.2f} net points a hand")
+    if r.keep_swap:
+        ks = r.keep_swap
+        console.print(f"Keep or swap for the ghost hand: keep {ks['keep_ev']:+.2f}, swap "
+                      f"{ks['swap_ev']:+.2f} [{ks['swap_ev_low']:+.2f}, {ks['swap_ev_high']:+.2f}]"
+                      f" ({ks['ghost_hands']} ghost hands, each valued over every split of the "
+                      f"rest): {ks['advice']}")
+    for note in r.notes:
+        console.print(f"[yellow]{note}[/yellow]")
+
+
+def _options_table(r: OddsResult) -> Table:
+    """The options of an odds result, one n-ask row per trump (the best card to give; every
+    row is in --json)."""
+    options = r.options
+    if r.rules.has_ask and len(options):
+        ask = options["option"].str.endswith("-ask")
+        best_asks = options[ask].sort_values("ev", ascending=False).groupby("trump").head(1)
+        options = pd.concat([options[~ask], best_asks]).sort_index()
+    euchred = "p_euchred" in options.columns
+    headers = ["trump", "option", "P(make) %", "P(march) %"] + (["P(euchred) %"] if euchred
+                                                               else [])
+    t = Table(*headers, "net points", title="Options (same deals for every row)", box=None)
+    for row in options.to_dict(orient="records"):
+        name = row["option"] + (f" ({row['detail']})" if row.get("detail") else "")
+        if isinstance(row.get("received_most"), str):
+            name += f", gets {row['received_most']} most often"
+        cells = [row["trump"], name,
+                 _pct(row["p_make"], row["p_make_low"], row["p_make_high"], r.exact),
+                 _pct(row["p_march"], row["p_march_low"], row["p_march_high"], r.exact)]
+        if euchred:
+            cells.append(_pct(row["p_euchred"], row["p_euchred_low"], row["p_euchred_high"],
+                              r.exact))
+        ev = f"{row['ev']:+.2f}" if r.exact else \
+            f"{row['ev']:+.2f} ±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
+        t.add_row(*cells, ev)
+    return t
+
+
+def print_rules(console: Console, rules) -> None:
+    """The rules in force in words, and the variant's house-rule options."""
+    lines = describe(rules)
+    console.print(f"[bold]{lines[0]}[/bold]")
+    for line in lines[1:]:
+        console.print(line, soft_wrap=True)
+    console.print("House-rule options:")
+    for line in option_help_lines(rules.variant):
+        console.print(f"  {line}", soft_wrap=True)
+
+
+def print_result(console: Console, record: Record, result: dict) -> None:
+    """Tricks and points of a scored hand."""
+    if result["status"] != "played":
+        console.print(f"No play: {result['status']}. Points: none.")
+        return
+    console.print(f"{record.rules.variant}: declarer {result['declarer']} "
+                  f"({contract_text(record)}), trump {result['trump']}.")
+    console.print(f"Tricks: declaring side {result['declarer_tricks']}, defenders "
+                  f"{result['defender_tricks']}  ("
+                  + ", ".join(f"{k} {v}" for k, v in result["tricks"].items()) + ")")
+    console.print("Points: " + ", ".join(f"{k} {v:+d}" for k, v in result["points"].items()))
+    for seat, n in result.get("reneges", {}).items():
+        console.print(f"Renege: {seat} failed to follow suit {n} time(s); their side loses 2.")
+
+
+def print_record(console: Console, record: Record, title: str) -> None:
+    """A played hand: hands, auction, contract, every trick, and the result."""
+    rules, rec = record.rules, record.rec
+    console.print(f"[bold]{title}[/bold]  (dealer {SEATS[rec[R.DEALER]]})")
+    data = to_json(record)
+    for seat, cards in data["hands"].items():
+        console.print(f"  {seat:>5}: {cards}")
+    if "upcard" in data:
+        console.print(f"  upcard: {data['upcard']}")
+    console.print("Auction: " + (", ".join(data["auction"]) or "none"))
+    result = data["result"]
+    if result["status"] != "played":
+        console.print(f"Redeal ({result['status']}).")
+        return
+    console.print(f"Contract: {result['declarer']} {contract_text(record)}, trump "
+                  f"{result['trump']}")
+    for key in ("discard", "joker_discard", "dummy_discard"):
+        if key in data:
+            console.print(f"  {key.replace('_', ' ')}: {data[key]}")
+    if "ask" in data:
+        console.print(f"  {rules.hand_size}-ask: gives {data['ask']['give']}, receives "
+                      f"{data['ask']['receive']}")
+    table = Table("trick", "leader", "cards", "winner", box=None)
+    for t in range(rules.hand_size):
+        plays = rec[R.PLAYS + 4 * t:R.PLAYS + 4 * t + 4]
+        table.add_row(str(t + 1), SEATS[rec[R.TRICK_LEADER + t]],
+                      " ".join(format_card(int(c)) for c in plays if c >= 0),
+                      SEATS[rec[R.TRICK_WINNER + t]])
+    console.print(table)
+    print_result(console, record, result)
+
+
+def frame_table(frame, title: str) -> Table:
+    """A rich table of a DataFrame (floats in short form, missing values empty)."""
+    table = Table(*[str(c) for c in frame.columns], title=title, box=None)
+    for row in frame.itertuples(index=False):
+        table.add_row(*["" if v is None or (isinstance(v, float) and v != v) else
+                        (f"{v:g}" if isinstance(v, float) else str(v)) for v in row])
+    return table
+
+
+REVIEW_HEADERS = {"step": "#", "kind": "decision", "choice": "made", "value_before": "before",
+                  "value_after": "after", "cost_tricks": "-tricks", "cost_points": "-points"}
+
+
+def print_review(console: Console, result) -> None:
+    """One reviewed hand: the contract, and every decision with its cost."""
+    rec = result.record.rec
+    console.print(f"[bold]{result.record.rules.variant}[/bold]: {SEATS[rec[R.DECLARER]]} "
+                  f"{result.contract}, trump {'CDHS'[rec[R.TRUMP]]}; needs {result.need}, "
+                  f"worth {result.dd_tricks} double dummy at the first lead "
+                  f"({'makeable' if result.makeable else 'not makeable'}); took {result.tricks}")
+    frame = result.decisions.rename(columns=REVIEW_HEADERS)
+    frame["!"] = ["*" if (c or 0) > 0 or (p or 0) > 0 else ""
+                  for c, p in zip(result.decisions["cost_tricks"].fillna(0),
+                                  result.decisions["cost_points"], strict=True)]
+    console.print(frame_table(frame, "Decisions: the declaring side's tricks double dummy "
+                                     "with the best choice (before) and the choice made "
+                                     "(after); * = cost tricks or points"))
+    for note in result.notes:
+        console.print(f"note: {note}")
+
+
+def print_review_summary(console: Console, good: list, by_type, costliest) -> None:
+    """A batch review: hands made and makeable, decisions by type, the costliest ones."""
+    made = sum(r.tricks >= r.need for _, r in good)
+    makeable = sum(r.makeable for _, r in good)
+    console.print(f"{len(good):,} hands reviewed: {made:,} contracts made, {makeable:,} "
+                  f"makeable double dummy")
+    console.print(frame_table(by_type, "Decisions by type (points lost by the side that "
+                                       "decided)"))
+    console.print(frame_table(costliest.drop(columns=["value_before", "value_after"])
+                              .rename(columns=REVIEW_HEADERS), "The costliest decisions"))
+
+
+def print_solution(console: Console, rules, result, lone: bool) -> None:
+    """A solved deal: each side's tricks, the best choices, every opening lead's value."""
+    side = result.declarer if not rules.partnership or lone else \
+        result.declarer + SEATS[(SEATS.index(result.declarer) + 2) % 4]
+    console.print(f"[bold]{rules.variant}[/bold]: trump {result.trump}, declarer "
+                  f"{result.declarer}, {result.leader} leads.")
+    console.print(f"Declaring side ({side}): {result.declarer_tricks} tricks; defenders: "
+                  f"{result.defender_tricks}.")
+    for key, value in result.choices.items():
+        console.print(f"Best {key.replace('_', ' ')}: {value}")
+    table = Table("opening lead", "declaring side's tricks", box=None)
+    for card, v in sorted(result.leads.items(), key=lambda kv: -kv[1]):
+        table.add_row(card, str(v))
+    console.print(table)
+    console.print(f"Nodes searched: {result.nodes:,}")
+
+
+def print_simulation(console: Console, result) -> None:
+    """A match: who played, A's win rate, points per hand, contracts by side."""
+    p, lo, hi = result.win_rate
+    console.print(f"[bold]{result.rules.variant}[/bold]: A = {result.strategy} bidding, "
+                  f"{result.play} play; B = {result.vs} bidding, {result.vs_play} play; "
+                  f"seed {result.seed}")
+    console.print(f"{result.games:,} games, {result.hands:,} hands ({result.redeals:,} "
+                  f"redealt) in {result.seconds:.1f} s")
+    console.print(f"A wins {100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] (a fair share is "
+                  f"{100 * result.fair_share:.0f}%)")
+    pph = result.points_per_hand
+    console.print(f"points per hand: A {pph['A']:+.3f}, B {pph['B']:+.3f}")
+    if len(result.decisions):
+        table = Table("side", "contract", "per 100 hands", "made %", box=None)
+        for row in result.decisions.to_dict(orient="records"):
+            table.add_row(row["side"], row["contract"], f"{row['per_100_hands']:.1f}",
+                          f"{100 * row['made_rate']:.1f} ±"
+                          f"{100 * (row['made_rate_high'] - row['made_rate_low']) / 2:.1f}")
+        console.print(table)

@@ -1,0 +1,93 @@
+"""The hand engine's wrappers: deal and play hands (``kernels.engine.play_batch``), replay a
+recorded hand (``replay_hand``) and play whole games (``kernels.games.play_games``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import policies as P
+from kernels.engine import play_batch, replay_hand
+from kernels.games import G, play_games
+from kernels.slots import R
+from kernels.threads import num_threads
+
+from ..errors import UserError
+from ..game.records import Record, RecordError, check_replayed, describe_error
+from ..game.variants import Rules
+from .solver import table_bits
+
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int) -> None:
+    """UserError unless ``seed`` is a whole number from 0 to 2**63 - 1."""
+    whole = isinstance(seed, int | np.integer) and not isinstance(seed, bool)
+    if not whole or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}")
+
+
+def uses_solver(policies: np.ndarray) -> bool:
+    """Whether any seat plays cards by solving (dd or pimc), which needs solver tables."""
+    return bool(np.isin(policies[:, 1], (P.P_DD, P.P_PIMC)).any())
+
+
+def play_hands(rules: Rules, n: int, policies: np.ndarray, params: np.ndarray, seed: int = 0,
+               first: int = 0, dealers=None) -> tuple[np.ndarray, np.ndarray]:
+    """Deal and play hands ``first .. first+n-1`` of ``seed`` with the seats' ``policies[4,
+    2]`` and ``params[4, :]`` (``analyzer.strategy``); ``dealers`` (length n) defaults to
+    rotating N, E, S(, W). Returns the engine's ``(masks[n, M.LEN], records[n, R.LEN])``."""
+    check_seed(seed)
+    if dealers is None:
+        dealers = (first + np.arange(n)) % rules.players
+    to_norm, from_norm = rules.layout
+    return play_batch(rules.config(), rules.points_table, to_norm, from_norm, policies, params,
+                      np.int64(seed), np.int64(first), np.asarray(dealers, dtype=np.int64),
+                      table_bits(rules) if uses_solver(policies) else 1, num_threads())
+
+
+def replay(record: Record) -> Record:
+    """Run a record through the engine, filling tricks and points. Raises RecordError at the
+    first illegal step (reneges are not errors: they are counted and penalised)."""
+    rules = record.rules
+    to_norm, from_norm = rules.layout
+    recorded_trump = int(record.rec[R.TRUMP])
+    if not replay_hand(rules.config(), rules.points_table, to_norm, from_norm, record.hm,
+                       record.rec):
+        raise RecordError(describe_error(record))
+    check_replayed(record, recorded_trump)
+    return record
+
+
+@dataclass(frozen=True)
+class Match:
+    """Two strategies' policy rows (side A = 0, B = 1) for whole games."""
+
+    policies: np.ndarray  # [2, 2]
+    params: np.ndarray  # [2, N_PARAMS]
+
+
+def games_per_set(rules: Rules) -> int:
+    """Games of one duplicate set: each deal set played with the seats swapped (twice with
+    partners, three times with three players, A in each seat)."""
+    return 2 if rules.partnership else 3
+
+
+def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -> dict:
+    """Play games ``first .. first+n-1`` of ``seed`` and count them: A's wins, hands,
+    redeals, each side's points, and per side and contract code how often it was declared
+    and made (``kernels.games``)."""
+    to_norm, from_norm = rules.layout
+    solving = uses_solver(match.policies)
+    results, decls, makes = play_games(
+        rules.config(), rules.points_table, to_norm, from_norm, match.policies, match.params,
+        np.int64(seed), np.int64(first), np.int64(n), np.int64(rules.target),
+        np.int64(2 if rules.win_by_two else 1), table_bits(rules) if solving else 1,
+        num_threads())
+    return {"wins": np.int64(results[:, G.WINNER_IS_A].sum()),
+            "hands": np.int64(results[:, G.HANDS].sum()),
+            "redeals": np.int64(results[:, G.REDEALS].sum()),
+            "points_a": np.int64(results[:, G.POINTS_A].sum()),
+            "points_b": np.int64(results[:, G.POINTS_B].sum()),
+            "declared": decls.sum(axis=0), "made": makes.sum(axis=0)}

@@ -1,0 +1,106 @@
+"""The odds engine's wrapper: a :class:`DealQuery` says what the asking player knows, how the
+unseen cards are dealt and which scenarios to answer on each deal; :func:`run_query` deals a
+chunk of deals and answers every scenario on each (``kernels.query.run_chunk``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import query as Q
+from kernels.bidding import N_PARAMS
+from kernels.dealing import binomial_table, layout_count
+from kernels.threads import num_threads
+
+from ..game.variants import Rules
+from .solver import table_bits
+
+MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unmet
+
+
+def no_constraints() -> tuple:
+    """Constraint rows that accept every deal (``kernels.dealing``)."""
+    return (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64),
+            np.zeros(0, np.int64))
+
+
+@dataclass
+class DealQuery:
+    """One query's dealing and scenarios.
+
+    ``known[4]`` are the natural masks of the cards known to be in each seat (the asker's own
+    hand, cards placed by a condition); ``cards`` the unseen natural ids, dealt in groups of
+    ``sizes`` to ``group_seat`` (-1: the kitty or a dead hand); ``cons`` constraint rows (see
+    ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.query.S``) answered
+    on every deal; ``policies``/``params`` the play method (play policy 0 everywhere: double
+    dummy)."""
+
+    rules: Rules
+    known: np.ndarray
+    upcard: int
+    cards: np.ndarray
+    sizes: np.ndarray
+    group_seat: np.ndarray
+    scenarios: list = field(default_factory=list)
+    cons: tuple = field(default_factory=no_constraints)
+    policies: np.ndarray = field(default_factory=lambda: np.zeros((4, 2), dtype=np.int64))
+    params: np.ndarray = field(default_factory=lambda: np.zeros((4, N_PARAMS)))
+
+    def add(self, trump, declarer, active, decl, leader, kind=0, arg=-1, dealer=-1,
+            target=-1) -> int:
+        """Add a scenario row (see ``kernels.query``); returns its index."""
+        row = [0] * Q.S.LEN
+        row[Q.S.TRUMP], row[Q.S.DECLARER], row[Q.S.ACTIVE] = trump, declarer, active
+        row[Q.S.DECL], row[Q.S.LEADER], row[Q.S.KIND] = decl, leader, kind
+        row[Q.S.ARG], row[Q.S.DEALER], row[Q.S.TARGET] = arg, dealer, target
+        self.scenarios.append(row)
+        return len(self.scenarios) - 1
+
+    def scenario_array(self) -> np.ndarray:
+        """The scenario rows as an int64 array [S, S.LEN]."""
+        return np.array(self.scenarios, dtype=np.int64).reshape(-1, Q.S.LEN)
+
+    def layouts(self) -> int:
+        """How many ways the unseen cards can be split into the groups (exact mode)."""
+        return int(layout_count(self.sizes, binomial_table(len(self.cards))))
+
+    def place(self, card: int, group: int) -> None:
+        """Deal ``card`` to the seat of ``group`` for sure: it leaves the unseen cards."""
+        self.cards = self.cards[self.cards != card]
+        self.sizes = self.sizes.copy()
+        self.sizes[group] -= 1
+        self.known = self.known.copy()
+        self.known[self.group_seat[group]] |= np.uint64(1 << card)
+
+
+@dataclass
+class QueryChunk:
+    """One chunk's answers: per deal and scenario the declaring side's tricks (or 1/0 for a
+    threshold) and the card a choice produced (-1 none); per deal the tries it took (negative
+    when its conditions were never met), the solver nodes and each seat's cards as dealt."""
+
+    outcomes: np.ndarray
+    aux: np.ndarray
+    tries: np.ndarray
+    nodes: np.ndarray
+    dealt: np.ndarray
+
+    @property
+    def ok(self) -> np.ndarray:
+        """Which deals met their conditions."""
+        return self.tries > 0
+
+
+def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
+              max_tries: int = MAX_TRIES) -> QueryChunk:
+    """Deal deals ``first .. first+n-1`` of ``q`` (random from ``seed``, or layout number
+    ``first + i`` in ``exact`` mode) and answer every scenario on each."""
+    rules = q.rules
+    to_norm, from_norm = rules.layout
+    return QueryChunk(*Q.run_chunk(
+        np.int64(seed), np.int64(first), np.int64(n), bool(exact), q.known, np.int64(q.upcard),
+        q.cards, q.sizes, q.group_seat, *q.cons, np.int64(1 if exact else max_tries),
+        q.scenario_array(), np.int64(rules.hand_size), to_norm, from_norm,
+        1 if rules.double_deck else 0, table_bits(rules), num_threads(), rules.config(),
+        q.policies, q.params))

@@ -1,0 +1,68 @@
+"""``euchre report`` from Python: build a variant's tables (and, to compare play models, the
+same tables played by the other methods on fewer deals), review a file of played hands if
+given, and write one report (``reports``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from reports.report import write_html, write_markdown
+
+from ..errors import UserError
+from ..game.variants import Rules
+from .review import all_decisions, reviewed, summarise
+from .tables import build_tables, table_meta
+
+FORMATS = ("html", "md")
+
+
+def compare_sizes(deals: int) -> dict:
+    """Deals of the comparison tables: heuristic play as many as the main tables, PIMC a
+    hundredth (200 to 2,000)."""
+    return {"heuristic": deals, "pimc": max(200, min(2000, deals // 100))}
+
+
+def review_section(path: Path, rules: Rules,
+                   on_skipped: Callable[[int, str], None] | None = None) -> dict:
+    """The report's tables of a batch review: decisions by type and the costliest ones (the
+    records of ``path`` of ``rules``' variant; ``on_skipped(line, why)`` hears the others)."""
+    good = reviewed(path, variant=rules.variant, on_skipped=on_skipped)
+    by_type, costliest = summarise(all_decisions(good))
+    return {"review_by_type": by_type, "review_costliest": costliest}
+
+
+def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str = "dd",
+                 fmt: str = "html", compare: bool = True, review_file: Path | None = None,
+                 seed: int = 0, progress: bool = False,
+                 on_skipped: Callable[[int, str], None] | None = None) -> Path:
+    """Build the tables and write the report to ``path`` (``fmt`` html or md); returns the
+    file written. The chunks go next to the report, in ``.NAME.tables/``, so a report
+    interrupted by Ctrl-C (KeyboardInterrupt) resumes when built again."""
+    if fmt not in FORMATS:
+        raise UserError(f"--format {fmt!r}: choose html or md")
+    path = Path(path)
+    reviewed_tables = review_section(review_file, rules, on_skipped) if review_file else {}
+    work = tables_dir(path)
+    tables = build_tables(rules, deals, work / method, seed=seed, method=method,
+                          progress=progress)
+    others = {}
+    if compare:
+        for other, size in compare_sizes(deals).items():
+            if other != method:
+                others[other] = build_tables(rules, size, work / other, seed=seed,
+                                             method=other, progress=progress)
+    tables["meta"] = table_meta(rules, tables)
+    tables.update(reviewed_tables)
+    compared = None
+    if others:
+        compared = {method: tables}
+        for name, t in others.items():
+            t["meta"] = table_meta(rules, t)
+            compared[name] = t
+    return (write_html if fmt == "html" else write_markdown)(tables, path, compared)
+
+
+def tables_dir(path: Path) -> Path:
+    """Where a report's table chunks are kept."""
+    return path.parent / f".{path.stem}.tables"

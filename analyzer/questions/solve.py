@@ -1,0 +1,189 @@
+"""``euchre solve``: a whole deal solved double dummy from the first lead, with the choices a
+side still has (the dealer's discard, the maker's best five of ten with the dummy, the card
+given away in an n-ask) made best for that side."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from kernels import layout as L
+
+from ..compute.solver import card_values, solve_positions
+from ..errors import UserError
+from ..game.notation import SEATS, Deal, format_card, format_hand
+from ..game.seating import default_leader, partner, seating
+from ..game.variants import DUMMY, LADDER, Rules
+
+
+@dataclass
+class SolveResult:
+    """The double-dummy answer for one deal: tricks of each side with best play, the value of
+    every opening lead, the choices the solver made for a side (discards, the dummy, the ask
+    exchange), the hands as played, and the nodes searched."""
+
+    declarer: str
+    leader: str
+    trump: str
+    declarer_tricks: int
+    defender_tricks: int
+    leads: dict
+    nodes: int
+    choices: dict = field(default_factory=dict)
+    hands: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The result as a JSON-ready dict (the keys of ``euchre solve --json``)."""
+        return {"declarer": self.declarer, "leader": self.leader, "trump": self.trump,
+                "declarer_tricks": self.declarer_tricks,
+                "defender_tricks": self.defender_tricks, "leads": self.leads,
+                "nodes": self.nodes, "choices": self.choices, "hands": self.hands}
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(64) if (mask >> i) & 1]
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: int | None = None,
+               mode: str = "normal", dealer: int | None = None,
+               defender_alone: int | None = None) -> SolveResult:
+    """Solve a whole deal double dummy from the first lead.
+
+    ``deal`` holds every playing hand (see the README for what each variant needs: the upcard
+    and dealer for a pick-up, the dummy in cutthroat, the partner's hand for a 6-ask). Where a
+    side still has a choice (the dealer's discard, the maker's best 5 of 10 with the dummy,
+    the card given away in a 6-ask) every option is solved and the best one for that side is
+    used. Raises UserError for an impossible deal."""
+    active, decl = seating(rules, declarer, mode, defender_alone)
+    if dealer is None:
+        dealer = rules.players - 1  # so that N is left of the dealer
+    if not 0 <= dealer < rules.players:
+        raise UserError(f"{SEATS[dealer]} does not play in {rules.variant}, so it cannot deal")
+    if leader is None:
+        leader = default_leader(rules, declarer, active, dealer, mode == "alone",
+                                defender_alone)
+    if not (active >> leader) & 1:
+        raise UserError(f"{SEATS[leader]} sits out this hand, so it cannot lead")
+    options, chooser, labels = _options(rules, deal, trump, declarer, mode, dealer, active)
+    n = rules.hand_size
+    hands = np.array([[o[s] for s in range(4)] for o in options], dtype=np.uint64)
+    for s in range(4):
+        if (active >> s) & 1 and any(_popcount(o[s]) != n for o in options):
+            raise UserError(f"{SEATS[s]} holds {_popcount(options[0][s])} cards; "
+                            f"{rules.variant} hands have {n} at the first lead")
+    nodes = 0
+    best = 0
+    if len(options) > 1:
+        values, used = solve_positions(rules, hands, trump, leader, active, decl, -1)
+        nodes += int(used.sum())
+        picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
+        best = int(np.argmax(picks))
+    values, used = card_values(rules, hands[best:best + 1], trump, leader, active, decl)
+    nodes += int(used.sum())
+    leads = {}
+    for cid in np.nonzero(values[0] >= 0)[0]:
+        leads[format_card(int(cid))] = int(values[0, cid])
+    lead_side = (decl >> leader) & 1
+    total = max(leads.values()) if lead_side else min(leads.values())
+    return SolveResult(
+        declarer=SEATS[declarer], leader=SEATS[leader], trump="CDHS"[trump],
+        declarer_tricks=total, defender_tricks=n - total, leads=leads, nodes=nodes,
+        choices=labels[best],
+        hands={SEATS[s]: format_hand(options[best][s]) for s in range(4) if (active >> s) & 1})
+
+
+def _options(rules: Rules, deal: Deal, trump: int, declarer: int, mode: str, dealer: int,
+             active: int):
+    """The hand sets to choose from (each a list of 4 natural masks), the seat whose side
+    chooses among them, and a label (dict) describing each for the output."""
+    given = dict(deal.hands)
+    for s in range(4):
+        if (active >> s) & 1 and s not in given:
+            raise UserError(f"the deal has no hand for {SEATS[s]}, who plays")
+    base = [given.get(s, 0) if (active >> s) & 1 else 0 for s in range(4)]
+    if rules.auction == LADDER:
+        if rules.players == 4 and len(given) < 4:
+            raise UserError(f"a {rules.variant} deal needs all four hands (N, E, S, W)")
+        if mode != "ask":
+            return [base], declarer, [{}]
+        return _ask_options(rules, given, base, trump, declarer)
+    choices, labels = _pickup_options(rules, deal, base, trump, dealer, active)
+    if rules.seat_w == DUMMY and mode != "alone" and 3 in given:
+        if len(choices) > 1:
+            raise UserError("give the dealer's discard ('discard: …') when the solver also "
+                            "chooses the maker's best five of ten")
+        return _dummy_options(rules, choices[0], labels[0], given[3], declarer)
+    return choices, dealer, labels
+
+
+def _ask_options(rules: Rules, given: dict, base: list, trump: int, declarer: int):
+    """Every card the n-asker can give, with the card the partner returns (their best trump,
+    or any card when they have none)."""
+    n = rules.hand_size
+    part = partner(declarer)
+    if _popcount(given[part]) != n:
+        raise UserError(f"{SEATS[part]} holds {_popcount(given[part])} cards; "
+                        f"{rules.variant} hands have {n}")
+    to_norm, from_norm = rules.layout
+    normal = int(L.normalise_mask(np.uint64(given[part]), to_norm[trump]))
+    trumps = normal & int(L.SLOT_MASKS[L.TRUMP_SLOT])
+    receives = [int(from_norm[trump, trumps.bit_length() - 1])] if trumps else \
+        _bits(given[part])
+    options, labels = [], []
+    for give in _bits(given[declarer]):
+        for get in receives:
+            hands = list(base)
+            hands[declarer] = (given[declarer] & ~(1 << give)) | (1 << get)
+            options.append(hands)
+            labels.append({"give": format_card(give), "receive": format_card(get)})
+    return options, declarer, labels
+
+
+def _pickup_options(rules: Rules, deal: Deal, base: list, trump: int, dealer: int,
+                    active: int):
+    """The dealer takes the upcard when trump is its suit, and discards (the card given, or
+    every choice)."""
+    n = rules.hand_size
+    hands = list(base)
+    up = deal.upcard
+    if up is not None and (up == L.JOKER or (up & 31) // 8 == trump) and \
+            not (hands[dealer] >> up) & 1:
+        if _popcount(hands[dealer]) != n:
+            raise UserError(f"the dealer {SEATS[dealer]} should hold {n} cards before "
+                            f"taking the upcard")
+        hands[dealer] |= 1 << up
+    if not ((active >> dealer) & 1 and _popcount(hands[dealer]) == n + 1):
+        return [hands], [{}]
+    if deal.discard is not None:
+        if _popcount(deal.discard) != 1 or not hands[dealer] & deal.discard:
+            raise UserError("'discard' must be one card of the dealer's six")
+        hands[dealer] &= ~deal.discard
+        return [hands], [{}]
+    choices, labels = [], []
+    for d in _bits(hands[dealer]):
+        h = list(hands)
+        h[dealer] &= ~(1 << d)
+        choices.append(h)
+        labels.append({"discard": format_card(d)})
+    return choices, labels
+
+
+def _dummy_options(rules: Rules, hands: list, label: dict, dummy: int, declarer: int):
+    """Every five the maker can keep of their hand and the dummy."""
+    n = rules.hand_size
+    ten = hands[declarer] | dummy
+    if _popcount(ten) != 2 * n:
+        raise UserError(f"the maker and the dummy should hold {2 * n} cards together")
+    options, labels = [], []
+    for keep in combinations(_bits(ten), n):
+        h = list(hands)
+        h[declarer] = sum(1 << c for c in keep)
+        options.append(h)
+        labels.append(dict(label, dummy_discard=format_hand(ten & ~h[declarer])))
+    return options, declarer, labels

@@ -1,0 +1,53 @@
+"""``euchre table``: a variant's strategy tables (``analyzer.strategy.tables``) played by a
+method, written as Parquet and CSV with ``meta.json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..game.describe import describe
+from ..game.variants import Rules
+from ..strategy.named import DEFAULT_WORLDS, method_policies
+from ..strategy.tables import CHUNK, tabulate
+
+
+def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed: int = 0,
+                 method: str = "dd", worlds: int = DEFAULT_WORLDS, progress: bool = False,
+                 chunk: int = CHUNK, hand: int | None = None) -> dict:
+    """The tables of ``rules`` over ``deals`` random deals with every option played by
+    ``method`` (``dd``, ``heuristic`` or ``pimc`` with ``worlds``); see
+    ``analyzer.strategy.tables.tabulate`` for ``out_dir`` (resumable chunks) and ``hand``."""
+    run = {"method": method, "worlds": worlds if method == "pimc" else None}
+    return tabulate(rules, deals, *method_policies(method, worlds), out_dir, seed=seed,
+                    run=run, progress=progress, chunk=chunk, hand=hand)
+
+
+def table_meta(rules: Rules, tables: dict) -> dict:
+    """Add what reports need to a table run's ``meta``: the options that differ from the
+    defaults, the rules in words, and what the variant can do."""
+    meta = dict(tables["meta"])
+    meta["changed"] = rules.changed_options
+    meta["rules_text"] = describe(rules)
+    meta.update(auction=rules.auction, partnership=rules.partnership, seat_w=rules.seat_w,
+                hand_size=rules.hand_size)
+    return meta
+
+
+def write_tables(tables: dict, out_dir: Path) -> list[Path]:
+    """Write every table as Parquet and CSV (and ``meta.json``) into ``out_dir``; returns the
+    files written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in tables.items():
+        if name == "meta":
+            continue
+        for suffix, writer in ((".parquet", frame.to_parquet), (".csv", frame.to_csv)):
+            path = out_dir / f"{name}{suffix}"
+            writer(path, index=False)
+            written.append(path)
+    meta_path = out_dir / "meta.json"
+    meta_path.write_text(json.dumps(tables["meta"], indent=2, default=str))
+    written.append(meta_path)
+    return written

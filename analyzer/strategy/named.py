@@ -1,0 +1,68 @@
+"""Named strategies: who bids how (decision policy) and who plays how (play policy), with
+their parameters. The kernels see integer ids (``kernels.policies``) and a parameter row per
+seat (slots ``kernels.bidding.PR``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import policies as P
+from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, PR
+
+from ..errors import UserError
+
+DECISIONS = {
+    "random": P.D_RANDOM,
+    "points": P.D_POINTS,
+    "analyzer": P.D_ANALYZER,
+}
+PLAYS = {
+    "random": P.P_RANDOM,
+    "heuristic": P.P_HEURISTIC,
+    "dd": P.P_DD,
+    "pimc": P.P_PIMC,
+}
+DEFAULT_WORLDS = 20
+METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
+
+
+def decision_id(name: str) -> int:
+    """The kernel id of a decision policy; UserError naming the choices."""
+    key = name.lower()
+    if key not in DECISIONS:
+        raise UserError(f"unknown strategy {name!r}: choose one of {', '.join(DECISIONS)}")
+    return DECISIONS[key]
+
+
+def play_id(name: str) -> int:
+    """The kernel id of a play policy; UserError naming the choices."""
+    key = name.lower()
+    if key not in PLAYS:
+        raise UserError(f"unknown play policy {name!r}: choose one of {', '.join(PLAYS)}")
+    return PLAYS[key]
+
+
+def policy_rows(decide: list[str] | str, play: list[str] | str,
+                worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
+    """``(policies[4, 2], params[4, N_PARAMS])`` for the four seats from strategy and play
+    names (one name for every seat, or a list of four), with the default parameters; the
+    ``analyzer`` strategy's table is filled in by ``analyzer.strategy.seats``."""
+    decide = [decide] * 4 if isinstance(decide, str) else list(decide)
+    play = [play] * 4 if isinstance(play, str) else list(play)
+    policies = np.array([[decision_id(d), play_id(p)] for d, p in zip(decide, play, strict=True)],
+                        dtype=np.int64)
+    if not 1 <= worlds <= 10_000:
+        raise UserError("--worlds must be between 1 and 10,000")
+    params = np.tile(np.asarray(DEFAULT_PARAMS, dtype=np.float64)[:N_PARAMS], (4, 1))
+    params[:, PR.PIMC_WORLDS] = worlds
+    return policies, params
+
+
+def method_policies(method: str, worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
+    """The policy rows that play a scenario by ``method``: double dummy (every play policy 0:
+    the solver answers), or the point-count strategy with heuristic or pimc card play."""
+    if method not in METHODS:
+        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    if method == "dd":
+        return np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS))
+    return policy_rows("points", method, worlds)

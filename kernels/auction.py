@@ -1,0 +1,332 @@
+"""The hand engine's bidding phase: the dealer's extra card (a ladder auction with cards left
+over), Ace-No-Face, the ghost swap, the ladder auction and the upcard auction with the
+dealer's pick-up. Each decision is the seat's policy's, or in a replay the record's, checked.
+
+Functions return False (or -1) when the hand ends here: a redeal, or a replay error recorded
+in ``rec[R.ERROR]``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .codes import (
+    ASK,
+    AUCTION_LADDER,
+    E_AUCTION_LONG,
+    E_AUCTION_SHORT,
+    E_CALL_NOT_ALLOWED,
+    E_CALL_OUT_OF_TURN,
+    E_DISCARD_NOT_HELD,
+    E_JOKER_DISCARD,
+    E_REDEAL_NOT_ALLOWED,
+    E_SWAP_NOT_ALLOWED,
+    E_TRUMP_NOT_ALLOWED,
+    MAX_CALLS,
+    MODE_REPLAY,
+    MOON,
+    NAME,
+    ORDER,
+    PASS,
+    SEAT_W_GHOST,
+    ST_ACE_NO_FACE,
+    ST_ALL_PASSED,
+    SWAP,
+)
+from .config import JIT
+from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q
+from .policies import (
+    PICK_DISCARD,
+    PICK_JOKER_DISCARD,
+    Q_ACE_NO_FACE,
+    Q_SWAP,
+    choose_call,
+    choose_card_from,
+    choose_trump,
+    choose_yes_no,
+)
+from .record import card_bit, fail, held_copy, natural_suit
+from .rules import next_active
+from .seating import players_mask
+from .slots import C, K, M, R
+
+ONE = np.uint64(1)
+
+
+@njit(**JIT)
+def is_ace_no_face(hand):
+    """Ace-No-Face: the natural mask ``hand`` holds at least one ace and no J, Q or K."""
+    aces = np.uint64(0)
+    faces = np.uint64(0)
+    for s in range(4):
+        for copy in range(2):
+            base = np.uint64(copy * 32 + s * 8)
+            aces |= ONE << (base + np.uint64(RANK_A))
+            faces |= (ONE << (base + np.uint64(RANK_J))) | (ONE << (base + np.uint64(RANK_Q)))
+            faces |= ONE << (base + np.uint64(RANK_K))
+    aces &= ~card_bit(JOKER)
+    faces &= ~card_bit(JOKER)
+    return (hand & aces) != 0 and (hand & faces) == 0
+
+
+@njit(**JIT)
+def make_call(ag, seat, allowed, hands, cfg, rec, j):
+    """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes): the
+    policy's, or in a replay the recorded one, checked. Returns the call, or -1 after
+    recording an error."""
+    if j >= MAX_CALLS:
+        fail(rec, E_AUCTION_LONG, j)
+        return -1
+    if rec[R.MODE] == MODE_REPLAY:
+        if j >= rec[R.NCALLS]:
+            fail(rec, E_AUCTION_SHORT, j)
+            return -1
+        if rec[R.CALL_SEAT + j] != seat:
+            fail(rec, E_CALL_OUT_OF_TURN, j)
+            rec[R.ERROR_INFO] = seat
+            return -1
+        c = rec[R.CALL + j]
+        if c < 0 or c >= 64 or not ((allowed >> np.uint64(c)) & ONE):
+            fail(rec, E_CALL_NOT_ALLOWED, j)
+            rec[R.ERROR_INFO] = np.int64(allowed)
+            return -1
+        return c
+    c = choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat],
+                    cfg[C.AUCTION], cfg[C.PLAYERS], rec[R.UPCARD], rec[R.DEALER])
+    rec[R.CALL_SEAT + j] = seat
+    rec[R.CALL + j] = c
+    rec[R.NCALLS] = j + 1
+    return c
+
+
+@njit(**JIT)
+def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, from_norm):
+    """Choose (or in a replay read and check) a natural card from ``candidates`` into
+    ``rec[slot]``. Returns False after a replay error."""
+    if rec[R.MODE] == MODE_REPLAY:
+        c = held_copy(candidates, rec[slot], cfg)
+        if c < 0:
+            return fail(rec, error, slot)
+        rec[slot] = c
+        return True
+    rec[slot] = choose_card_from(ag.policies[seat, 0], ag.rng, purpose, candidates,
+                                 rec[R.TRUMP], to_norm, from_norm)
+    return True
+
+
+@njit(**JIT)
+def _yes(ag, seat, question, hand, cfg, rec):
+    """A yes/no decision before trump is known (the swap, Ace-No-Face)."""
+    return choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, question, hand, -1, -1,
+                         rec[R.DEALER], cfg[C.PLAYERS])
+
+
+@njit(**JIT)
+def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """What happens before the first call: in a ladder auction with cards left over (the
+    joker), the dealer takes them and discards; under Ace-No-Face a player may call a redeal.
+    Returns False if the hand ends here."""
+    replay = rec[R.MODE] == MODE_REPLAY
+    dealer = rec[R.DEALER]
+    if cfg[C.AUCTION] == AUCTION_LADDER and cfg[C.KITTY] > 0:
+        hands[dealer] |= hm[M.KITTY]
+        if not pick_card(ag, dealer, PICK_JOKER_DISCARD, hands[dealer], cfg, rec,
+                         R.JOKER_DISCARD, E_JOKER_DISCARD, to_norm, from_norm):
+            return False
+        d = card_bit(rec[R.JOKER_DISCARD])
+        hands[dealer] &= ~d
+        hm[M.DEAD] |= d
+        ag.know[K.DEAD + dealer] |= d
+    if cfg[C.ACE_NO_FACE] != 1:
+        if replay and rec[R.REDEAL_SEAT] >= 0:
+            return fail(rec, E_REDEAL_NOT_ALLOWED, 0)
+        return True
+    if replay:
+        caller = rec[R.REDEAL_SEAT]
+        if caller >= 0:
+            if not is_ace_no_face(hands[caller]):
+                return fail(rec, E_REDEAL_NOT_ALLOWED, 0)
+            rec[R.STATUS] = ST_ACE_NO_FACE
+            return False
+        return True
+    everyone = players_mask(cfg)
+    seat = dealer
+    for _ in range(cfg[C.PLAYERS]):
+        seat = next_active(seat, everyone)
+        if is_ace_no_face(hands[seat]) and _yes(ag, seat, Q_ACE_NO_FACE, hands[seat], cfg, rec):
+            rec[R.REDEAL_SEAT] = seat
+            rec[R.STATUS] = ST_ACE_NO_FACE
+            return False
+    return True
+
+
+@njit(**JIT)
+def ladder_mask(cfg):
+    """uint64 mask of the bids of the ladder: 3 .. hand-1 (the n-ask where the variant has it)
+    and the moon; with six-card hands that is 3, 4, 5 and the moon."""
+    m = np.uint64(0)
+    for k in range(3, cfg[C.HAND]):
+        m |= ONE << np.uint64(k)
+    if cfg[C.HAS_ASK] == 1:
+        m |= ONE << np.uint64(ASK)
+    m |= ONE << np.uint64(MOON)
+    return m
+
+
+@njit(**JIT)
+def ghost_swap(ag, seat, hands, cfg, hm, rec, j):
+    """Before ``seat``'s bid: take the ghost hand, if nobody has and the seat wants to (or in a
+    replay, the record says so). Returns the next call index, or -1 after a replay error."""
+    if rec[R.MODE] == MODE_REPLAY:
+        swap = j < rec[R.NCALLS] and rec[R.CALL + j] == SWAP
+        if swap and rec[R.CALL_SEAT + j] != seat:
+            rec[R.ERROR_INFO] = seat
+            fail(rec, E_CALL_OUT_OF_TURN, j)
+            return -1
+    else:
+        swap = _yes(ag, seat, Q_SWAP, hands[seat], cfg, rec)
+        if swap:
+            rec[R.CALL_SEAT + j] = seat
+            rec[R.CALL + j] = SWAP
+            rec[R.NCALLS] = j + 1
+    if not swap:
+        return j
+    hm[M.DEAD] |= hands[seat]
+    ag.know[K.DEAD + seat] |= hands[seat]
+    hands[seat] = hands[3]
+    hands[3] = 0
+    rec[R.SWAP_SEAT] = seat
+    return j + 1
+
+
+@njit(inline="always", **JIT)
+def close_auction(rec, j, winner):
+    """After the last call (``j`` calls made): a replay whose record has calls left over is an
+    error; nobody made trump: a redeal. Returns True when ``winner`` declares."""
+    if rec[R.MODE] == MODE_REPLAY and j < rec[R.NCALLS]:
+        return fail(rec, E_AUCTION_LONG, j)
+    rec[R.NCALLS] = j
+    if winner < 0:
+        rec[R.STATUS] = ST_ALL_PASSED
+        return False
+    rec[R.DECLARER] = winner
+    return True
+
+
+@njit(**JIT)
+def auction_ladder(ag, hands, cfg, hm, rec):
+    """One round of rising bids from the dealer's left (with the ghost swap where seat W is a
+    ghost hand); the winner names trump. Returns False if the hand ends here."""
+    replay = rec[R.MODE] == MODE_REPLAY
+    everyone = players_mask(cfg)
+    dealer = rec[R.DEALER]
+    ladder = ladder_mask(cfg)
+    seat = next_active(dealer, everyone)
+    current = PASS
+    winner = -1
+    j = 0
+    for _ in range(cfg[C.PLAYERS]):
+        if cfg[C.SEAT_W] == SEAT_W_GHOST and rec[R.SWAP_SEAT] < 0:
+            j = ghost_swap(ag, seat, hands, cfg, hm, rec, j)
+            if j < 0:
+                return False
+        elif replay and j < rec[R.NCALLS] and rec[R.CALL + j] == SWAP:
+            return fail(rec, E_SWAP_NOT_ALLOWED, j)
+        allowed = ladder & ~((ONE << np.uint64(current + 1)) - ONE)
+        if not (cfg[C.STICK] == 1 and seat == dealer and winner < 0):
+            allowed |= ONE << np.uint64(PASS)
+        c = make_call(ag, seat, allowed, hands, cfg, rec, j)
+        if c < 0:
+            return False
+        j += 1
+        if c != PASS:
+            current = c
+            winner = seat
+        seat = next_active(seat, everyone)
+    if not close_auction(rec, j, winner):
+        return False
+    rec[R.CONTRACT] = current
+    if replay:
+        if rec[R.TRUMP] < 0 or rec[R.TRUMP] > 3:
+            return fail(rec, E_TRUMP_NOT_ALLOWED, 0)
+    else:
+        rec[R.TRUMP] = choose_trump(ag.policies[winner, 0], ag.params, ag.rng, winner, 15,
+                                    hands[winner], current)
+    return True
+
+
+@njit(inline="always", **JIT)
+def _round(ag, hands, cfg, rec, j, names):
+    """One round of the upcard auction from the dealer's left: ``names`` 0 for round 1 (pass
+    or order), else the mask of suits that may be named in round 2. Returns ``(maker, j)``:
+    the seat that made trump (-1: everyone passed; -2: a replay error) and the next call
+    index."""
+    everyone = players_mask(cfg)
+    dealer = rec[R.DEALER]
+    seat = next_active(dealer, everyone)
+    for _ in range(cfg[C.PLAYERS]):
+        if names == 0:
+            allowed = (ONE << np.uint64(PASS)) | (ONE << np.uint64(ORDER))
+        else:
+            allowed = np.uint64(names) << np.uint64(NAME)
+            if not (cfg[C.STICK] == 1 and seat == dealer):
+                allowed |= ONE << np.uint64(PASS)
+        c = make_call(ag, seat, allowed, hands, cfg, rec, j)
+        if c < 0:
+            return -2, j
+        j += 1
+        if c != PASS:
+            rec[R.TRUMP] = natural_suit(rec[R.UPCARD]) if c == ORDER else c - NAME
+            rec[R.ROUND] = 1 if names == 0 else 2
+            return seat, j
+        seat = next_active(seat, everyone)
+    return -1, j
+
+
+@njit(inline="always", **JIT)
+def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """Trump made on the upcard: the dealer takes it and discards one of six. Returns False
+    after a replay error."""
+    dealer = rec[R.DEALER]
+    up = rec[R.UPCARD]
+    hands[dealer] |= card_bit(up)
+    ag.know[K.UP_HOLDER] = dealer
+    ag.know[K.UPCARD] = up
+    if not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], cfg, rec, R.DEALER_DISCARD,
+                     E_DISCARD_NOT_HELD, to_norm, from_norm):
+        return False
+    d = card_bit(rec[R.DEALER_DISCARD])
+    hands[dealer] &= ~d
+    hm[M.DEAD] |= d
+    ag.know[K.DEAD + dealer] |= d
+    return True
+
+
+@njit(**JIT)
+def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """Round 1 on the upcard, round 2 naming a suit (the dealer stuck when the option is on),
+    then the dealer's pick-up. A turned-up joker: the dealer names trump first, which counts
+    as taking the upcard (British rule). Returns False if the hand ends here."""
+    dealer = rec[R.DEALER]
+    up = rec[R.UPCARD]
+    if up == JOKER:
+        c = make_call(ag, dealer, np.uint64(0xF) << np.uint64(NAME), hands, cfg, rec, 0)
+        if c < 0:
+            return False
+        maker, j = dealer, 1
+        rec[R.TRUMP] = c - NAME
+        rec[R.ROUND] = 1
+    else:
+        maker, j = _round(ag, hands, cfg, rec, 0, 0)
+        if maker == -1:
+            names = 0
+            for s in range(4):
+                if s != natural_suit(up) or cfg[C.NAME_TURNED_DOWN] == 1:
+                    names |= 1 << s
+            maker, j = _round(ag, hands, cfg, rec, j, names)
+        if maker == -2:
+            return False
+    if not close_auction(rec, j, maker):
+        return False
+    if rec[R.ROUND] == 1:
+        return dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm)
+    return True

@@ -1,0 +1,210 @@
+"""The hand engine's phase between trump and the first lead: the n-ask exchange and the lone
+contracts of the ladder auction; going alone, the dummy and a lone defender in the upcard
+auction. Each returns the 4-bit mask of seats that play, or -1 after a replay error."""
+
+from numba import njit
+
+from .auction import pick_card
+from .bits import highest_bit, popcount
+from .codes import (
+    ASK,
+    AUCTION_LADDER,
+    CT_DEFENDER_ALONE,
+    CT_MAKER_ALONE,
+    E_ALONE_NOT_ALLOWED,
+    E_ASK_GIVE,
+    E_ASK_RETURN,
+    E_DUMMY_DISCARD,
+    MODE_REPLAY,
+    MOON,
+    SEAT_W_DUMMY,
+)
+from .config import JIT
+from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from .policies import (
+    PICK_ASK_GIVE,
+    PICK_ASK_RETURN,
+    Q_ALONE,
+    Q_DEFEND_ALONE,
+    choose_dummy_discard,
+    choose_yes_no,
+)
+from .record import card_bit, fail, held_copy
+from .rules import next_active
+from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
+from .slots import C, K, M, R
+
+
+@njit(**JIT)
+def best_trump(hand, trump, to_norm, from_norm):
+    """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
+    nh = normalise_mask(hand, to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
+    if nh == 0:
+        return -1
+    return from_norm[trump, highest_bit(nh)]
+
+
+@njit(**JIT)
+def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
+    """The n-ask: the bidder gives a card to the partner and gets the partner's best trump
+    back (a partner without trump passes the card of their choice). Returns False after a
+    replay error."""
+    decl = rec[R.DECLARER]
+    trump = rec[R.TRUMP]
+    if not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec, R.ASK_GIVE, E_ASK_GIVE,
+                     to_norm, from_norm):
+        return False
+    best = best_trump(hands[partner], trump, to_norm, from_norm)
+    if best >= 0:
+        if rec[R.MODE] == MODE_REPLAY and held_copy(card_bit(best), rec[R.ASK_RECEIVE],
+                                                    cfg) < 0:
+            return fail(rec, E_ASK_RETURN, 0)
+        rec[R.ASK_RECEIVE] = best
+    elif not pick_card(ag, partner, PICK_ASK_RETURN, hands[partner], cfg, rec,
+                       R.ASK_RECEIVE, E_ASK_RETURN, to_norm, from_norm):
+        return False
+    give = card_bit(rec[R.ASK_GIVE])
+    ag.know[K.DEAD + decl] |= give
+    get = card_bit(rec[R.ASK_RECEIVE])
+    hands[decl] = (hands[decl] & ~give) | get
+    hands[partner] = (hands[partner] & ~get) | give
+    return True
+
+
+@njit(inline="always", **JIT)
+def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """After a ladder auction: with partners, the n-ask and the moon leave the partner out
+    (the n-ask after its exchange). Nobody else goes alone."""
+    replay = rec[R.MODE] == MODE_REPLAY
+    decl = rec[R.DECLARER]
+    contract = rec[R.CONTRACT]
+    active = players_mask(cfg)
+    if (contract == ASK or contract == MOON) and cfg[C.PARTNERS] == 1:
+        partner = sits_out_with(cfg, decl, decl)
+        if contract == ASK and not ask_exchange(ag, hands, cfg, rec, partner, to_norm,
+                                                from_norm):
+            return -1
+        hm[M.DEAD] |= hands[partner]
+        active &= ~(1 << partner)
+    elif replay and (rec[R.ASK_GIVE] >= 0 or rec[R.ASK_RECEIVE] >= 0):
+        fail(rec, E_ASK_GIVE, 0)
+        return -1
+    if replay and rec[R.ALONE_SEATS] > 0:
+        fail(rec, E_ALONE_NOT_ALLOWED, 0)
+        return -1
+    rec[R.ALONE_SEATS] = 0
+    return active
+
+
+@njit(**JIT)
+def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
+    """Seat W is a dummy: a maker with partners' help combines it with their hand and keeps
+    the best ``C.HAND`` cards; a lone maker leaves it out. Returns False after a replay
+    error."""
+    decl = rec[R.DECLARER]
+    if alone:
+        hm[M.DEAD] |= hands[3]
+        if rec[R.MODE] == MODE_REPLAY and hm[M.DUMMY_DISCARD] != 0:
+            return fail(rec, E_DUMMY_DISCARD, 0)
+    else:
+        combined = hands[decl] | hands[3]
+        keep = cfg[C.HAND]
+        if rec[R.MODE] == MODE_REPLAY:
+            dropped = hm[M.DUMMY_DISCARD]
+            if (dropped & ~combined) != 0 or popcount(dropped) != popcount(combined) - keep:
+                return fail(rec, E_DUMMY_DISCARD, 0)
+        else:
+            dropped = choose_dummy_discard(ag.policies[decl, 0], ag.rng, combined, keep,
+                                           rec[R.TRUMP], to_norm, from_norm)
+            hm[M.DUMMY_DISCARD] = dropped
+        hands[decl] = combined & ~dropped
+        hm[M.DEAD] |= dropped
+        ag.know[K.DEAD + decl] |= dropped
+    hands[3] = 0
+    return True
+
+
+@njit(**JIT)
+def _recorded_lone_defender(cfg, rec):
+    """Replay: the lone defender named in ``R.ALONE_SEATS`` into ``R.DEFENDER_ALONE`` (-1:
+    none). Returns False when more than one defender is named."""
+    decl = rec[R.DECLARER]
+    lone = rec[R.ALONE_SEATS] & ~(1 << decl)
+    rec[R.DEFENDER_ALONE] = -1
+    if lone == 0:
+        return True
+    d = 0
+    while not ((lone >> d) & 1):
+        d += 1
+    rec[R.DEFENDER_ALONE] = d
+    return lone == (1 << d)
+
+
+@njit(**JIT)
+def choose_lone_defender(ag, hands, cfg, rec, active):
+    """The first defender clockwise from the maker whose policy goes alone, or -1 (where the
+    rules let a defender go alone)."""
+    decl = rec[R.DECLARER]
+    d = next_active(decl, active)
+    while d != decl:
+        if not on_declaring_side(cfg, d, decl) and choose_yes_no(
+                ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE, hands[d],
+                rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER], cfg[C.PLAYERS]):
+            return d
+        d = next_active(d, active)
+    return -1
+
+
+@njit(inline="always", **JIT)
+def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """After an upcard auction: the maker goes alone or not (taking the dummy where seat W is
+    one), then a defender may go alone where the rules allow."""
+    replay = rec[R.MODE] == MODE_REPLAY
+    decl = rec[R.DECLARER]
+    active = players_mask(cfg)
+    if replay:
+        if not _recorded_lone_defender(cfg, rec):
+            fail(rec, E_ALONE_NOT_ALLOWED, 1)
+            return -1
+        alone = ((rec[R.ALONE_SEATS] >> decl) & 1) == 1
+    else:
+        alone = choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
+                              hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
+                              cfg[C.PLAYERS])
+    rec[R.MAKER_ALONE] = 1 if alone else 0
+    contract = CT_MAKER_ALONE if alone else 0
+    out = sits_out_with(cfg, decl, decl)
+    if alone and out >= 0:
+        hm[M.DEAD] |= hands[out]
+        active &= ~(1 << out)
+    if cfg[C.SEAT_W] == SEAT_W_DUMMY and not take_dummy(ag, hands, cfg, hm, rec, alone,
+                                                        to_norm, from_norm):
+        return -1
+    if replay:
+        d = rec[R.DEFENDER_ALONE]
+        if d >= 0 and not may_defend_alone(cfg, d, decl, active):
+            fail(rec, E_ALONE_NOT_ALLOWED, 1)
+            return -1
+    elif cfg[C.LONE_DEFENDER] == 1:
+        rec[R.DEFENDER_ALONE] = choose_lone_defender(ag, hands, cfg, rec, active)
+    else:
+        rec[R.DEFENDER_ALONE] = -1
+    d = rec[R.DEFENDER_ALONE]
+    rec[R.ALONE_SEATS] = rec[R.MAKER_ALONE] << decl
+    if d >= 0:
+        rec[R.ALONE_SEATS] |= 1 << d
+        contract |= CT_DEFENDER_ALONE
+        other = sits_out_with(cfg, d, decl)
+        hm[M.DEAD] |= hands[other]
+        active &= ~(1 << other)
+    rec[R.CONTRACT] = contract
+    return active
+
+
+@njit(inline="always", **JIT)
+def exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+    """Everything between trump and the first lead. Returns the 4-bit mask of seats that
+    play, or -1 after a replay error."""
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        return ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
+    return upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)

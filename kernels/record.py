@@ -1,0 +1,87 @@
+"""Helpers on one hand's record (``rec``, slots ``kernels.slots.R``) and card masks (``hm``,
+slots ``M``) shared by the engine's phases."""
+
+import numpy as np
+from numba import njit
+
+from .codes import MODE_PLAY, ST_PLAYED
+from .config import JIT
+from .layout import DECK_DOUBLE, JOKER
+from .slots import C, M, R
+
+ONE = np.uint64(1)
+
+
+@njit(**JIT)
+def card_bit(card):
+    """uint64 mask of natural card id ``card``."""
+    return ONE << np.uint64(card)
+
+
+@njit(**JIT)
+def natural_suit(card):
+    """Printed suit of natural card id ``card`` (the joker has none: -1)."""
+    if card == JOKER:
+        return -1
+    return (card & 31) >> 3
+
+
+@njit(**JIT)
+def reset_record(hm, rec):
+    """Clear a record for a new hand: every card slot -1, counters 0, mode MODE_PLAY."""
+    hm[:] = 0
+    for i in range(R.LEN):
+        rec[i] = -1
+    rec[R.STATUS] = ST_PLAYED
+    rec[R.NCALLS] = 0
+    rec[R.ERROR] = 0
+    rec[R.DECL_TRICKS] = 0
+    rec[R.MAKER_ALONE] = 0
+    rec[R.ALONE_SEATS] = 0
+    rec[R.MODE] = MODE_PLAY
+    for s in range(4):
+        rec[R.TRICKS + s] = 0
+        rec[R.POINTS + s] = 0
+        rec[R.RENEGES + s] = 0
+
+
+@njit(**JIT)
+def clear_outcome(hm, rec):
+    """Clear what playing a hand fills in, keeping the deal and the recorded decisions (the
+    start of a replay)."""
+    for slot in (R.STATUS, R.ERROR, R.DECL_TRICKS, R.MAKER_ALONE):
+        rec[slot] = 0
+    for slot in (R.ERROR_AT, R.ERROR_INFO, R.SWAP_SEAT, R.DECLARER, R.CONTRACT, R.ROUND,
+                 R.FIRST_LEADER, R.DEFENDER_ALONE):
+        rec[slot] = -1
+    for s in range(4):
+        rec[R.TRICKS + s] = 0
+        rec[R.POINTS + s] = 0
+        rec[R.RENEGES + s] = 0
+    for t in range(12):
+        rec[R.TRICK_LEADER + t] = -1
+        rec[R.TRICK_WINNER + t] = -1
+    hm[M.DEAD] = 0
+    for s in range(4):
+        hm[M.PLAY + s] = 0
+
+
+@njit(**JIT)
+def fail(rec, code, at):
+    """Record replay error ``code`` (``kernels.codes.E_*``) at ``at``; returns False."""
+    rec[R.ERROR] = code
+    rec[R.ERROR_AT] = at
+    return False
+
+
+@njit(**JIT)
+def held_copy(mask, card, cfg):
+    """``card`` if natural mask ``mask`` holds it; in the double deck the other copy of the card
+    if only that one is held (a record cannot tell the copies apart); else -1."""
+    if card < 0 or card >= 64:
+        return -1
+    if mask & card_bit(card):
+        return card
+    if (cfg[C.DECK] & DECK_DOUBLE) and (mask & card_bit(card ^ 32)):
+        return card ^ 32
+    return -1

@@ -1,0 +1,109 @@
+"""Named slot layouts of the arrays the kernels pass around, one enum per array, so code reads
+``rec[R.DEALER]`` and a slot name says which array it indexes. numba folds enum members to
+integer constants, so they cost nothing at run time.
+
+  C   the configuration vector (int64), built by ``analyzer.game.variants.Rules.config``
+  R   a hand's record (int64 slots)
+  M   a hand's card masks (uint64 natural masks)
+  K   what the seats know during a hand (uint64; read by the PIMC player)
+  TR  the trick array handed to card players
+"""
+
+from enum import IntEnum
+
+
+class C(IntEnum):
+    """The configuration vector: what the variant can do (``kernels.codes`` values) and the
+    options in force."""
+
+    DECK = 0  # deck code (kernels.layout.DECK_* flags)
+    HAND = 1  # cards each player holds at the first lead (= tricks in the hand)
+    PLAYERS = 2  # 3 or 4
+    PARTNERS = 3  # 1: two partnerships, partners opposite
+    AUCTION = 4  # AUCTION_LADDER or AUCTION_UPCARD
+    SEAT_W = 5  # SEAT_W_PLAYER, SEAT_W_GHOST or SEAT_W_DUMMY
+    HAS_ASK = 6  # the ladder has the n-ask ("give me your best")
+    LEAD = 7  # LEAD_* rule of the first lead
+    LONE_DEFENDER = 8  # a defender may go alone
+    DEF_OWN_TRICKS = 9  # each defender scores their own tricks (ghost)
+    STICK = 10  # stick the dealer
+    ACE_NO_FACE = 11
+    NAME_TURNED_DOWN = 12  # round 2 may name the turned-down suit
+    DEAL = 13  # cards dealt to each hand
+    KITTY = 14  # cards left undealt (the upcard on top in the upcard auction)
+    MAKE = 15  # tricks an upcard-auction contract needs
+    LEN = 16
+
+
+class R(IntEnum):
+    """A hand's record. Cards are natural ids, -1 where there is none."""
+
+    DEALER = 0
+    STATUS = 1  # ST_*
+    UPCARD = 2
+    REDEAL_SEAT = 3  # Ace-No-Face caller
+    JOKER_DISCARD = 4  # bid with the joker: the dealer's discard from seven cards
+    SWAP_SEAT = 5  # who took the ghost hand
+    TRUMP = 6
+    DECLARER = 7  # the winning bidder / the maker
+    CONTRACT = 8  # ladder: the winning call; upcard auction: CT_* flags
+    ROUND = 9  # upcard auction: the round trump was made in (1 or 2)
+    DEALER_DISCARD = 10  # the dealer's discard after taking the upcard
+    ASK_GIVE = 11  # the card the n-asker gives away
+    ASK_RECEIVE = 12  # the card the partner passes back
+    MAKER_ALONE = 13
+    DEFENDER_ALONE = 14  # seat of a lone defender, -1 if none
+    FIRST_LEADER = 15
+    DECL_TRICKS = 16  # tricks taken by the declaring side
+    ERROR = 17  # replay: an E_* code
+    ERROR_AT = 18  # replay: where (call index, or trick * 4 + position)
+    NCALLS = 19
+    CALL_SEAT = 20  # 16 slots
+    CALL = 36  # 16 slots
+    TRICK_LEADER = 52  # 12 slots
+    TRICK_WINNER = 64  # 12 slots
+    PLAYS = 76  # 12 tricks x 4 positions, in play order from the leader
+    TRICKS = 124  # tricks per seat, 4 slots
+    POINTS = 128  # points per seat, 4 slots (partners carry their team's points)
+    RENEGES = 132  # reneges per seat, 4 slots
+    ALONE_SEATS = 136  # 4-bit mask of the seats that went alone (maker and/or a defender)
+    ERROR_INFO = 137  # replay: detail of the error (the allowed calls, the seat at fault)
+    MODE = 138  # MODE_PLAY or MODE_REPLAY
+    LEN = 139
+
+
+class M(IntEnum):
+    """A hand's card masks (uint64 natural masks)."""
+
+    DEALT = 0  # 4 slots: hands as dealt (W = ghost hand or dummy in 3-player variants)
+    KITTY = 4  # undealt cards including the upcard
+    DUMMY_DISCARD = 5  # the five cards the maker dropped after taking the dummy
+    DEAD = 6  # cards out of play (discards, a swapped-out hand, hands that sit out)
+    PLAY = 8  # 4 slots: hands at the first lead
+    LEN = 12
+
+
+class K(IntEnum):
+    """What the seats know (uint64): public facts and each seat's private dead cards."""
+
+    PLAYED = 0  # normalised mask of every card played so far (the current trick included)
+    DECK = 1  # normalised mask of the deck
+    VOIDS = 2  # 4 slots: per seat, bits of the suits (slots) it has shown out of
+    UP_HOLDER = 6  # seat that took the upcard (NOBODY: nobody)
+    UPCARD = 7  # the upcard (natural during bidding, normalised during play)
+    DEAD = 8  # 4 slots: per seat, cards it knows are out of play (natural, then normalised)
+    LEN = 12
+
+
+class TR(IntEnum):
+    """The trick array (int64) the engine hands to card players."""
+
+    LEADER = 0
+    COUNT = 1  # cards on the table
+    CARDS = 2  # 4 normalised bits in play order
+    SEATS = 6  # 4 seats in play order
+    NUMBER = 10
+    DECL_WON = 11
+    ACTIVE = 12
+    DECLARER = 13
+    LEN = 14

@@ -1,0 +1,149 @@
+"""Every example in the README, in docs/ and in each command's --help runs, in-process through
+the CLI, with deal and game counts cut down (the examples show real sizes; the test checks
+that they parse and answer). The benchmarks' examples run in the slow suite: they take
+minutes by design."""
+
+import io
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.cli import app, run
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CAPS = {"--deals": 200, "--games": 30}
+HANDS_CSV = "hand,seat,dealer,upcard\nAH JH KD QD JD,E,N,9H\n9S TS QH KH AC,S,N,JH\n"
+HANDS_TXT = "JH JD AH KH QH 9S\nAS KS QS 9H TD JC seat=E  # a comment\n"
+
+
+def doc_examples() -> list[str]:
+    """Commands shown in console blocks (``$ euchre ...``) of the README and docs/."""
+    out = []
+    for path in DOC_FILES:
+        in_console = False
+        pending = ""
+        for line in path.read_text().splitlines():
+            if line.startswith("```"):
+                in_console = line.strip() == "```console"
+                continue
+            if not in_console:
+                continue
+            text = line.strip()
+            if pending:
+                text, pending = pending + " " + text, ""
+            if text.endswith("\\"):
+                pending = text[:-1].strip()
+                continue
+            if text.startswith("$ euchre "):
+                out.append(text[2:])
+    return out
+
+
+def help_examples() -> list[str]:
+    """Commands in the examples of every command's --help (docstring lines starting with
+    ``euchre``, continued on the following lines until a blank one)."""
+    callbacks = [c.callback for c in app.registered_commands]
+    callbacks += [c.callback for g in app.registered_groups
+                  for c in g.typer_instance.registered_commands]
+    out = []
+    for cb in callbacks:
+        current = None
+        for line in (cb.__doc__ or "").splitlines() + [""]:
+            text = line.strip()
+            if current is not None:
+                if text:
+                    current += " " + text
+                    continue
+                out.append(current)
+                current = None
+            if text.startswith("euchre "):
+                current = text
+    return out
+
+
+def shrink(args: list[str]) -> list[str]:
+    """The example's arguments with deal and game counts capped and a --precision target
+    replaced by a small deal count."""
+    out = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in CAPS and i + 1 < len(args):
+            out += [a, str(min(int(args[i + 1].replace("_", "")), CAPS[a]))]
+            i += 2
+        elif a == "--precision":
+            out += ["--deals", str(CAPS["--deals"])]
+            i += 2
+        elif a == "--scheduler" and args[i + 1].startswith("tcp://"):
+            i += 2  # a cluster of the reader's own; the test runs it here
+        else:
+            out.append(a)
+            i += 1
+    return out
+
+
+def run_line(line: str, capsys, monkeypatch) -> None:
+    """Run a shell line of one or more piped ``euchre`` commands; every stage must exit 0."""
+    stdin = None
+    for stage in line.split(" | "):
+        args = shlex.split(stage)
+        assert args[0] == "euchre", line
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        code = run(shrink(args[1:]))
+        out, err = capsys.readouterr()
+        assert code == 0, f"{line}\n{err[-800:]}"
+        stdin = out
+
+
+@pytest.fixture
+def example_dir(tmp_path, monkeypatch, capsys):
+    """A working directory with the files the examples name."""
+    from analyzer.strategy import analyzer as analyzer_strategy
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(analyzer_strategy, "TABLE_DEALS", {"ladder": 4000, "upcard": 4800})
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
+    (tmp_path / "hands.csv").write_text(HANDS_CSV)
+    (tmp_path / "hands.txt").write_text(HANDS_TXT)
+    records = []
+    for seed in range(3):
+        assert run(["play", "--variant", "knock", "--seed", str(seed), "--json"]) == 0
+        records.append(json.dumps(json.loads(capsys.readouterr().out)))
+    (tmp_path / "hand.json").write_text(records[0])
+    (tmp_path / "club-night.jsonl").write_text("\n".join(records) + "\n")
+    return tmp_path
+
+
+EXAMPLES = sorted(set(doc_examples() + help_examples()))
+QUICK = [e for e in EXAMPLES if not e.startswith("euchre bench")]
+
+
+def test_the_examples_were_found():
+    assert len(doc_examples()) >= 20 and len(help_examples()) >= 25
+    names = {e.split()[1] for e in EXAMPLES}
+    assert names >= {"rules", "play", "score", "solve", "odds", "simulate", "table", "report",
+                     "evaluate", "review", "bench"}
+
+
+@pytest.mark.parametrize("line", QUICK)
+def test_example_runs(line, example_dir, capsys, monkeypatch):
+    run_line(line, capsys, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", [e for e in EXAMPLES if e not in QUICK])
+def test_benchmark_example_runs(line, example_dir, capsys, monkeypatch):
+    run_line(line, capsys, monkeypatch)
+
+
+def test_shrink_caps_sizes():
+    assert shrink(["odds", "--deals", "1_000_000", "--games", "5", "--precision", "0.01"]) == \
+        ["odds", "--deals", "200", "--games", "5", "--deals", "200"]
+    assert re.search("200", " ".join(shrink(["table", "--deals", "1000000"])))

@@ -1,0 +1,190 @@
+"""The codebase keeps its shape: one home for each rule (no code outside the variant specs asks
+which variant it is), layers that import only downwards and never in a cycle, one wrapper per
+batch kernel, and functions short enough to read."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("analyzer", "kernels", "reports")
+VARIANT_NAMES = {"bid", "ghost", "cutthroat", "knock"}
+SPECS = ROOT / "analyzer" / "game" / "variants.py"
+# analyzer's sub-packages, lowest first: a module may import its own layer and those below
+LAYERS = ["errors", "stats", "game", "compute", "strategy", "questions", "bench", "cli"]
+BATCH_KERNELS = {"solve_batch", "card_values_batch", "play_batch", "replay_hand", "play_games",
+                 "run_chunk"}
+LONG_KERNEL_ALLOWED = {("kernels/solver.py", "_trick")}  # the unrolled trick search
+
+
+def sources(*packages):
+    for package in packages:
+        yield from sorted((ROOT / package).rglob("*.py"))
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth of the file (function-level imports
+    count: a cycle hidden inside a function is still a cycle)."""
+    tree = ast.parse(path.read_text())
+    package = module_name(path) if path.name == "__init__.py" else \
+        module_name(path).rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            out.add(target)
+            out.update(f"{target}.{a.name}" for a in node.names)
+    return out
+
+
+def project_graph() -> dict[str, set[str]]:
+    names = {module_name(p): p for p in sources(*PACKAGES)}
+    graph = {}
+    for name, path in names.items():
+        graph[name] = {m for m in imports_of(path) if m in names and m != name}
+    return graph
+
+
+def test_no_code_asks_which_variant_it_is():
+    found = []
+    for path in sources("analyzer", "reports", "kernels"):
+        if path == SPECS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            for side in [node.left, *node.comparators]:
+                values = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) \
+                    else [side]
+                if any(isinstance(v, ast.Constant) and v.value in VARIANT_NAMES
+                       for v in values):
+                    found.append(f"{rel(path)}:{node.lineno}")
+    assert not found, f"comparisons with variant names: {found}"
+
+
+def test_the_kernels_know_no_variant_codes():
+    for path in sources("kernels"):
+        names = {n.id for n in ast.walk(ast.parse(path.read_text()))
+                 if isinstance(n, ast.Name)}
+        assert not names & {"BID", "GHOST", "CUTTHROAT", "KNOCK", "C_VARIANT"}, rel(path)
+
+
+def test_no_import_cycles():
+    graph = project_graph()
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycle = stack[stack.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+
+
+def layer_of(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "analyzer" or len(parts) < 2:
+        return None
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+
+
+def test_layers_import_only_downwards():
+    broken = []
+    for path in sources(*PACKAGES):
+        name, imported = module_name(path), imports_of(path)
+        top = name.split(".")[0]
+        if top == "analyzer" and any(m == "numba" or m.startswith("numba.") for m in imported):
+            broken.append(f"{name} imports numba")
+        if top == "reports" and any(m.split(".")[0] == "kernels" for m in imported):
+            broken.append(f"{name} imports kernels")
+        if top == "reports" and any(m.startswith("analyzer") and m != "analyzer.stats" and
+                                    not m.startswith("analyzer.stats.") for m in imported):
+            broken.append(f"{name} imports the analyzer beyond its statistics")
+        if top == "kernels" and any(m.split(".")[0] in ("analyzer", "reports")
+                                    for m in imported):
+            broken.append(f"{name} imports the layers above the kernels")
+        mine = layer_of(name)
+        if mine is None:
+            continue
+        for m in imported:
+            theirs = layer_of(m)
+            if theirs is not None and theirs > mine:
+                broken.append(f"{name} imports {m}")
+    assert not broken, broken
+
+
+def test_batch_kernels_have_one_wrapper_each():
+    callers = {}
+    for path in sources("analyzer", "reports"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kernels"):
+                for alias in node.names:
+                    if alias.name in BATCH_KERNELS:
+                        callers.setdefault(alias.name, set()).add(rel(path))
+            if isinstance(node, ast.Attribute) and node.attr in BATCH_KERNELS:
+                callers.setdefault(node.attr, set()).add(rel(path))
+    for kernel, paths in callers.items():
+        assert all(p.startswith("analyzer/compute/") for p in paths), (kernel, paths)
+        assert len(paths) == 1, (kernel, paths)
+    assert set(callers) == BATCH_KERNELS
+
+
+def long_functions(package: str, limit: int) -> list[str]:
+    out = []
+    for path in sources(package):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > limit and (rel(path), node.name) not in LONG_KERNEL_ALLOWED:
+                    out.append(f"{rel(path)}:{node.name} ({length} lines)")
+    return out
+
+
+def test_functions_are_short():
+    assert not long_functions("analyzer", 60)
+    assert not long_functions("reports", 60)
+    assert not long_functions("kernels", 120)
+
+
+def test_every_public_function_says_what_it_takes_and_returns():
+    missing = []
+    for path in sources(*PACKAGES):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and \
+                    not node.name.startswith("_") and ast.get_docstring(node) is None:
+                missing.append(f"{rel(path)}:{node.name}")
+    assert not missing, missing
+
+
+def test_the_readme_is_a_front_door():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.encode()) < 10_240
+    assert "make demo" in readme and "make test" in readme
+    for link in ("docs/",):
+        assert link in readme
