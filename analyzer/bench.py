@@ -20,14 +20,14 @@ from kernels.threads import max_threads, num_threads, set_threads
 
 from .compute import runner
 from .compute.cluster import scheduler
-from .compute.runner import run_chunks
 from .compute.solver import solve_positions, solver_memory_bytes
-from .game.notation import parse_hand
 from .game.seating import seating
 from .game.variants import Rules, make_rules
-from .questions.odds import _chunk_work, build_query, odds
+from .questions.decide import prepare
+from .questions.odds import decision_point, exact_estimate, odds
 from .questions.play import play_hands
 from .questions.simulate import simulate
+from .strategy.seats import others_policies
 
 
 @dataclass(frozen=True)
@@ -195,39 +195,54 @@ def cold_start_seconds() -> tuple[float, float]:
 
 BENCH_HAND = "JH AH KH QD 9S TC"
 PLAY_VARIANTS = ["bid", "knock"]  # the play benchmark's variants
+KNOCK_QUESTION = {"hand": "JS AS KS 9H TD", "variant": "knock", "upcard": "QS", "seat": "E",
+                  "dealer": "N"}
+HEARD_QUESTION = {"hand": BENCH_HAND, "variant": "bid", "seat": "S", "dealer": "W",
+                  "auction": "N 3, E 4"}
+ODDS_TARGETS = {"default_bid_s": 3.0, "all_options_s": 15.0, "knock_point_s": 5.0,
+                "bid_heard_s": 30.0, "exact_estimated_s": 300.0}
 
 
-def bench_odds(deals: int = 100_000, exact_sample: int = 200_000, progress=None) -> dict:
-    """The odds engine's targets: a bid hand with ``deals`` deals on all four trumps (every
-    option, and the trick distribution alone); the time exact mode would take for one hand
-    and one trump ("at least k" for every k), from ``exact_sample`` layouts; peak memory."""
+def _timed(**question) -> float:
+    start = time.perf_counter()
+    odds(**question)
+    return time.perf_counter() - start
+
+
+def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) -> dict:
+    """The odds engine's figures (seconds; ``ODDS_TARGETS`` holds the targets): the default
+    bid query (10,000 deals, first to speak); a bid hand with ``deals`` deals, every option
+    in every trump, and the trick distribution of bid 3 alone; a knock decision point and a
+    bid point after two calls heard (10,000 deals, inference on); exact mode for one hand
+    and trump, extrapolated from timing 4,096 layouts; the peak memory. Later calls by
+    ``others``."""
     import resource
 
-
-    out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads()}
-    odds(BENCH_HAND, "bid", deals=500, seed=1)  # warm the kernels
-    if progress:
-        progress("every option, all trumps")
-    start = time.perf_counter()
-    odds(BENCH_HAND, "bid", deals=deals, seed=1)
-    out["all_options_s"] = time.perf_counter() - start
-    if progress:
-        progress("trick distribution, all trumps")
-    start = time.perf_counter()
-    odds(BENCH_HAND, "bid", deals=deals, seed=1, bid="3", defend=False)
-    out["trick_distribution_s"] = time.perf_counter() - start
+    out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads(), "others": others}
+    for q in ({"hand": BENCH_HAND, "variant": "bid"}, KNOCK_QUESTION, HEARD_QUESTION):
+        odds(**q, deals=200, seed=1, others=others)  # compile, and build the strategy
+    steps = [("default_bid_s", "the default bid query", {"hand": BENCH_HAND, "variant": "bid",
+                                                           "deals": 10_000}),
+             ("all_options_s", "every option, all trumps", {"hand": BENCH_HAND,
+                                                             "variant": "bid", "deals": deals}),
+             ("trick_distribution_s", "bid 3 only, all trumps",
+              {"hand": BENCH_HAND, "variant": "bid", "deals": deals, "bid": "3"}),
+             ("knock_point_s", "a knock decision point", {**KNOCK_QUESTION, "deals": 10_000}),
+             ("bid_heard_s", "a bid point after two calls", {**HEARD_QUESTION,
+                                                             "deals": 10_000})]
+    for key, what, question in steps:
+        if progress:
+            progress(what)
+        out[key] = _timed(**question, seed=1, others=others)
     if progress:
         progress("exact mode sample")
     rules = make_rules("bid")
-    hand = parse_hand(BENCH_HAND, rules)
-    q = build_query(rules, hand, 0, None, None, [2], "3", defend=False)
-    work = _chunk_work(q, 0, True)
-    start = time.perf_counter()
-    run_chunks(exact_sample, work, progress=False)
-    per = (time.perf_counter() - start) / exact_sample
-    out["exact_layouts"] = 17_153_136
-    out["exact_estimated_s"] = per * out["exact_layouts"]
+    point = decision_point(rules, BENCH_HAND, "N", None, None, None)
+    policies, params = others_policies(others, "dd", rules)
+    d = prepare(point, policies, params, True, True, [2], {3})  # bid 3 in hearts
+    out["exact_layouts"], out["exact_estimated_s"] = exact_estimate(d, 1, 4096)
     out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["targets"] = ODDS_TARGETS
     return out
 
 

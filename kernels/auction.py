@@ -17,11 +17,15 @@ from .codes import (
     E_CALL_NOT_ALLOWED,
     E_CALL_OUT_OF_TURN,
     E_DISCARD_NOT_HELD,
+    E_INCONSISTENT,
     E_JOKER_DISCARD,
+    E_NOT_ASKERS_TURN,
     E_REDEAL_NOT_ALLOWED,
+    E_STOPPED,
     E_SWAP_NOT_ALLOWED,
     E_TRUMP_NOT_ALLOWED,
     MAX_CALLS,
+    MODE_FORCED,
     MODE_REPLAY,
     MOON,
     NAME,
@@ -30,6 +34,9 @@ from .codes import (
     SEAT_W_GHOST,
     ST_ACE_NO_FACE,
     ST_ALL_PASSED,
+    STOP_CALL,
+    STOP_DISCARD,
+    STOP_NEXT,
     SWAP,
 )
 from .config import JIT
@@ -38,9 +45,9 @@ from .policies import (
     PICK_DISCARD,
     PICK_JOKER_DISCARD,
     Q_ACE_NO_FACE,
-    Q_SWAP,
     choose_call,
     choose_card_from,
+    choose_swap,
     choose_trump,
     choose_yes_no,
 )
@@ -69,29 +76,82 @@ def is_ace_no_face(hand):
 
 
 @njit(**JIT)
-def make_call(ag, seat, allowed, hands, cfg, rec, j):
-    """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes): the
-    policy's, or in a replay the recorded one, checked. Returns the call, or -1 after
-    recording an error."""
+def _recorded_call(seat, allowed, rec, j):
+    """Call number ``j`` as the record holds it, checked: made by ``seat`` and among
+    ``allowed``. Returns the call, or -1 after recording an error."""
+    if j >= rec[R.NCALLS]:
+        fail(rec, E_AUCTION_SHORT, j)
+        return -1
+    if rec[R.CALL_SEAT + j] != seat:
+        fail(rec, E_CALL_OUT_OF_TURN, j)
+        rec[R.ERROR_INFO] = seat
+        return -1
+    c = rec[R.CALL + j]
+    if c < 0 or c >= 64 or not ((allowed >> np.uint64(c)) & ONE):
+        fail(rec, E_CALL_NOT_ALLOWED, j)
+        rec[R.ERROR_INFO] = np.int64(allowed)
+        return -1
+    return c
+
+
+@njit(**JIT)
+def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
+    return choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat],
+                       cfg[C.AUCTION], cfg[C.PLAYERS], rec[R.UPCARD], rec[R.DEALER], holder,
+                       1 if rec[R.SWAP_SEAT] >= 0 else 0)
+
+
+@njit(**JIT)
+def stop_here(rec, kind, seat, allowed):
+    """Stop the engine at the asker's decision of ``kind`` (``STOP_*``); returns False."""
+    rec[R.STOP_KIND] = kind
+    rec[R.TURN] = seat
+    rec[R.ALLOWED] = np.int64(allowed)
+    return fail(rec, E_STOPPED, 0)
+
+
+@njit(**JIT)
+def forced(rec, j):
+    """Whether call number ``j`` is read from the record (a replay, or a forced call)."""
+    mode = rec[R.MODE]
+    return mode == MODE_REPLAY or (mode == MODE_FORCED and j < rec[R.FORCED])
+
+
+@njit(**JIT)
+def stops_at(rec, j, seat):
+    """Whether a forced run stops before call number ``j`` of the asker ``seat``."""
+    return rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0 and j >= rec[R.FORCED] and \
+        seat == rec[R.ASKER]
+
+
+@njit(**JIT)
+def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
+    """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes; ``holder``
+    the seat holding a ladder's current bid, -1 none): the
+    policy's; in a replay or a forced run's forced calls the recorded one, checked (and with
+    ``R.CHECK`` also against the seat's policy, the asker's own calls excepted); a forced run
+    that stops does so before the asker's first call of its own. Returns the call, or -1
+    after recording an error (or the stop)."""
     if j >= MAX_CALLS:
         fail(rec, E_AUCTION_LONG, j)
         return -1
-    if rec[R.MODE] == MODE_REPLAY:
-        if j >= rec[R.NCALLS]:
-            fail(rec, E_AUCTION_SHORT, j)
-            return -1
-        if rec[R.CALL_SEAT + j] != seat:
-            fail(rec, E_CALL_OUT_OF_TURN, j)
-            rec[R.ERROR_INFO] = seat
-            return -1
-        c = rec[R.CALL + j]
-        if c < 0 or c >= 64 or not ((allowed >> np.uint64(c)) & ONE):
-            fail(rec, E_CALL_NOT_ALLOWED, j)
-            rec[R.ERROR_INFO] = np.int64(allowed)
+    if forced(rec, j):
+        c = _recorded_call(seat, allowed, rec, j)
+        if c >= 0 and rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and \
+                seat != rec[R.ASKER] and \
+                _policy_call(ag, seat, allowed, hands, cfg, rec, holder) != c:
+            fail(rec, E_INCONSISTENT, j)
             return -1
         return c
-    c = choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat],
-                    cfg[C.AUCTION], cfg[C.PLAYERS], rec[R.UPCARD], rec[R.DEALER])
+    if rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0:
+        if seat == rec[R.ASKER]:
+            stop_here(rec, STOP_CALL, seat, allowed)
+            return -1
+        if rec[R.STOP] == STOP_NEXT:
+            rec[R.TURN] = seat
+            fail(rec, E_NOT_ASKERS_TURN, j)
+            return -1
+    c = _policy_call(ag, seat, allowed, hands, cfg, rec, holder)
     rec[R.CALL_SEAT + j] = seat
     rec[R.CALL + j] = c
     rec[R.NCALLS] = j + 1
@@ -108,9 +168,23 @@ def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, fro
             return fail(rec, error, slot)
         rec[slot] = c
         return True
-    rec[slot] = choose_card_from(ag.policies[seat, 0], ag.rng, purpose, candidates,
-                                 rec[R.TRUMP], to_norm, from_norm)
+    rec[slot] = choose_card_from(ag.policies[seat, 0], ag.params, ag.rng, seat, purpose,
+                                 candidates, rec[R.TRUMP], to_norm, from_norm)
     return True
+
+
+@njit(**JIT)
+def forced_card(seat, candidates, cfg, rec, f_slot, slot, error):
+    """A forced run's own choice for the asker (``rec[f_slot]``, a card of ``candidates``)
+    into ``rec[slot]``: 1 when it applied, 0 when the policy chooses, -1 after an error."""
+    if rec[R.MODE] != MODE_FORCED or seat != rec[R.ASKER] or rec[f_slot] < 0:
+        return 0
+    c = held_copy(candidates, rec[f_slot], cfg)
+    if c < 0:
+        fail(rec, error, slot)
+        return -1
+    rec[slot] = c
+    return 1
 
 
 @njit(**JIT)
@@ -127,6 +201,11 @@ def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
     Returns False if the hand ends here."""
     replay = rec[R.MODE] == MODE_REPLAY
     dealer = rec[R.DEALER]
+    if rec[R.MODE] == MODE_FORCED:
+        # a decision point comes after the dealer's discard and nobody called a redeal: the
+        # cards left over are the discard (dead), the hands as dealt are as held
+        hm[M.DEAD] |= hm[M.KITTY]
+        return True
     if cfg[C.AUCTION] == AUCTION_LADDER and cfg[C.KITTY] > 0:
         hands[dealer] |= hm[M.KITTY]
         if not pick_card(ag, dealer, PICK_JOKER_DISCARD, hands[dealer], cfg, rec,
@@ -173,17 +252,32 @@ def ladder_mask(cfg):
 
 
 @njit(**JIT)
-def ghost_swap(ag, seat, hands, cfg, hm, rec, j):
-    """Before ``seat``'s bid: take the ghost hand, if nobody has and the seat wants to (or in a
-    replay, the record says so). Returns the next call index, or -1 after a replay error."""
-    if rec[R.MODE] == MODE_REPLAY:
+def _swaps(ag, seat, hands, cfg, rec, allowed, holder):
+    return choose_swap(ag.policies[seat, 0], ag.params, ag.rng, seat, hands[seat], allowed,
+                       cfg[C.PLAYERS], rec[R.DEALER], holder)
+
+
+@njit(**JIT)
+def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
+    """Before ``seat``'s bid (``allowed``: its bids): take the ghost hand, if nobody has and
+    the seat wants to (or the record says so; a forced run checks it against the seat's policy
+    where asked, and stops here at the asker's turn). Returns the next call index, or -1
+    after a replay error (or the stop)."""
+    if forced(rec, j):
         swap = j < rec[R.NCALLS] and rec[R.CALL + j] == SWAP
         if swap and rec[R.CALL_SEAT + j] != seat:
             rec[R.ERROR_INFO] = seat
             fail(rec, E_CALL_OUT_OF_TURN, j)
             return -1
+        if rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and seat != rec[R.ASKER] and \
+                _swaps(ag, seat, hands, cfg, rec, allowed, holder) != swap:
+            fail(rec, E_INCONSISTENT, j)
+            return -1
+    elif stops_at(rec, j, seat):
+        stop_here(rec, STOP_CALL, seat, allowed | (ONE << np.uint64(SWAP)))
+        return -1
     else:
-        swap = _yes(ag, seat, Q_SWAP, hands[seat], cfg, rec)
+        swap = _swaps(ag, seat, hands, cfg, rec, allowed, holder)
         if swap:
             rec[R.CALL_SEAT + j] = seat
             rec[R.CALL + j] = SWAP
@@ -200,9 +294,11 @@ def ghost_swap(ag, seat, hands, cfg, hm, rec, j):
 
 @njit(inline="always", **JIT)
 def close_auction(rec, j, winner):
-    """After the last call (``j`` calls made): a replay whose record has calls left over is an
-    error; nobody made trump: a redeal. Returns True when ``winner`` declares."""
-    if rec[R.MODE] == MODE_REPLAY and j < rec[R.NCALLS]:
+    """After the last call (``j`` calls made): a replay (or a forced run) whose record has
+    calls left over is an error; nobody made trump: a redeal. Returns True when ``winner``
+    declares."""
+    if (rec[R.MODE] == MODE_REPLAY and j < rec[R.NCALLS]) or \
+            (rec[R.MODE] == MODE_FORCED and j < rec[R.FORCED]):
         return fail(rec, E_AUCTION_LONG, j)
     rec[R.NCALLS] = j
     if winner < 0:
@@ -225,16 +321,16 @@ def auction_ladder(ag, hands, cfg, hm, rec):
     winner = -1
     j = 0
     for _ in range(cfg[C.PLAYERS]):
+        allowed = ladder & ~((ONE << np.uint64(current + 1)) - ONE)
+        if not (cfg[C.STICK] == 1 and seat == dealer and winner < 0):
+            allowed |= ONE << np.uint64(PASS)
         if cfg[C.SEAT_W] == SEAT_W_GHOST and rec[R.SWAP_SEAT] < 0:
-            j = ghost_swap(ag, seat, hands, cfg, hm, rec, j)
+            j = ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, winner)
             if j < 0:
                 return False
         elif replay and j < rec[R.NCALLS] and rec[R.CALL + j] == SWAP:
             return fail(rec, E_SWAP_NOT_ALLOWED, j)
-        allowed = ladder & ~((ONE << np.uint64(current + 1)) - ONE)
-        if not (cfg[C.STICK] == 1 and seat == dealer and winner < 0):
-            allowed |= ONE << np.uint64(PASS)
-        c = make_call(ag, seat, allowed, hands, cfg, rec, j)
+        c = make_call(ag, seat, allowed, hands, cfg, rec, j, winner)
         if c < 0:
             return False
         j += 1
@@ -248,6 +344,8 @@ def auction_ladder(ag, hands, cfg, hm, rec):
     if replay:
         if rec[R.TRUMP] < 0 or rec[R.TRUMP] > 3:
             return fail(rec, E_TRUMP_NOT_ALLOWED, 0)
+    elif rec[R.MODE] == MODE_FORCED and winner == rec[R.ASKER] and rec[R.F_TRUMP] >= 0:
+        rec[R.TRUMP] = rec[R.F_TRUMP]
     else:
         rec[R.TRUMP] = choose_trump(ag.policies[winner, 0], ag.params, ag.rng, winner, 15,
                                     hands[winner], current)
@@ -270,7 +368,7 @@ def _round(ag, hands, cfg, rec, j, names):
             allowed = np.uint64(names) << np.uint64(NAME)
             if not (cfg[C.STICK] == 1 and seat == dealer):
                 allowed |= ONE << np.uint64(PASS)
-        c = make_call(ag, seat, allowed, hands, cfg, rec, j)
+        c = make_call(ag, seat, allowed, hands, cfg, rec, j, -1)
         if c < 0:
             return -2, j
         j += 1
@@ -291,8 +389,14 @@ def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
     hands[dealer] |= card_bit(up)
     ag.know[K.UP_HOLDER] = dealer
     ag.know[K.UPCARD] = up
-    if not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], cfg, rec, R.DEALER_DISCARD,
-                     E_DISCARD_NOT_HELD, to_norm, from_norm):
+    done = forced_card(dealer, hands[dealer], cfg, rec, R.F_DISCARD, R.DEALER_DISCARD,
+                       E_DISCARD_NOT_HELD)
+    if done < 0:
+        return False
+    if done == 0 and stops_at(rec, rec[R.NCALLS], dealer):
+        return stop_here(rec, STOP_DISCARD, dealer, hands[dealer])
+    if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], cfg, rec,
+                                   R.DEALER_DISCARD, E_DISCARD_NOT_HELD, to_norm, from_norm):
         return False
     d = card_bit(rec[R.DEALER_DISCARD])
     hands[dealer] &= ~d
@@ -309,7 +413,7 @@ def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
     dealer = rec[R.DEALER]
     up = rec[R.UPCARD]
     if up == JOKER:
-        c = make_call(ag, dealer, np.uint64(0xF) << np.uint64(NAME), hands, cfg, rec, 0)
+        c = make_call(ag, dealer, np.uint64(0xF) << np.uint64(NAME), hands, cfg, rec, 0, -1)
         if c < 0:
             return False
         maker, j = dealer, 1

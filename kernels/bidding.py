@@ -1,10 +1,17 @@
-"""Decision rules of the point-count bidder (``points``): a hand is worth points per trump
-suit, and fixed thresholds (per-seat parameters, slots ``PR``) turn points into bids, calls and
-alone declarations. Natural masks in; only the seat's own hand and public facts are read.
+"""Bidding strategies as data: each seat's parameter row ``params[seat]`` (slots ``PR``) holds
+its card points, its thresholds per seat and call, and for the analyzer strategy its table of
+expected net points. Natural masks in; only the seat's own hand and public facts are read.
 
-Points for trump suit t: right bower 3, left bower 2.5, ace 2, king 1.5, queen 1.25, ten and
-nine 1 (7 and 8 0.75), joker 3.5; each side-suit ace 1; each void 0.5 when holding at least
-two trumps. A typical hand is worth about 3.
+The point count (``points``): every card of the hand is worth the points of its row in
+``PR.PTS`` for the trump suit (by default right bower 3, left bower 2.5, ace 2, king 1.5, queen
+1.25, ten and nine 1, eight and seven 0.75, joker 3.5; each side-suit ace 1), plus ``PR.VOID``
+for each side-suit void when holding at least ``PR.VOID_MIN`` trumps. A typical hand is worth
+about 3. A call is made from the seat's threshold for it (``threshold``), by the seat's place
+relative to the dealer: 0 the dealer, 1 the seat on its left, 2 the next, 3 the last.
+
+The analyzer strategy (``analyzer_*``) makes the call with the best expected net points in its
+table, by option, context (``ladder_context``, ``round1_context``, ``round2_context``) and the
+hand's point count in half points.
 """
 
 from enum import IntEnum
@@ -13,69 +20,65 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
-from .codes import ASK, MOON
+from .codes import ASK, MOON, NAME, PASS
 from .config import JIT
-from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, same_colour_suit
-
-
-class PR(IntEnum):
-    """Parameter slots of one seat's row ``params[seat]`` (float64)."""
-
-    BID3 = 0  # ladder: points for a bid of 3
-    BID4 = 1
-    BID5 = 2
-    ASK = 3
-    MOON = 4
-    ORDER = 5  # upcard auction: points to order up / name trump
-    ALONE = 6
-    SWAP = 7  # swap for the ghost hand below this many points
-    PIMC_WORLDS = 8  # pimc: worlds sampled per decision
-    DEFEND_ALONE = 9
-    PASS_EV = 10  # analyzer: bid or order only above this many expected net points
-    SWAP_EV = 11  # analyzer: the value of swapping for the ghost hand
-
-
-# The analyzer bidder's table rides in each seat's parameter row: expected net points by
-# option, context and strength (half points, 0..16), at params[seat, STRAT_BASE + ...].
-STRAT_BASE = 16
-STRAT_OPTIONS = 8
-STRAT_CONTEXTS = 32  # upcard auction: seat relative to the dealer * 8 + upcard rank
-STRAT_BINS = 33
-N_PARAMS = STRAT_BASE + STRAT_OPTIONS * STRAT_CONTEXTS * STRAT_BINS
-# ladder options                             upcard-auction options
-O_BID3, O_BID4, O_BID5, O_ASK, O_MOON, O_KEEP = 0, 1, 2, 3, 4, 5
-O_ORDER, O_ALONE, O_PASS, O_NAME, O_NAME_ALONE = 0, 1, 2, 3, 4
-
-DEFAULT_PARAMS = np.zeros(N_PARAMS)
-DEFAULT_PARAMS[:12] = [4.0, 5.5, 7.0, 8.5, 11.0, 4.5, 8.5, 2.5, 20.0, 99.0, 0.0, 0.0]
+from .layout import JOKER, RANK_A, RANK_J, same_colour_suit
 
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
-def card_points(card, trump):
-    """Points of natural card ``card`` when ``trump`` is trump (0 for side cards but aces)."""
-    if card == JOKER:
-        return 3.5
-    suit = (card & 31) >> 3
-    rank = card & 7
-    if rank == RANK_J and suit == trump:
-        return 3.0
-    if rank == RANK_J and suit == same_colour_suit(trump):
-        return 2.5
-    if suit == trump:
-        if rank == RANK_A:
-            return 2.0
-        if rank == RANK_K:
-            return 1.5
-        if rank == RANK_Q:
-            return 1.25
-        if rank >= 2:  # 9, T
-            return 1.0
-        return 0.75
-    if rank == RANK_A:
-        return 1.0
-    return 0.0
+class T(IntEnum):
+    """The calls a point-count threshold is for (``threshold``)."""
+
+    BID3 = 0
+    BID4 = 1
+    BID5 = 2
+    ASK = 3
+    MOON = 4
+    ORDER = 5  # round 1 (the upcard's points counted for the dealer's side, ``order_points``)
+    ORDER_ALONE = 6
+    NAME = 7  # round 2
+    NAME_ALONE = 8
+    DEFEND_ALONE = 9
+    SWAP_BELOW = 10  # swap for the ghost hand when the best suit is worth less than this
+    COUNT = 11
+
+
+# card weights (``points_table``): trump by rank, then side cards by rank
+W_TRUMP = 0  # right, left, A, K, Q, T, 9, 8, 7, joker
+W_SIDE = 10  # A, K, Q, J, T, 9, 8, 7
+W_COUNT = 18
+TRUMP_RANKS = (-1, -2, 7, 6, 5, 3, 2, 1, 0)  # natural rank of each trump weight (-1 right, -2 left)
+SIDE_RANKS = (7, 6, 5, 4, 3, 2, 1, 0)
+
+
+class PR(IntEnum):
+    """Slots of one seat's parameter row (float64)."""
+
+    WORLDS = 0  # pimc: worlds sampled per card
+    VOID = 1  # points per side-suit void ...
+    VOID_MIN = 2  # ... when holding at least this many trumps
+    UP_DEALER = 3  # round 1: the dealer counts the upcard in, less this (its discard)
+    UP_PARTNER = 4  # the dealer's partner counts this share of the upcard's points
+    UP_OPPONENT = 5  # an opponent of the dealer subtracts this share
+    TH = 8  # thresholds: 4 places x T.COUNT
+    PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
+    STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
+    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33
+
+
+STRAT_OPTIONS = 8
+STRAT_CONTEXTS = 256
+STRAT_BINS = 33  # half points 0 .. 16
+N_PARAMS = int(PR.LEN)
+# options of the analyzer's table: a ladder auction's calls ...
+L_PASS, L_BID3, L_BID4, L_BID5, L_ASK, L_MOON, L_SWAP = 0, 1, 2, 3, 4, 5, 6
+# ... and the upcard auction's (round 1 and round 2 are told apart by the context)
+U_ORDER, U_ALONE, U_PASS, U_NAME, U_NAME_ALONE = 0, 1, 2, 3, 4
+
+DEFAULT_WEIGHTS = np.array([3.0, 2.5, 2.0, 1.5, 1.25, 1.0, 1.0, 0.75, 0.75, 3.5,
+                            1.0, 0, 0, 0, 0, 0, 0, 0])
+DEFAULT_THRESHOLDS = np.array([4.0, 5.5, 7.0, 8.5, 11.0, 4.5, 8.5, 4.5, 8.5, 99.0, 2.5])
 
 
 @njit(**JIT)
@@ -89,49 +92,97 @@ def is_trump(card, trump):
 
 
 @njit(**JIT)
-def _tables():
-    """``(points[trump, card], trumps[trump], sides[trump, suit])``: each natural card's
-    points, the natural mask of trumps (bowers and joker included), and of each suit's side
-    cards (without the left bower), for every trump suit."""
+def card_weight(weights, card, trump):
+    """The points ``weights`` (``W_*`` layout) give natural card ``card`` under ``trump``."""
+    if card == JOKER:
+        return weights[W_TRUMP + 9]
+    suit = (card & 31) >> 3
+    rank = card & 7
+    if rank == RANK_J and suit == trump:
+        return weights[W_TRUMP]
+    if rank == RANK_J and suit == same_colour_suit(trump):
+        return weights[W_TRUMP + 1]
+    if suit == trump:
+        for i in range(2, 9):
+            if TRUMP_RANKS[i] == rank:
+                return weights[W_TRUMP + i]
+    for i in range(8):
+        if SIDE_RANKS[i] == rank:
+            return weights[W_SIDE + i]
+    return 0.0
+
+
+@njit(**JIT)
+def points_table(weights):
+    """``points[trump, card]``: the points of every natural card for each trump suit."""
     points = np.zeros((4, 64), dtype=np.float64)
+    for t in range(4):
+        for card in range(64):
+            points[t, card] = card_weight(weights, card, t)
+    return points
+
+
+@njit(**JIT)
+def _masks():
+    """``(trumps[trump], sides[trump, suit])``: the natural mask of trumps (bowers and joker
+    included), and of each suit's side cards (without the left bower), for every trump."""
     trumps = np.zeros(4, dtype=np.uint64)
     sides = np.zeros((4, 4), dtype=np.uint64)
     for t in range(4):
         for card in range(64):
-            points[t, card] = card_points(card, t)
             if is_trump(card, t):
                 trumps[t] |= ONE << np.uint64(card)
             elif card != JOKER:
                 sides[t, (card & 31) >> 3] |= ONE << np.uint64(card)
-    return points, trumps, sides
+    return trumps, sides
 
 
-POINTS, TRUMPS, SIDES = _tables()
+TRUMPS, SIDES = _masks()
+POINTS = points_table(DEFAULT_WEIGHTS)  # the default point count (the tables' strength)
+
+
+DEFAULT_PARAMS = np.zeros(N_PARAMS)  # the built-in point count (analyzer.strategy builds others)
+DEFAULT_PARAMS[PR.WORLDS] = 20.0
+DEFAULT_PARAMS[PR.VOID] = 0.5
+DEFAULT_PARAMS[PR.VOID_MIN] = 2.0
+DEFAULT_PARAMS[PR.UP_DEALER] = 0.5
+DEFAULT_PARAMS[PR.UP_PARTNER] = 0.75
+DEFAULT_PARAMS[PR.UP_OPPONENT] = 0.5
+DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
+DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
 
 
 @njit(**JIT)
-def hand_points(hand, trump):
-    """Points of natural mask ``hand`` for ``trump`` (see the module docstring)."""
+def threshold(params, seat, place, kind):
+    """The points ``seat`` needs for a call of ``kind`` (``T``) from ``place``."""
+    return params[seat, PR.TH + place * T.COUNT + kind]
+
+
+@njit(**JIT)
+def hand_points(hand, trump, params, seat):
+    """Points of natural mask ``hand`` for ``trump`` by ``seat``'s card points (see the module
+    docstring)."""
     total = 0.0
+    base = PR.PTS + trump * 64
     m = np.uint64(hand)
     while m:
-        total += POINTS[trump, lowest_bit(m)]
+        total += params[seat, base + lowest_bit(m)]
         m &= m - ONE
-    if popcount(hand & TRUMPS[trump]) >= 2:
+    if popcount(hand & TRUMPS[trump]) >= params[seat, PR.VOID_MIN]:
         for s in range(4):
             if s != trump and (hand & SIDES[trump, s]) == 0:
-                total += 0.5
+                total += params[seat, PR.VOID]
     return total
 
 
 @njit(**JIT)
-def best_suit(hand, allowed):
+def best_suit(hand, allowed, params, seat):
     """``(points, suit)`` of the best-scoring suit among the 4-bit mask ``allowed``."""
     best = -1.0
     suit = -1
     for t in range(4):
         if (allowed >> t) & 1:
-            p = hand_points(hand, t)
+            p = hand_points(hand, t, params, seat)
             if p > best:
                 best = p
                 suit = t
@@ -140,7 +191,7 @@ def best_suit(hand, allowed):
 
 @njit(**JIT)
 def give_card(hand, trump):
-    """The card a 6-asker gives away: the lowest side card (lowest rank, from the shortest
+    """The card an n-asker gives away: the lowest side card (lowest rank, from the shortest
     suit), else the lowest trump."""
     best = -1
     best_key = 1 << 30
@@ -163,7 +214,7 @@ def give_card(hand, trump):
 
 @njit(**JIT)
 def partner_return(hand, trump):
-    """A trumpless partner in a 6-ask passes back its best card: an ace, else its highest."""
+    """A trumpless partner in an n-ask passes back its best card: an ace, else its highest."""
     best = -1
     best_key = -1
     for card in range(64):
@@ -173,25 +224,6 @@ def partner_return(hand, trump):
                 best_key = key
                 best = card
     return best
-
-
-@njit(**JIT)
-def choose_bid(hand, allowed, params, seat):
-    """A bid among the call codes in ``allowed`` (uint64 mask): the highest whose threshold
-    the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed."""
-    points, _ = best_suit(hand, 15)
-    best = -1
-    thresholds = ((3, PR.BID3), (4, PR.BID4), (5, PR.BID5))
-    for k, slot in thresholds:
-        if points >= params[seat, slot] and (allowed >> np.uint64(k)) & ONE:
-            best = k
-    if points >= params[seat, PR.ASK] and (allowed >> np.uint64(ASK)) & ONE:
-        best = ASK
-    if points >= params[seat, PR.MOON] and (allowed >> np.uint64(MOON)) & ONE:
-        best = MOON
-    if best >= 0:
-        return best
-    return pass_or_lowest(allowed)
 
 
 @njit(**JIT)
@@ -209,64 +241,144 @@ def pass_or_lowest(allowed):
 
 
 @njit(**JIT)
-def order_points(hand, trump, upcard, seat, dealer, players):
+def choose_bid(hand, allowed, params, seat, place):
+    """A bid among the call codes in ``allowed`` (uint64 mask): the highest whose threshold
+    the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed."""
+    points, _ = best_suit(hand, 15, params, seat)
+    best = -1
+    for k in range(3, 6):
+        if points >= threshold(params, seat, place, T.BID3 + k - 3) and \
+                (allowed >> np.uint64(k)) & ONE:
+            best = k
+    if points >= threshold(params, seat, place, T.ASK) and (allowed >> np.uint64(ASK)) & ONE:
+        best = ASK
+    if points >= threshold(params, seat, place, T.MOON) and (allowed >> np.uint64(MOON)) & ONE:
+        best = MOON
+    if best >= 0:
+        return best
+    return pass_or_lowest(allowed)
+
+
+@njit(**JIT)
+def order_points(hand, trump, upcard, seat, dealer, players, params):
     """Points of ordering the upcard's suit from ``seat``: the dealer counts the upcard in
-    place of its worst card, the dealer's partner gains it, an opponent of the dealer gives
-    it away. Three players: the dealer gains it, the others give it away."""
-    p = hand_points(hand, trump)
-    up = card_points(upcard, trump)
+    place of its worst card, the dealer's partner gains a share of it, an opponent of the
+    dealer gives a share away (three players: the dealer gains it, the others give it away)."""
+    p = hand_points(hand, trump, params, seat)
+    up = params[seat, PR.PTS + trump * 64 + upcard]
     if seat == dealer:
-        return hand_points(hand | (ONE << np.uint64(upcard)), trump) - 0.5
+        return hand_points(hand | (ONE << np.uint64(upcard)), trump, params, seat) - \
+            params[seat, PR.UP_DEALER]
     if players == 4 and (seat + 2) % 4 == dealer:
-        return p + up * 0.75
-    return p - up * 0.5
+        return p + up * params[seat, PR.UP_PARTNER]
+    return p - up * params[seat, PR.UP_OPPONENT]
+
+
+# ---------------------------------------------------------------------------- the analyzer
 
 
 @njit(**JIT)
 def strat(params, seat, option, context, points):
-    """The analyzer bidder's expected net points for ``option`` in ``context`` with a hand of
+    """The analyzer's expected net points for ``option`` in ``context`` with a hand of
     ``points`` (read from the seat's parameter row)."""
     b = np.int64(points * 2.0)
     if b < 0:
         b = 0
     if b >= STRAT_BINS:
         b = STRAT_BINS - 1
-    return params[seat, STRAT_BASE + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
+    return params[seat, PR.STRAT + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
 
 
 @njit(**JIT)
-def analyzer_bid(hand, allowed, params, seat):
-    """The analyzer bidder's call: over every trump suit and allowed bid, the one with the
-    best expected net points in its table, if that beats ``PR.PASS_EV``; else pass (or, when
-    passing is not allowed, the lowest bid)."""
-    best_ev = -1e9
+def ladder_level(allowed):
+    """The current bid as a level: 0 none, 1 a 3, 2 a 4, 3 a 5 or more (from the bids still
+    allowed)."""
+    for k in range(3, 12):
+        if (allowed >> np.uint64(k)) & ONE:
+            return 0 if k == 3 else (1 if k == 4 else (2 if k == 5 else 3))
+    return 3
+
+
+@njit(**JIT)
+def trump_bucket(hand, trump):
+    """The hand's trumps as a context: 0 for at most one, 1 for two, 2 for three, 3 for more."""
+    n = popcount(hand & TRUMPS[trump])
+    return 0 if n <= 1 else min(n - 1, 3)
+
+
+@njit(**JIT)
+def ladder_context(allowed, place, seat, holder, swapped, players, trumps):
+    """The context of a ladder call: the seat's place, who holds the current bid (nobody, the
+    partner or an opponent; without partners whether the ghost hand was taken instead), the
+    bid's level, and the trump bucket of the hand's best suit."""
+    if players == 4:
+        group = 0 if holder < 0 else (1 if (holder & 1) == (seat & 1) else 2)
+    else:
+        group = (0 if holder < 0 else 1) + 2 * swapped
+    return (place * 16 + group * 4 + ladder_level(allowed)) * 4 + trumps
+
+
+@njit(**JIT)
+def round1_context(place, upcard, trumps):
+    """The context of a round-1 call: the seat's place, the upcard's rank and the trump
+    bucket of the upcard's suit."""
+    return (place * 8 + (upcard & 7)) * 4 + trumps
+
+
+@njit(**JIT)
+def round2_context(place, suit, turned, trumps):
+    """The context of naming ``suit`` in round 2: the seat's place, whether the suit is the
+    turned-down one's colour ("next") or not, and its trump bucket."""
+    return 128 + (place * 2 + (0 if suit == same_colour_suit(turned) else 1)) * 4 + trumps
+
+
+@njit(**JIT)
+def ladder_option(code):
+    """The analyzer table's option of a ladder call code."""
+    if code == PASS:
+        return L_PASS
+    if code == ASK:
+        return L_ASK
+    if code == MOON:
+        return L_MOON
+    return L_BID3 + min(code, 5) - 3
+
+
+@njit(**JIT)
+def analyzer_ladder(hand, allowed, params, seat, place, holder, swapped, players):
+    """``(call, value)``: the allowed call (pass included) with the best value in the table,
+    for the hand's best suit (stuck: the best bid)."""
+    p, suit = best_suit(hand, 15, params, seat)
+    context = ladder_context(allowed, place, seat, holder, swapped, players,
+                             trump_bucket(hand, suit))
     best = -1
-    codes = (3, 4, 5, ASK, MOON)
-    for t in range(4):
-        p = hand_points(hand, t)
-        for i in range(5):
-            code = codes[i]
-            if (allowed >> np.uint64(code)) & ONE:
-                ev = strat(params, seat, i, 0, p)
-                if ev > best_ev:
-                    best_ev = ev
-                    best = code
-    if best >= 0 and best_ev > params[seat, PR.PASS_EV]:
-        return best
-    return pass_or_lowest(allowed)
+    best_ev = -1e18
+    for code in range(0, 22):
+        if (allowed >> np.uint64(code)) & ONE:
+            ev = strat(params, seat, ladder_option(code), context, p)
+            if best < 0 or ev > best_ev:
+                best = code
+                best_ev = ev
+    return best, best_ev
 
 
 @njit(**JIT)
-def analyzer_trump(hand, allowed, params, seat, contract):
-    """The suit the analyzer bidder names for the contract it won: the best for that bid."""
-    option = O_ASK if contract == ASK else (O_MOON if contract == MOON else
-                                           (O_BID3 if contract <= 3 else contract - 3))
-    best_ev = -1e9
-    suit = 0
+def analyzer_round2(hand, allowed, params, seat, place, turned):
+    """Round 2: the suit to name (the best named value), or pass when passing is worth more
+    (stuck: the best suit)."""
+    best = -1
+    best_ev = -1e18
+    best_points = 0.0
     for t in range(4):
-        if (allowed >> t) & 1:
-            ev = strat(params, seat, option, 0, hand_points(hand, t))
+        if (allowed >> np.uint64(NAME + t)) & ONE:
+            p = hand_points(hand, t, params, seat)
+            ctx = round2_context(place, t, turned, trump_bucket(hand, t))
+            ev = max(strat(params, seat, U_NAME, ctx, p), strat(params, seat, U_NAME_ALONE, ctx,
+                                                               p))
             if ev > best_ev:
-                best_ev = ev
-                suit = t
-    return suit
+                best, best_ev, best_points = t, ev, p
+    if allowed & ONE:
+        ctx = round2_context(place, best, turned, trump_bucket(hand, best))
+        if strat(params, seat, U_PASS, ctx, best_points) >= best_ev:
+            return PASS
+    return NAME + best

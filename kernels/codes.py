@@ -32,6 +32,17 @@ LEAD_LEFT_OF_LONE = 2  # left of the dealer, or of a lone player when someone go
 # How the engine treats a record (R.MODE).
 MODE_PLAY = 0  # every decision by the seats' policies
 MODE_REPLAY = 1  # every decision read from the record and checked
+MODE_FORCED = 2  # the first R.FORCED calls read from the record, the asker's F_* choices, then
+#                  the policies (a decision point played out); see kernels.slots.R
+
+# Where a forced run stops (R.STOP): at the asker's first decision after the forced calls ...
+STOP_NEXT = 1  # ... which must come next (another seat's call is an error)
+STOP_IN_PLAY = 2  # ... the seats in between deciding by their policies
+
+# What a stopped engine waits for (R.STOP_KIND).
+STOP_CALL = 0  # the asker's call (R.ALLOWED: the calls, SWAP included where it may swap)
+STOP_DISCARD = 1  # the dealer's discard after the pick-up (R.ALLOWED: the six cards)
+STOP_DEFEND = 2  # a defender going alone or not
 
 # Status of a hand (R.STATUS).
 ST_PLAYED = 0
@@ -59,6 +70,10 @@ E_REDEAL_NOT_ALLOWED = 12
 E_PLAYS_MISSING = 13  # a hand was played but cards are missing from the record
 E_ASK_GIVE = 14
 E_JOKER_DISCARD = 15
+E_INCONSISTENT = 16  # a forced call (or lone declaration) its seat's policy would not make
+E_STOPPED = 17  # stopped at the asker's decision (not a fault: R.STOP_KIND says which)
+E_NOT_ASKERS_TURN = 18  # after the forced calls another seat is to call (R.TURN)
+E_NO_DECISION = 19  # the asker has no decision left in this hand
 
 MAX_CALLS = 16
 MAX_TRICKS = 12

@@ -103,6 +103,20 @@ def passes(groups, cons_group, cons_mask, cons_op, cons_value):
 
 
 @njit(**JIT)
+def shuffle_into_groups(state, work, sizes, out):
+    """One more shuffle of the unseen card ids ``work`` (in place, from ``state``) dealt into
+    groups of ``sizes`` as natural masks in ``out``."""
+    shuffle(state, work)
+    k = 0
+    for g in range(sizes.shape[0]):
+        m = np.uint64(0)
+        for _ in range(sizes[g]):
+            m |= np.uint64(1) << np.uint64(work[k])
+            k += 1
+        out[g] = m
+
+
+@njit(**JIT)
 def deal_groups(seed, index, exact, cards, sizes, binom, cons_group, cons_mask, cons_op,
                 cons_value, max_tries, out):
     """Deal ``index`` into ``out`` (natural masks, one per group). Random mode: reshuffle until
@@ -114,14 +128,7 @@ def deal_groups(seed, index, exact, cards, sizes, binom, cons_group, cons_mask, 
     state = stream_state(seed, STREAM_DEAL, index)
     work = cards.copy()
     for tries in range(1, max_tries + 1):
-        shuffle(state, work)
-        k = 0
-        for g in range(sizes.shape[0]):
-            m = np.uint64(0)
-            for _ in range(sizes[g]):
-                m |= np.uint64(1) << np.uint64(work[k])
-                k += 1
-            out[g] = m
+        shuffle_into_groups(state, work, sizes, out)
         if passes(out, cons_group, cons_mask, cons_op, cons_value):
             return tries
     return -max_tries

@@ -11,18 +11,26 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from .auction import auction_ladder, auction_upcard, before_auction
-from .bidding import N_PARAMS
-from .codes import AUCTION_LADDER, E_NONE, MODE_PLAY, MODE_REPLAY, NOBODY
+from .bidding import DEFAULT_PARAMS, N_PARAMS
+from .codes import (
+    AUCTION_LADDER,
+    E_NO_DECISION,
+    E_NONE,
+    MODE_FORCED,
+    MODE_PLAY,
+    MODE_REPLAY,
+    NOBODY,
+)
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .exchanges import exchanges
-from .layout import deck_mask, deck_natural_ids, normalise_mask
-from .policies import Agents
-from .record import clear_outcome
+from .layout import DECK_DOUBLE, deck_mask, deck_natural_ids, normalise_mask
+from .policies import D_POINTS, Agents
+from .record import clear_outcome, fail
 from .rng import STREAM_PLAY, reseed, stream_state
-from .seating import first_leader, on_declaring_side
+from .seating import declaring_mask, first_leader, on_declaring_side
 from .slots import C, K, M, R
-from .solver import TT_WORDS, W
+from .solver import TT_WORDS, W, solve_exact
 from .tricks import play_tricks
 
 ONE = np.uint64(1)
@@ -78,18 +86,49 @@ def play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec):
         else:
             ok = auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm)
     if not ok:
+        if rec[R.ERROR] == E_NONE and stopping(rec):
+            return fail(rec, E_NO_DECISION, rec[R.NCALLS])  # everyone passed first
         return rec[R.ERROR] == E_NONE
     active = exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
     if active < 0:
         return False
+    if stopping(rec):
+        return fail(rec, E_NO_DECISION, rec[R.NCALLS])
     for s in range(4):
         hm[M.PLAY + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
     leader = first_leader(cfg, rec[R.DECLARER], rec[R.DEALER], rec[R.MAKER_ALONE] == 1,
                           rec[R.DEFENDER_ALONE], active)
+    if rec[R.SOLVE] == 1:
+        solved_tricks(ag, hands, cfg, rec, active, leader, to_norm)
+        return True
     if not play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
         return False
     score_hand(cfg, score_table, rec)
     return True
+
+
+@njit(**JIT)
+def stopping(rec):
+    """Whether a forced run was to stop at a decision of the asker (it has none left when
+    the play is reached)."""
+    return rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0
+
+
+@njit(**JIT)
+def solved_tricks(ag, hands, cfg, rec, active, leader, to_norm):
+    """Instead of playing the cards: the declaring side's tricks with every seat playing
+    double dummy, from the first lead (``R.DECL_TRICKS``, ``R.FIRST_LEADER``; the points per
+    seat are left out, since defenders' own tricks are not known)."""
+    trump = rec[R.TRUMP]
+    nh = np.zeros(4, dtype=np.uint64)
+    for s in range(4):
+        if (active >> s) & 1:
+            nh[s] = normalise_mask(hands[s], to_norm[trump])
+    double = 1 if (cfg[C.DECK] & DECK_DOUBLE) else 0
+    rec[R.FIRST_LEADER] = leader
+    rec[R.DECL_TRICKS] = solve_exact(ag.work, ag.table, nh, active,
+                                     declaring_mask(cfg, rec[R.DECLARER], active), leader,
+                                     double)
 
 
 @njit(**JIT)
@@ -165,6 +204,24 @@ def replay_hand(cfg, score_table, to_norm, from_norm, hm, rec):
                     stream_state(0, 0, 0), works[0], tables[0],
                     normalised_decks(cfg[C.DECK], to_norm))
     return play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+
+
+@njit(**JIT)
+def point_state(cfg, score_table, to_norm, from_norm, hm, rec):
+    """Run a forced record (``R.MODE`` MODE_FORCED with ``R.STOP``: the calls heard, the
+    asker, the asker's hand in ``hm``) up to the asker's decision: afterwards ``rec[R.ERROR]``
+    is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED`` saying what the decision is,
+    or the error that prevents it (an illegal call heard, another seat's turn, no decision
+    left). Seats whose decisions come between are played by the point-count policy."""
+    works, tables = solver_arrays(1, 1)
+    policies = np.zeros((4, 2), dtype=np.int64)
+    params = np.empty((4, N_PARAMS))
+    for s in range(4):
+        policies[s, 0] = D_POINTS
+        params[s] = DEFAULT_PARAMS
+    ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
+                    normalised_decks(cfg[C.DECK], to_norm))
+    play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
 
 
 @njit(**JIT)

@@ -4,7 +4,7 @@ auction. Each returns the 4-bit mask of seats that play, or -1 after a replay er
 
 from numba import njit
 
-from .auction import pick_card
+from .auction import forced_card, pick_card, stop_here
 from .bits import highest_bit, popcount
 from .codes import (
     ASK,
@@ -15,9 +15,12 @@ from .codes import (
     E_ASK_GIVE,
     E_ASK_RETURN,
     E_DUMMY_DISCARD,
+    E_INCONSISTENT,
+    MODE_FORCED,
     MODE_REPLAY,
     MOON,
     SEAT_W_DUMMY,
+    STOP_DEFEND,
 )
 from .config import JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
@@ -51,8 +54,9 @@ def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
     replay error."""
     decl = rec[R.DECLARER]
     trump = rec[R.TRUMP]
-    if not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec, R.ASK_GIVE, E_ASK_GIVE,
-                     to_norm, from_norm):
+    done = forced_card(decl, hands[decl], cfg, rec, R.F_GIVE, R.ASK_GIVE, E_ASK_GIVE)
+    if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec,
+                                               R.ASK_GIVE, E_ASK_GIVE, to_norm, from_norm):
         return False
     best = best_trump(hands[partner], trump, to_norm, from_norm)
     if best >= 0:
@@ -141,18 +145,58 @@ def _recorded_lone_defender(cfg, rec):
 
 
 @njit(**JIT)
+def maker_alone(ag, hands, cfg, rec):
+    """Whether the maker goes alone: 1 or 0, or -1 after an error. The policy's, but in a
+    forced run the asker's own choice where given, and for a maker who made trump by a forced
+    call, as heard (``R.HEARD_ALONE``; checked against the maker's policy where asked)."""
+    decl = rec[R.DECLARER]
+    policy = -1
+    if rec[R.MODE] == MODE_FORCED:
+        if decl == rec[R.ASKER] and rec[R.F_ALONE] >= 0:
+            return rec[R.F_ALONE]
+        if rec[R.NCALLS] <= rec[R.FORCED]:
+            heard = (rec[R.HEARD_ALONE] >> decl) & 1
+            if rec[R.CHECK] == 0 or decl == rec[R.ASKER]:
+                return heard
+            policy = heard
+    alone = 1 if choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
+                               hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
+                               cfg[C.PLAYERS]) else 0
+    if policy >= 0 and alone != policy:
+        fail(rec, E_INCONSISTENT, rec[R.NCALLS])
+        return -1
+    return alone
+
+
+@njit(**JIT)
 def choose_lone_defender(ag, hands, cfg, rec, active):
-    """The first defender clockwise from the maker whose policy goes alone, or -1 (where the
-    rules let a defender go alone)."""
+    """The first defender clockwise from the maker who goes alone (its policy's choice, the
+    asker's own in a forced run), or -1; -2 when a forced run stops at the asker's choice
+    (where the rules let a defender go alone)."""
     decl = rec[R.DECLARER]
     d = next_active(decl, active)
     while d != decl:
-        if not on_declaring_side(cfg, d, decl) and choose_yes_no(
-                ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE, hands[d],
-                rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER], cfg[C.PLAYERS]):
-            return d
+        if not on_declaring_side(cfg, d, decl):
+            if rec[R.MODE] == MODE_FORCED and d == rec[R.ASKER]:
+                if rec[R.F_DEFEND] >= 0:
+                    yes = rec[R.F_DEFEND] == 1
+                elif rec[R.STOP] > 0:
+                    stop_here(rec, STOP_DEFEND, d, 3)
+                    return -2
+                else:
+                    yes = _defends(ag, d, hands, cfg, rec)
+            else:
+                yes = _defends(ag, d, hands, cfg, rec)
+            if yes:
+                return d
         d = next_active(d, active)
     return -1
+
+
+@njit(**JIT)
+def _defends(ag, d, hands, cfg, rec):
+    return choose_yes_no(ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE, hands[d],
+                         rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER], cfg[C.PLAYERS])
 
 
 @njit(inline="always", **JIT)
@@ -166,12 +210,13 @@ def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
         if not _recorded_lone_defender(cfg, rec):
             fail(rec, E_ALONE_NOT_ALLOWED, 1)
             return -1
-        alone = ((rec[R.ALONE_SEATS] >> decl) & 1) == 1
+        alone = (rec[R.ALONE_SEATS] >> decl) & 1
     else:
-        alone = choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
-                              hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
-                              cfg[C.PLAYERS])
+        alone = maker_alone(ag, hands, cfg, rec)
+        if alone < 0:
+            return -1
     rec[R.MAKER_ALONE] = 1 if alone else 0
+    alone = alone == 1
     contract = CT_MAKER_ALONE if alone else 0
     out = sits_out_with(cfg, decl, decl)
     if alone and out >= 0:
@@ -187,6 +232,8 @@ def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
             return -1
     elif cfg[C.LONE_DEFENDER] == 1:
         rec[R.DEFENDER_ALONE] = choose_lone_defender(ag, hands, cfg, rec, active)
+        if rec[R.DEFENDER_ALONE] == -2:
+            return -1
     else:
         rec[R.DEFENDER_ALONE] = -1
     d = rec[R.DEFENDER_ALONE]

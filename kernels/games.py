@@ -54,10 +54,28 @@ def made(cfg, rec):
 
 
 @njit(**JIT)
-def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game, target,
+def seatings(cfg, policies, params):
+    """The policy rows of the four seats in each seating of a duplicate set (A in N/S, then
+    E/W; with three players A in N, E, then S): ``(policies[k, 4, 2], params[k, 4, :])``,
+    built once so that no game copies the parameter rows."""
+    players = cfg[C.PLAYERS]
+    copies = 2 if players == 4 else 3
+    pol = np.empty((copies, 4, 2), dtype=np.int64)
+    par = np.empty((copies, 4, params.shape[1]), dtype=np.float64)
+    for a in range(copies):
+        for s in range(4):
+            side = 0 if ((s & 1) == a if players == 4 else s == a) else 1
+            pol[a, s] = policies[side]
+            par[a, s] = params[side]
+    return pol, par
+
+
+@njit(**JIT)
+def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, game, target,
               win_by, work, table, deck_ids, decks, out, decls, makes):
-    """Play game ``game``: fills ``out[G_*]`` and, per side (0 = A, 1 = B) and contract code,
-    how often it declared (``decls``) and made it (``makes``)."""
+    """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
+    ``out[G.*]`` and, per side (0 = A, 1 = B) and contract code, how often it declared
+    (``decls``) and made it (``makes``)."""
     players = cfg[C.PLAYERS]
     copies = 2 if players == 4 else 3
     deal_set = game // copies
@@ -68,11 +86,8 @@ def play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, game
             side_of[s] = 0 if (s & 1) == a_seat else 1
         else:
             side_of[s] = 0 if s == a_seat else 1
-    seat_pol = np.empty((4, 2), dtype=np.int64)
-    seat_par = np.empty((4, params.shape[1]), dtype=np.float64)
-    for s in range(4):
-        seat_pol[s] = policies[side_of[s]]
-        seat_par[s] = params[side_of[s]]
+    seat_pol = seat_pols[a_seat]
+    seat_par = seat_pars[a_seat]
     scores = np.zeros(4, dtype=np.int64)
     hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
     rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
@@ -154,9 +169,10 @@ def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
     works, tables = solver_arrays(nthreads, tt_bits)
     deck_ids = deck_natural_ids(cfg[C.DECK])
     decks = normalised_decks(cfg[C.DECK], to_norm)
+    seat_pols, seat_pars = seatings(cfg, policies, params)
     for i in prange(n):
         tid = get_thread_id()
-        play_game(cfg, score_table, to_norm, from_norm, policies, params, seed, first + i,
+        play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, first + i,
                   target, win_by, works[tid], tables[tid], deck_ids, decks, results[i],
                   decls[i], makes[i])
     return results, decls, makes

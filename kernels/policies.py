@@ -15,25 +15,31 @@ import numpy as np
 from numba import njit
 
 from .bidding import (
-    O_ALONE,
-    O_KEEP,
-    O_NAME,
-    O_NAME_ALONE,
-    O_ORDER,
-    O_PASS,
+    L_SWAP,
     PR,
-    analyzer_bid,
-    analyzer_trump,
+    U_ALONE,
+    U_NAME,
+    U_NAME_ALONE,
+    U_ORDER,
+    U_PASS,
+    T,
+    analyzer_ladder,
+    analyzer_round2,
     best_suit,
     choose_bid,
     give_card,
     hand_points,
+    ladder_context,
     order_points,
     partner_return,
+    round1_context,
+    round2_context,
     strat,
+    threshold,
+    trump_bucket,
 )
 from .bits import lowest_bit, popcount
-from .codes import AUCTION_LADDER, NAME, ORDER
+from .codes import AUCTION_LADDER, NAME, ORDER, PASS
 from .config import JIT
 from .heuristics import discard_card, keep_best
 from .layout import JOKER
@@ -55,7 +61,6 @@ P_PIMC = 4  # perfect-information Monte Carlo (kernels.pimc)
 
 PLAY = 1  # the play policy's column of policies[seat]
 
-Q_SWAP = 0
 Q_ACE_NO_FACE = 1
 Q_ALONE = 2
 Q_DEFEND_ALONE = 3
@@ -70,107 +75,108 @@ ONE = np.uint64(1)
 
 
 @njit(**JIT)
-def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upcard, dealer):
+def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upcard, dealer,
+                holder, swapped):
     """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
-    codes) in an ``auction`` of kind ``AUCTION_*``; ``upcard``/``dealer`` matter in the
-    upcard auction."""
+    codes) in an ``auction`` of kind ``AUCTION_*``. The upcard auction reads ``upcard``; a
+    ladder auction the seat holding the current bid (``holder``, -1 nobody) and whether the
+    ghost hand was taken (``swapped``)."""
     if policy == D_RANDOM:
         return random_set_bit(rng, allowed)
+    place = (seat - dealer) % players
     if auction == AUCTION_LADDER:
         if policy == D_ANALYZER:
-            return analyzer_bid(hand, allowed, params, seat)
-        return choose_bid(hand, allowed, params, seat)
-    names = (allowed >> np.uint64(NAME)) & np.uint64(15)
-    seat_rel = (seat - dealer) % players
-    if (allowed >> np.uint64(ORDER)) & ONE:  # round 1
-        if upcard == JOKER:
-            return ORDER
-        suit = (upcard & 31) >> 3
-        if policy == D_ANALYZER:
-            p = hand_points(hand, suit)
-            ctx = seat_rel * 8 + (upcard & 7)
-            order = strat(params, seat, O_ORDER, ctx, p)
-            # The table's "pass" assumes the dealer always picks up; a dealer holding
-            # little passes too, so passing is worth at most PR.PASS_EV (measured better).
-            passing = params[seat, PR.PASS_EV]
-            if seat != dealer:
-                passing = min(passing, strat(params, seat, O_PASS, ctx, p))
-            return ORDER if order > passing else 0
-        if order_points(hand, suit, upcard, seat, dealer, players) >= params[seat, PR.ORDER]:
-            return ORDER
-        return 0
-    if names:
-        if upcard == JOKER and not (allowed & ONE):  # the dealer names before looking
-            return NAME + random_set_bit(rng, names)
-        if policy == D_ANALYZER:
-            best_ev = -1e9
-            suit = -1
-            for t in range(4):
-                if (names >> np.uint64(t)) & ONE:
-                    ev = strat(params, seat, O_NAME, seat_rel * 8, hand_points(hand, t))
-                    if ev > best_ev:
-                        best_ev = ev
-                        suit = t
-            if best_ev > params[seat, PR.PASS_EV] or not (allowed & ONE):
-                return NAME + suit
-            return 0
-        p, suit = best_suit(hand, np.int64(names))
-        if p >= params[seat, PR.ORDER] or not (allowed & ONE):
-            return NAME + suit
-    return 0
+            return analyzer_ladder(hand, allowed, params, seat, place, holder, swapped,
+                                   players)[0]
+        return choose_bid(hand, allowed, params, seat, place)
+    turned = -1 if upcard == JOKER else (upcard & 31) >> 3
+    if (allowed >> np.uint64(ORDER)) & ONE:
+        return _round1(policy, params, seat, hand, players, upcard, dealer, place, turned)
+    names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
+    if upcard == JOKER and not (allowed & ONE):  # the dealer names before looking
+        return NAME + random_set_bit(rng, np.uint64(names))
+    if policy == D_ANALYZER:
+        return analyzer_round2(hand, allowed, params, seat, place, turned)
+    p, suit = best_suit(hand, names, params, seat)
+    if p >= threshold(params, seat, place, T.NAME) or not (allowed & ONE):
+        return NAME + suit
+    return PASS
+
+
+@njit(**JIT)
+def _round1(policy, params, seat, hand, players, upcard, dealer, place, suit):
+    """Round 1: order the upcard's suit (``ORDER``) or pass."""
+    if policy == D_ANALYZER:
+        p = hand_points(hand, suit, params, seat)
+        ctx = round1_context(place, upcard, trump_bucket(hand, suit))
+        order = max(strat(params, seat, U_ORDER, ctx, p), strat(params, seat, U_ALONE, ctx, p))
+        return ORDER if order > strat(params, seat, U_PASS, ctx, p) else PASS
+    p = order_points(hand, suit, upcard, seat, dealer, players, params)
+    return ORDER if p >= threshold(params, seat, place, T.ORDER) else PASS
+
+
+@njit(**JIT)
+def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holder):
+    """Whether ``seat`` takes the ghost hand before its bid (``allowed``: its bids)."""
+    if policy == D_RANDOM:
+        return uniform_int(rng, 2) == 1
+    place = (seat - dealer) % players
+    if policy == D_ANALYZER:
+        keep = analyzer_ladder(hand, allowed, params, seat, place, holder, 0, players)[1]
+        p, suit = best_suit(hand, 15, params, seat)
+        ctx = ladder_context(allowed, place, seat, holder, 0, players, trump_bucket(hand, suit))
+        return strat(params, seat, L_SWAP, ctx, p) > keep
+    p, _ = best_suit(hand, 15, params, seat)
+    return p < threshold(params, seat, place, T.SWAP_BELOW)
 
 
 @njit(**JIT)
 def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, dealer, players):
-    """A yes/no decision of ``seat``: ghost swap, Ace-No-Face redeal, going alone, defending
-    alone (``Q_*``). Returns True for yes."""
+    """A yes/no decision of ``seat``: Ace-No-Face redeal, going alone, defending alone
+    (``Q_*``). Returns True for yes."""
     if policy == D_RANDOM:
         return uniform_int(rng, 2) == 1
-    if policy == D_ANALYZER and question == Q_SWAP:
-        p, _ = best_suit(hand, 15)
-        return strat(params, seat, O_KEEP, 0, p) < params[seat, PR.SWAP_EV]
-    if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
-        p = hand_points(hand, trump)
-        seat_rel = (seat - dealer) % players
-        if upcard != JOKER and (upcard & 31) >> 3 == trump:
-            ctx = seat_rel * 8 + (upcard & 7)
-            return strat(params, seat, O_ALONE, ctx, p) > strat(params, seat, O_ORDER, ctx, p)
-        return strat(params, seat, O_NAME_ALONE, seat_rel * 8, p) > \
-            strat(params, seat, O_NAME, seat_rel * 8, p)
-    if question == Q_SWAP:
-        p, _ = best_suit(hand, 15)
-        return p < params[seat, PR.SWAP]
     if question == Q_ACE_NO_FACE:
         return True
+    place = (seat - dealer) % players
+    round1 = upcard >= 0 and upcard != JOKER and (upcard & 31) >> 3 == trump
+    p = hand_points(hand, trump, params, seat)
+    if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
+        tb = trump_bucket(hand, trump)
+        if round1:
+            ctx = round1_context(place, upcard, tb)
+            return strat(params, seat, U_ALONE, ctx, p) > strat(params, seat, U_ORDER, ctx, p)
+        ctx = round2_context(place, trump, (upcard & 31) >> 3, tb)
+        return strat(params, seat, U_NAME_ALONE, ctx, p) > strat(params, seat, U_NAME, ctx, p)
     if question == Q_ALONE:
-        return hand_points(hand, trump) >= params[seat, PR.ALONE]
-    return hand_points(hand, trump) >= params[seat, PR.DEFEND_ALONE]
+        kind = T.ORDER_ALONE if round1 else T.NAME_ALONE
+        return p >= threshold(params, seat, place, kind)
+    return p >= threshold(params, seat, place, T.DEFEND_ALONE)
 
 
 @njit(**JIT)
 def choose_trump(policy, params, rng, seat, allowed, hand, contract):
     """The suit a player names as trump among ``allowed`` (4-bit mask of suits) for the
-    ``contract`` (call code) it won."""
+    ``contract`` (call code) it won: its best suit by its point count."""
     if policy == D_RANDOM:
         return random_set_bit(rng, np.uint64(allowed))
-    if policy == D_ANALYZER:
-        return analyzer_trump(hand, allowed, params, seat, contract)
-    _, suit = best_suit(hand, allowed)
+    _, suit = best_suit(hand, allowed, params, seat)
     return suit
 
 
 @njit(**JIT)
-def choose_card_from(policy, rng, purpose, candidates, trump, to_norm, from_norm):
+def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, to_norm,
+                     from_norm):
     """A natural card from the natural mask ``candidates`` for a non-play purpose (``PICK_*``):
-    a discard, the card given away in a 6-ask, the card a trumpless partner passes back."""
+    a discard, the card given away in an n-ask, the card a trumpless partner passes back."""
     if policy == D_RANDOM:
         return random_set_bit(rng, candidates)
     if purpose == PICK_ASK_GIVE:
         return give_card(candidates, trump)
     if purpose == PICK_ASK_RETURN:
         return partner_return(candidates, trump)
-    if trump < 0:  # bid with the joker: discard before trump is known
-        _, trump = best_suit(candidates, 15)
+    if trump < 0:  # the ladder dealer's extra card: discard before trump is known
+        _, trump = best_suit(candidates, 15, params, seat)
     return discard_card(candidates, trump, to_norm, from_norm)
 
 
@@ -204,6 +210,6 @@ def choose_card_solving(ag, seat, legal, nhands, trick, active, decl, double):
     if ag.policies[seat, PLAY] == P_DD:
         return dd_card(ag.work, ag.table, nhands, active, decl, double, leader, cards, seats,
                        n_table, seat, legal)
-    worlds = np.int64(ag.params[seat, PR.PIMC_WORLDS])
+    worlds = np.int64(ag.params[seat, PR.WORLDS])
     return pimc_card(ag.work, ag.table, ag.rng, worlds, nhands, active, decl, double, leader,
                      cards, seats, n_table, seat, legal, ag.know)

@@ -1,13 +1,23 @@
-"""The odds engine's kernel: deal a chunk of deals and solve every scenario of a query on each
+"""The odds engine's kernel: deal a chunk of deals and answer every question of a query on each
 one (common random numbers: every option is judged on the same deals).
+
+The deals are the unseen cards of a decision point, dealt consistent with the conditions
+given and, with inference, with the calls heard: a deal where a seat's strategy would not
+have made a call it made is dealt again from the same stream (``point`` slots ``PT``).
 
 A scenario is one int64 row (slots ``S``): trump, declarer, the seats that play, the
 declaring side, the leader, what happens to the hands before the first lead (``SK_*`` flags:
-the 6-ask exchange, the dealer's pick-up and discard, the cutthroat dummy) and the question
-(at least ``target`` tricks, or the exact count when -1). The answer for deal ``i`` and
-scenario ``s`` is ``outcomes[i, s]``: tricks of the declaring side, or 1/0 for a threshold;
-``aux[i, s]`` is the card a choice produced (the card received in a 6-ask, the dealer's
-discard), -1 otherwise.
+the n-ask exchange, the dealer's pick-up and discard, the dummy) and the question (at least
+``target`` tricks, or the exact count when -1). The answer for deal ``i`` and scenario ``s`` is
+``outcomes[i, s]``: tricks of the declaring side, or 1/0 for a threshold; ``aux[i, s]`` is the
+card a choice produced (the card received in an n-ask, the dealer's discard), -1 otherwise.
+
+An option is one int64 row (slots ``OPT``): a call the asker can make at the point and its
+own choices that follow (going alone, a discard, the card given in an n-ask, the trump, a
+lone defence). Each option is played out to the end of the hand: the calls heard, the
+option, then every later decision by the seats' policies and the cards by their play
+policies, or (``PT.SOLVE``) the tricks by the double-dummy solver. ``results[i, o]`` (slots
+``X``) say how it ended.
 """
 
 from enum import IntEnum
@@ -17,15 +27,56 @@ from numba import get_thread_id, njit, prange
 
 from .bidding import give_card
 from .bits import highest_bit, lowest_bit
+from .codes import E_INCONSISTENT, MODE_FORCED, STOP_NEXT
 from .config import JIT, PARALLEL_JIT
-from .dealing import binomial_table, deal_groups
-from .engine import new_agents, next_hand, normalised_decks, play_out
+from .dealing import binomial_table, passes, shuffle_into_groups, unrank_layout
+from .engine import new_agents, next_hand, normalised_decks, play_hand, play_out, solver_arrays
 from .heuristics import discard_card, keep_best
-from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
-from .slots import C, K, R
-from .solver import TT_WORDS, W, at_least, exact, guess_tricks, set_position
+from .layout import DECK_DOUBLE, SLOT_MASKS, TRUMP_SLOT, deck_mask, normalise_mask
+from .record import reset_record
+from .rng import STREAM_DEAL, stream_state
+from .slots import C, K, M, R
+from .solver import W, at_least, set_position, solve_exact
 
 ONE = np.uint64(1)
+
+
+class PT(IntEnum):
+    """Slots of a decision point (int64): the calls heard before the asker's turn."""
+
+    DEALER = 0
+    ASKER = 1
+    NCALLS = 2  # calls heard
+    HEARD_ALONE = 3  # 4-bit mask: makers among them who went alone
+    CHECK = 4  # 1: deal consistent with the calls heard (inference)
+    SOLVE = 5  # 1: the options' tricks by the double-dummy solver, not by card play
+    CALL_SEAT = 6  # 16 slots
+    CALL = 22  # 16 slots
+    LEN = 38
+
+
+class OPT(IntEnum):
+    """Slots of an option row (int64; -1: the seat's policy decides)."""
+
+    CALL = 0  # the asker's call (-1: none, the decision comes after the auction)
+    ALONE = 1
+    DISCARD = 2
+    GIVE = 3
+    TRUMP = 4
+    DEFEND = 5
+    LEN = 6
+
+
+class X(IntEnum):
+    """Slots of an option's result on one deal (int8)."""
+
+    STATUS = 0  # ST_* of the hand, or -1 when the option could not be played
+    DECLARER = 1
+    CONTRACT = 2
+    ROUND = 3
+    TRICKS = 4  # the declaring side's tricks
+    AUX = 5  # the card received in an n-ask, else the dealer's discard (-1: none)
+    LEN = 6
 
 
 class S(IntEnum):
@@ -54,11 +105,11 @@ def _solve(w, tt, hands, trump, active, decl, leader, target, to_norm, double):
     nh = np.empty(4, dtype=np.uint64)
     for s in range(4):
         nh[s] = normalise_mask(hands[s], to_norm[trump])
-    set_position(w, nh, active, decl, double)
-    empty = np.zeros(4, dtype=np.int64)
     if target >= 0:
+        set_position(w, nh, active, decl, double)
+        empty = np.zeros(4, dtype=np.int64)
         return 1 if at_least(w, tt, leader, empty, empty, 0, target) else 0
-    return exact(w, tt, leader, empty, empty, 0, guess_tricks(w))
+    return solve_exact(w, tt, nh, active, decl, leader, double)
 
 
 @njit(**JIT)
@@ -128,58 +179,152 @@ def play_scenario(w, tt, dealt, scen, upcard, hand_size, to_norm, from_norm, dou
     return v, aux, nodes + np.int64(w[W.NODES])
 
 
-@njit(**PARALLEL_JIT)
-def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_seat, cons_group,
-              cons_mask, cons_op, cons_value, max_tries, scenarios, hand_size, to_norm,
-              from_norm, double, tt_bits, nthreads, cfg, policies, params):
-    """Deal deals ``first .. first+n-1`` (random from ``seed``, or layouts when
-    ``exact_mode``) and answer every scenario on each.
+@njit(**JIT)
+def _load_deal(cfg, hm, rec, dealt, deck, upcard, point):
+    """A fresh record of the deal ``dealt`` (natural masks by seat; the rest of the deck is
+    the kitty) at the decision point: the calls heard are forced."""
+    reset_record(hm, rec)
+    kitty = deck
+    for s in range(4):
+        hm[M.DEALT + s] = dealt[s]
+        kitty &= ~dealt[s]
+    hm[M.KITTY] = kitty
+    rec[R.DEALER] = point[PT.DEALER]
+    rec[R.UPCARD] = upcard
+    rec[R.MODE] = MODE_FORCED
+    rec[R.ASKER] = point[PT.ASKER]
+    rec[R.HEARD_ALONE] = point[PT.HEARD_ALONE]
+    n = point[PT.NCALLS]
+    for j in range(n):
+        rec[R.CALL_SEAT + j] = point[PT.CALL_SEAT + j]
+        rec[R.CALL + j] = point[PT.CALL + j]
+    rec[R.NCALLS] = n
+    rec[R.FORCED] = n
 
-    ``known[4]`` natural masks of the cards the asker knows in each seat (its own hand);
-    ``cards`` the unseen natural ids, dealt in groups of ``sizes`` to ``group_seat`` (-1: the
-    kitty or a dead hand); constraint rows as in ``kernels.dealing``. Returns
-    ``(outcomes[n, S] int8, aux[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4])``
-    (``dealt``: each seat's natural mask as dealt, the asker's known cards included); a deal
-    whose constraints never passed in ``max_tries`` has negative tries and outcomes -1.
 
-    ``policies``/``params`` (4 seats) choose the method: play policy 0 everywhere solves
-    double dummy; otherwise every scenario is played out by those players (``cfg`` the rules
-    vector), with a policy stream per deal and scenario."""
-    n_scen = scenarios.shape[0]
-    outcomes = np.full((n, n_scen), -1, dtype=np.int8)
-    aux = np.full((n, n_scen), -1, dtype=np.int8)
-    tries = np.zeros(n, dtype=np.int32)
-    nodes = np.zeros(n, dtype=np.int64)
-    dealt_out = np.zeros((n, 4), dtype=np.uint64)
-    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
-    for t in range(nthreads):
-        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
-    binom = binomial_table(cards.shape[0])
+@njit(**JIT)
+def heard_is_consistent(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard,
+                        point, seed, index):
+    """Whether every seat but the asker makes the calls heard with the cards of ``dealt`` by
+    its policy (the engine stops at the asker's turn)."""
+    _load_deal(cfg, hm, rec, dealt, deck, upcard, point)
+    rec[R.CHECK] = 1
+    rec[R.STOP] = STOP_NEXT
+    next_hand(ag, seed, index)
+    play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    return rec[R.ERROR] != E_INCONSISTENT
+
+
+@njit(**JIT)
+def deal_point(seed, index, exact, known, cards, sizes, group_seat, binom, cons, max_tries,
+               cfg, score_table, to_norm, from_norm, ag, hm, rec, deck, upcard, point, dealt):
+    """Deal ``index`` into ``dealt`` (natural masks by seat, the known cards included): random
+    shuffles from ``(seed, index)`` until the conditions ``cons`` hold and, with inference,
+    the calls heard follow; exact mode: layout ``index``, one try. Returns the tries, or minus
+    them when none passed."""
     n_groups = sizes.shape[0]
-    decks = normalised_decks(cfg[C.DECK], to_norm)
-    for i in prange(n):
-        tid = get_thread_id()
-        w = works[tid]
-        tt = tables[tid]
-        ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), w, tt, decks)
-        rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
-        groups = np.empty(n_groups, dtype=np.uint64)
-        t = deal_groups(seed, first + i, exact_mode, cards, sizes, binom, cons_group, cons_mask,
-                        cons_op, cons_value, max_tries, groups)
-        tries[i] = t
-        if t < 0:
+    groups = np.empty(n_groups, dtype=np.uint64)
+    state = stream_state(seed, STREAM_DEAL, index)
+    work = cards.copy()
+    tries = 1 if exact else max_tries
+    for t in range(1, tries + 1):
+        if exact:
+            unrank_layout(index, cards, sizes, binom, groups)
+        else:
+            shuffle_into_groups(state, work, sizes, groups)
+        if not passes(groups, cons[0], cons[1], cons[2], cons[3]):
             continue
-        dealt = known.copy()
+        dealt[:] = known
         for g in range(n_groups):
             if group_seat[g] >= 0:
                 dealt[group_seat[g]] |= groups[g]
+        if point[PT.CHECK] == 0 or heard_is_consistent(
+                cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard, point,
+                seed, index):
+            return t
+    return -tries
+
+
+@njit(**JIT)
+def play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard, point,
+                option, seed, index, out):
+    """Play the deal out from the point with the asker's ``option`` (slots ``OPT``), every
+    later decision by the seats' policies; fill ``out`` (slots ``X``)."""
+    _load_deal(cfg, hm, rec, dealt, deck, upcard, point)
+    if option[OPT.CALL] >= 0:
+        j = point[PT.NCALLS]
+        rec[R.CALL_SEAT + j] = point[PT.ASKER]
+        rec[R.CALL + j] = option[OPT.CALL]
+        rec[R.NCALLS] = j + 1
+        rec[R.FORCED] = j + 1
+    rec[R.F_ALONE] = option[OPT.ALONE]
+    rec[R.F_DISCARD] = option[OPT.DISCARD]
+    rec[R.F_GIVE] = option[OPT.GIVE]
+    rec[R.F_TRUMP] = option[OPT.TRUMP]
+    rec[R.F_DEFEND] = option[OPT.DEFEND]
+    rec[R.SOLVE] = point[PT.SOLVE]
+    next_hand(ag, seed, index)
+    ok = play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    out[X.STATUS] = rec[R.STATUS] if ok else -1
+    out[X.DECLARER] = rec[R.DECLARER]
+    out[X.CONTRACT] = rec[R.CONTRACT]
+    out[X.ROUND] = rec[R.ROUND]
+    out[X.TRICKS] = rec[R.DECL_TRICKS]
+    out[X.AUX] = rec[R.ASK_RECEIVE] if rec[R.ASK_RECEIVE] >= 0 else rec[R.DEALER_DISCARD]
+
+
+@njit(**PARALLEL_JIT)
+def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_seat, cons,
+              max_tries, point, scenarios, options, cfg, score_table, to_norm, from_norm,
+              policies, params, tt_bits, nthreads):
+    """Deal deals ``first .. first+n-1`` (random from ``seed``, or layouts when
+    ``exact_mode``) and answer every scenario and option on each.
+
+    ``known[4]`` natural masks of the cards the asker knows in each seat (its own hand);
+    ``cards`` the unseen natural ids, dealt in groups of ``sizes`` to ``group_seat`` (-1: the
+    kitty or a dead hand); ``cons`` the four constraint arrays of ``kernels.dealing``;
+    ``point`` the decision point (slots ``PT``), ``scenarios`` rows (slots ``S``), ``options``
+    rows (slots ``OPT``); ``cfg``/``score_table``/``to_norm``/``from_norm`` the rules;
+    ``policies``/``params`` the seats' strategies and play (play policy 0 everywhere: the
+    scenarios are solved double dummy). Returns ``(outcomes[n, S] int8, aux[n, S] int8,
+    tries[n] int32, nodes[n] int64, dealt[n, 4] uint64, results[n, O, X.LEN] int8)``; a deal
+    that never passed has negative tries and outcomes -1. Every deal depends only on (seed,
+    its index), whatever the threads."""
+    n_scen = scenarios.shape[0]
+    n_opt = options.shape[0]
+    outcomes = np.full((n, n_scen), -1, dtype=np.int8)
+    aux = np.full((n, n_scen), -1, dtype=np.int8)
+    results = np.full((n, n_opt, np.int64(X.LEN)), -1, dtype=np.int8)
+    tries = np.zeros(n, dtype=np.int32)
+    nodes = np.zeros(n, dtype=np.int64)
+    dealt_out = np.zeros((n, 4), dtype=np.uint64)
+    works, tables = solver_arrays(nthreads, tt_bits)
+    binom = binomial_table(cards.shape[0])
+    decks = normalised_decks(cfg[C.DECK], to_norm)
+    deck = deck_mask(cfg[C.DECK])
+    double = 1 if (cfg[C.DECK] & DECK_DOUBLE) else 0
+    for i in prange(n):
+        tid = get_thread_id()
+        ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[tid],
+                        tables[tid], decks)
+        rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
+        hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
+        dealt = np.zeros(4, dtype=np.uint64)
+        t = deal_point(seed, first + i, exact_mode, known, cards, sizes, group_seat, binom,
+                       cons, max_tries, cfg, score_table, to_norm, from_norm, ag, hm, rec, deck,
+                       upcard, point, dealt)
+        tries[i] = t
+        if t < 0:
+            continue
         dealt_out[i] = dealt
         for s in range(n_scen):
             next_hand(ag, seed, (first + i) * 64 + s)
-            v, a, k = play_scenario(w, tt, dealt, scenarios[s], upcard, hand_size, to_norm,
-                                    from_norm, double, ag, cfg, rec)
+            v, a, k = play_scenario(works[tid], tables[tid], dealt, scenarios[s], upcard,
+                                    cfg[C.HAND], to_norm, from_norm, double, ag, cfg, rec)
             outcomes[i, s] = v
             aux[i, s] = a
             nodes[i] += k
-    return outcomes, aux, tries, nodes, dealt_out
+        for o in range(n_opt):
+            play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard,
+                        point, options[o], seed, first + i, results[i, o])
+    return outcomes, aux, tries, nodes, dealt_out, results

@@ -39,6 +39,8 @@ def reset_record(hm, rec):
     rec[R.MAKER_ALONE] = 0
     rec[R.ALONE_SEATS] = 0
     rec[R.MODE] = MODE_PLAY
+    for slot in (R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE, R.SOLVE):
+        rec[slot] = 0
     for s in range(4):
         rec[R.TRICKS + s] = 0
         rec[R.POINTS + s] = 0

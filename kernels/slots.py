@@ -68,8 +68,23 @@ class R(IntEnum):
     RENEGES = 132  # reneges per seat, 4 slots
     ALONE_SEATS = 136  # 4-bit mask of the seats that went alone (maker and/or a defender)
     ERROR_INFO = 137  # replay: detail of the error (the allowed calls, the seat at fault)
-    MODE = 138  # MODE_PLAY or MODE_REPLAY
-    LEN = 139
+    MODE = 138  # MODE_PLAY, MODE_REPLAY or MODE_FORCED
+    # MODE_FORCED: a decision point's calls heard, the asker's choice, and what to do there
+    FORCED = 139  # calls read from the record before the seats' policies take over
+    ASKER = 140  # the seat whose decision is priced (-1: none)
+    CHECK = 141  # 1: every forced call of another seat must be its policy's (inference)
+    STOP = 142  # STOP_NEXT / STOP_IN_PLAY: stop at the asker's first decision after them
+    STOP_KIND = 143  # STOP_*: the decision the engine stopped at
+    ALLOWED = 144  # at a stop: the calls (or cards) the asker may choose, as a mask
+    TURN = 145  # at a stop, or when it is not the asker's turn: whose turn it is
+    HEARD_ALONE = 146  # 4-bit mask: makers among the forced calls who went alone
+    F_ALONE = 147  # the asker's forced choices when the moment comes (-1: its policy's):
+    F_DISCARD = 148  #   going alone (0/1), the dealer's discard, the card an n-asker gives,
+    F_GIVE = 149  #   the trump a winning bidder names, defending alone (0/1)
+    F_TRUMP = 150
+    F_DEFEND = 151
+    SOLVE = 152  # 1: after the exchanges the declaring side's tricks come from the solver
+    LEN = 153
 
 
 class M(IntEnum):

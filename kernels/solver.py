@@ -53,8 +53,10 @@ class W(IntEnum):
     STAMP = 9
     NODES = 10
     PROBES = 11
+    MEMO_NEXT = 12  # the memo entry the next new answer goes to
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
-    LEN = 16 + 64 * 14
+    MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
+    LEN = 16 + 64 * 14 + 8 * 6
 
 
 MAX_TRICKS_DEEP = 14
@@ -588,6 +590,36 @@ def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
             g = g - 1
         g = min(max(g, lo + 1), hi)
     return lo
+
+
+MEMO_ENTRIES = 8
+MEMO_WORDS = 6
+
+
+@njit(**JIT)
+def solve_exact(w, tt, hands, active, decl, leader, double):
+    """The declaring side's tricks from the first lead, everyone playing double dummy:
+    normalised ``hands`` (4 masks), the masks of playing seats and of the declaring side.
+    The last MEMO_ENTRIES answers are remembered, since the options of one decision often
+    end in the same contract on the same cards (``w[W.NODES]`` is 0 on a remembered one)."""
+    key = ONE << np.uint64(20) | np.uint64(active | (decl << 4) | (leader << 8) |
+                                         (double << 12))
+    for e in range(MEMO_ENTRIES):
+        at = W.MEMO + e * MEMO_WORDS
+        if w[at + 4] == key and w[at] == hands[0] and w[at + 1] == hands[1] and \
+                w[at + 2] == hands[2] and w[at + 3] == hands[3]:
+            w[W.NODES] = 0
+            return np.int64(w[at + 5])
+    set_position(w, hands, active, decl, double)
+    empty = np.zeros(4, dtype=np.int64)
+    tricks = exact(w, tt, leader, empty, empty, 0, guess_tricks(w))
+    at = W.MEMO + np.int64(w[W.MEMO_NEXT]) * MEMO_WORDS
+    for s in range(4):
+        w[at + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
+    w[at + 4] = key
+    w[at + 5] = np.uint64(tricks)
+    w[W.MEMO_NEXT] = (w[W.MEMO_NEXT] + ONE) % np.uint64(MEMO_ENTRIES)
+    return tricks
 
 
 @njit(**JIT)

@@ -22,11 +22,12 @@ STYLES = [dict(color="0.0", marker="o", linestyle="-"), dict(color="0.35", marke
 
 
 def caption(meta: dict) -> str:
-    """The line every plot carries: variant, rules that differ from the defaults, method,
-    deals and seed."""
+    """The line every plot carries: variant, rules that differ from the defaults, method, the
+    others' strategy, deals and seed."""
     rules = ", ".join(f"{k}={v}" for k, v in meta.get("changed", {}).items()) or "default rules"
-    return (f"{meta['variant']}, {rules}; {meta['method']} play; {meta['deals']:,} deals, "
-            f"seed {meta['seed']}")
+    others = f", others bid by {meta['others']}" if meta.get("others") else ""
+    return (f"{meta['variant']}, {rules}; {meta['method']} play{others}; {meta['deals']:,} "
+            f"deals, seed {meta['seed']}")
 
 
 def _figure(title: str, meta: dict, size=(7.5, 4.6)):
@@ -59,13 +60,13 @@ def success_by_trumps(tables: dict, option: str | None = None, min_deals: int = 
     option = option or main_option(meta)
     f = _top(tables["features"])
     f = f[f["option"] == option].groupby(["top", "n_trumps"], as_index=False)[
-        ["deals", "made"]].sum()
+        ["deals", "we_make"]].sum()
     fig, ax = _figure(f"Chance of making '{option}' by trumps held", meta)
     for i, (top, grp) in enumerate(f.groupby("top")):
         grp = grp[grp["deals"] >= min_deals].sort_values("n_trumps")
         if grp.empty:
             continue
-        p, lo, hi = wilson(grp["made"].to_numpy(float), grp["deals"].to_numpy(float))
+        p, lo, hi = wilson(grp["we_make"].to_numpy(float), grp["deals"].to_numpy(float))
         style = STYLES[i % len(STYLES)]
         ax.plot(grp["n_trumps"], 100 * p, label=f"{top} of right, left bower, ace", **style)
         ax.fill_between(grp["n_trumps"], 100 * lo, 100 * hi, color=style["color"], alpha=0.15,
@@ -86,9 +87,9 @@ def march_heatmap(tables: dict, min_deals: int = 20):
     option = "moon" if meta["auction"] == "ladder" else "order up alone"
     f = _top(tables["features"])
     f = f[f["option"] == option].groupby(["top", "n_trumps"], as_index=False)[
-        ["deals", "march"]].sum()
+        ["deals", "we_march"]].sum()
     f = f[f["deals"] >= min_deals]
-    grid = f.pivot(index="top", columns="n_trumps", values="march") / \
+    grid = f.pivot(index="top", columns="n_trumps", values="we_march") / \
         f.pivot(index="top", columns="n_trumps", values="deals")
     fig, ax = _figure("Shoot the moon: P(all tricks)" if option == "moon" else
                       "Alone: P(march)", meta, size=(7.5, 4.2))
@@ -107,56 +108,60 @@ def march_heatmap(tables: dict, min_deals: int = 20):
     return fig
 
 
-def ev_by_strength(tables: dict, min_deals: int = 30):
-    """Expected net points of each option against the hand's point count in the trump suit,
-    with the best option at each strength drawn as a thick frontier."""
+SEAT_ORDER = ["first", "second", "third", "dealer"]
+
+
+def gains_by_seat(tables: dict, min_deals: int = 30):
+    """Each call's gain over passing (EV(call) - EV(pass), same point, same deals) against
+    the hand's point count, one panel per seat (decision points of a seat pooled; the
+    upcard auction's round-1 and round-2 calls apart), with 95% interval bands."""
     meta = tables["meta"]
-    s = tables["strength"]
-    if "seat" in s.columns:
-        s = s.groupby(["option", "strength"], as_index=False)[["deals", "points"]].sum()
-        s["ev"] = s["points"] / s["deals"]
-    s = s[s["deals"] >= min_deals]
-    fig, ax = _figure("Expected net points of each option by hand strength", meta)
-    for i, (option, grp) in enumerate(s.groupby("option")):
-        grp = grp.sort_values("strength")
-        ax.plot(grp["strength"], grp["ev"], label=option, markersize=3, linewidth=1,
-                **STYLES[i % len(STYLES)])
-    frontier = s.sort_values("ev", ascending=False).groupby("strength").head(1).sort_values(
-        "strength")
-    ax.plot(frontier["strength"], frontier["ev"], color="0", linewidth=3.5, alpha=0.35,
-            label="best option")
-    ax.axhline(0, color="0.5", linewidth=0.8)
-    ax.set_xlabel("point count in the trump suit (points, see README)")
-    ax.set_ylabel("expected net points per hand")
-    ax.legend(fontsize=8, loc="upper left")
+    by = ["seat", "round"] if meta["auction"] == "upcard" else ["seat"]
+    g = tables["gains"]
+    g = g[g["deals"] >= min_deals]
+    fig, axes = plt.subplots(1, 4, figsize=(13, 4.2), dpi=110, sharey=True)
+    for ax, seat in zip(axes, SEAT_ORDER, strict=True):
+        mine = g[g["seat"] == seat]
+        for i, (keys, grp) in enumerate(mine.groupby(by[1:] + ["option"])):
+            keys = keys if isinstance(keys, tuple) else (keys,)
+            label = keys[-1] + (f" (round {keys[0]})" if len(keys) > 1 else "")
+            grp = grp.sort_values("strength")
+            style = STYLES[i % len(STYLES)]
+            ax.plot(grp["strength"], grp["gain"], label=label, markersize=3, linewidth=1,
+                    **style)
+            ax.fill_between(grp["strength"], grp["gain_low"], grp["gain_high"],
+                            color=style["color"], alpha=0.1, linewidth=0)
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        ax.set_title(seat, fontsize=10)
+        ax.set_xlabel("point count in the trump suit")
+        ax.grid(True, color="0.88", linewidth=0.6)
+        if len(mine):
+            ax.legend(fontsize=6.5)
+        else:
+            ax.text(0.5, 0.5, "too few deals", transform=ax.transAxes, ha="center")
+    axes[0].set_ylabel("net points gained over passing")
+    fig.suptitle("Each call against passing, by hand strength and seat", fontsize=11)
+    fig.text(0.01, 0.01, caption(meta), fontsize=7.5, color="0.3")
+    fig.subplots_adjust(bottom=0.2)
     return fig
 
 
-def order_up_by_seat(tables: dict, min_deals: int = 30):
-    """Knock and cutthroat: expected net points of ordering up by hand strength, one line per
-    seat relative to the dealer (upcards pooled), and the same by upcard rank."""
+def order_up_by_upcard(tables: dict, min_deals: int = 30):
+    """Knock and cutthroat: ordering up's gain over passing by hand strength, one line per
+    upcard rank (seats pooled)."""
     meta = tables["meta"]
-    s = tables["strength"]
-    s = s[s["option"] == "order up"]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), dpi=110, sharey=True)
-    for ax, key, title in ((axes[0], "seat", "by seat"), (axes[1], "upcard", "by upcard")):
-        g = s.groupby([key, "strength"], as_index=False)[["deals", "points"]].sum()
-        g = g[g["deals"] >= min_deals]
-        for i, (value, grp) in enumerate(g.groupby(key)):
-            grp = grp.sort_values("strength")
-            ax.plot(grp["strength"], grp["points"] / grp["deals"], label=str(value),
-                    markersize=3, linewidth=1, **STYLES[i % len(STYLES)])
-        ax.axhline(0, color="0.5", linewidth=0.8)
-        ax.set_title(f"Ordering up {title}", fontsize=10)
-        ax.set_xlabel("point count in the upcard's suit (points)")
-        ax.grid(True, color="0.88", linewidth=0.6)
-        if len(g):
-            ax.legend(fontsize=7.5, title=key, title_fontsize=8)
-        else:
-            ax.text(0.5, 0.5, "too few deals", transform=ax.transAxes, ha="center")
-    axes[0].set_ylabel("expected net points per hand")
-    fig.text(0.01, 0.01, caption(meta), fontsize=7.5, color="0.3")
-    fig.subplots_adjust(bottom=0.2)
+    g = tables["gains_by_upcard"]
+    g = g[(g["option"] == "order up") & (g["round"] == 1) & (g["deals"] >= min_deals)]
+    fig, ax = _figure("Ordering up against passing, by upcard rank", meta)
+    for i, (rank, grp) in enumerate(g.groupby("upcard")):
+        grp = grp.sort_values("strength")
+        ax.plot(grp["strength"], grp["gain"], label=str(rank), markersize=3, linewidth=1,
+                **STYLES[i % len(STYLES)])
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xlabel("point count in the upcard's suit (the upcard not counted)")
+    ax.set_ylabel("net points gained over passing")
+    if len(g):
+        ax.legend(fontsize=8, title="upcard", title_fontsize=8)
     return fig
 
 
@@ -187,9 +192,9 @@ def methods(compare: dict):
     for i, (method, tables) in enumerate(compare.items()):
         s = tables["strength"]
         s = s[s["option"] == option].groupby("strength", as_index=False)[
-            ["deals", "made"]].sum()
+            ["deals", "we_make"]].sum()
         s = s[s["deals"] >= 20]
-        p, lo, hi = wilson(s["made"].to_numpy(float), s["deals"].to_numpy(float))
+        p, lo, hi = wilson(s["we_make"].to_numpy(float), s["deals"].to_numpy(float))
         style = STYLES[i % len(STYLES)]
         ax.plot(s["strength"], 100 * p, label=f"{method} ({tables['meta']['deals']:,} deals)",
                 markersize=3, **style)
@@ -204,11 +209,11 @@ def methods(compare: dict):
 
 def all_plots(tables: dict, compare: dict | None = None) -> list[tuple[str, object]]:
     """Every plot that applies to the variant, as ``(name, figure)``."""
-    out = [("success_by_trumps", success_by_trumps(tables)),
-           ("all_tricks", march_heatmap(tables)),
-           ("ev_by_strength", ev_by_strength(tables))]
+    out = [("gains_by_seat", gains_by_seat(tables)),
+           ("success_by_trumps", success_by_trumps(tables)),
+           ("all_tricks", march_heatmap(tables))]
     if tables["meta"]["auction"] == "upcard":
-        out.append(("order_up_by_seat", order_up_by_seat(tables)))
+        out.append(("order_up_by_upcard", order_up_by_upcard(tables)))
     if "swap" in tables:
         out.append(("keep_or_swap", keep_or_swap(tables)))
     if compare:

@@ -13,95 +13,38 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import plots
+from .advice import how_to_bid
 
+CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]
+RATES = ["p_we_make", "p_we_euchred", "p_they_make", "p_redeal"]
 TABLE_COLUMNS = {
-    "strength": ["option", "seat", "upcard", "strength", "deals", "p_made", "p_made_low",
-                 "p_made_high", "p_march", "p_euchred", "ev", "ev_low", "ev_high"],
-    "features": ["option", "seat", "upcard", "n_trumps", "right", "left", "ace", "king",
-                 "side_aces", "voids", "deals", "p_made", "p_march", "p_euchred", "ev"],
-    "hands": ["hand", "seat", "upcard", "deals", "best_trump", "best_option", "p_made", "ev",
+    "advice": [*CONTEXT, "option", "against", "from_points", "deals", "gain"],
+    "strength": ["option", *CONTEXT, "strength", "deals", *RATES, "ev", "ev_low", "ev_high"],
+    "features": ["option", *CONTEXT, "n_trumps", "right", "left", "ace", "king", "side_aces",
+                 "voids", "deals", *RATES, "ev"],
+    "hands": ["hand", *CONTEXT, "deals", "best_trump", "best_option", "p_we_make", "ev",
               "ev_low", "ev_high"],
-    "swap": ["strength", "deals", "best_bid", "keep_ev", "keep_ev_low", "keep_ev_high",
-             "swap_ev", "advice"],
+    "swap": ["strength", "deals", "keep_ev", "keep_ev_low", "keep_ev_high", "swap_ev",
+             "advice"],
     "review_by_type": ["kind", "decisions", "costly", "tricks_lost", "points_lost",
                        "points_lost_per_decision"],
     "review_costliest": ["record_line", "contract", "kind", "seat", "trick", "choice", "best",
                          "cost_tricks", "cost_points", "note"],
 }
 TABLE_TITLES = {
-    "strength": "By hand strength (point count in the trump suit)",
+    "advice": "From how many points each call beats passing (or, alone, the call with "
+              "partner), at each kind of decision point ('any': pooled)",
+    "strength": "By hand strength (point count in the trump suit); p_we_*: your side, "
+                "p_they_*: theirs",
     "features": "By hand features",
-    "hands": "Hand classes and their best option (most frequent first)",
+    "hands": "Hand classes and their best call (most frequent first)",
     "swap": "Keep or swap for the ghost hand",
     "review_by_type": "Reviewed hands: decisions by type (double dummy; points lost by the side "
                       "that decided)",
     "review_costliest": "Reviewed hands: the costliest decisions",
 }
-ROW_LIMITS = {"strength": 400, "features": 150, "hands": 60, "swap": 100, "review_by_type": 20,
-              "review_costliest": 20}
-
-
-def _first_at_least(frame: pd.DataFrame, col: str, level: float, min_deals: int = 200):
-    rows = frame[(frame["deals"] >= min_deals) & (frame[col] >= level)].sort_values("strength")
-    return None if rows.empty else rows.iloc[0]
-
-
-def how_to_bid(tables: dict) -> list[str]:
-    """A few plain sentences drawn from the tables: the smallest hand that makes each bid (or
-    ordering up from each seat) more often than not, when to swap, the moon."""
-    meta = tables["meta"]
-    s = tables["strength"]
-    lines = _advice(tables, meta, s, min_deals=max(20, min(200, meta["deals"] // 50)))
-    if not lines:
-        lines = [f"{meta['deals']:,} deals are too few to draw conclusions; run more."]
-    return lines
-
-
-def _advice(tables, meta, s, min_deals):
-    lines = []
-    if meta["auction"] == "ladder":
-        for option in sorted(s["option"].unique()):
-            if not option.startswith("bid"):
-                continue
-            row = _first_at_least(s[s["option"] == option], "p_made", 0.5, min_deals)
-            if row is not None:
-                lines.append(f"{option.capitalize()} makes more often than not from a trump suit "
-                             f"worth {row['strength']:g} points "
-                             f"({100 * row['p_made']:.0f}% of {int(row['deals']):,} deals).")
-        for option in ("moon", f"{meta['hand_size']}-ask"):
-            row = _first_at_least(s[s["option"] == option], "p_made", 0.5, min_deals // 4)
-            if row is not None:
-                lines.append(f"The {option} succeeds more often than not from {row['strength']:g}"
-                             f" points ({100 * row['p_made']:.0f}%).")
-        best = s[s["deals"] >= min_deals].sort_values("ev", ascending=False).groupby(
-            "strength").head(1)
-        positive = best[best["ev"] > 0].sort_values("strength")
-        if not positive.empty:
-            first = positive.iloc[0]
-            lines.append(f"Bidding pays (positive expected net points) from {first['strength']:g}"
-                         f" points, best with {first['option']} there.")
-        if "swap" in tables:
-            sw = tables["swap"]
-            keep = sw[sw["advice"] == "keep"].sort_values("strength")
-            if not keep.empty:
-                lines.append(f"Keep the dealt hand when its best suit is worth "
-                             f"{keep.iloc[0]['strength']:g} points or more; below that the "
-                             f"unseen ghost hand is worth more on average "
-                             f"({sw['swap_ev'].iloc[0]:+.2f} net points).")
-        return lines
-    for option in ("order up", "order up alone"):
-        rows = s[s["option"] == option]
-        for seat in ["first", "second", "third", "dealer"]:
-            mine = rows[rows["seat"] == seat].groupby("strength", as_index=False)[
-                ["deals", "points", "made"]].sum()
-            good = mine[(mine["deals"] >= min_deals) & (mine["points"] > 0)].sort_values(
-                "strength")
-            if not good.empty:
-                first = good.iloc[0]
-                lines.append(f"From the {seat} seat, '{option}' has positive expected net "
-                             f"points from {first['strength']:g} points in the upcard's suit "
-                             f"(makes {100 * first['made'] / first['deals']:.0f}% there).")
-    return lines
+ROW_LIMITS = {"advice": 200, "strength": 400, "features": 150, "hands": 60, "swap": 100,
+              "review_by_type": 20, "review_costliest": 20}
 
 
 def _fmt(value) -> str:
@@ -123,8 +66,8 @@ def _png(fig) -> bytes:
 
 
 def _sections(tables: dict) -> list[str]:
-    return [name for name in ("review_by_type", "review_costliest", "strength", "features",
-                              "hands", "swap") if name in tables]
+    return [name for name in ("review_by_type", "review_costliest", "advice", "strength",
+                              "features", "hands", "swap") if name in tables]
 
 
 def write_html(tables: dict, path: Path, compare: dict | None = None) -> Path:

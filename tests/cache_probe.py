@@ -16,13 +16,14 @@ from analyzer.compute.solver import card_values, solve_positions
 from analyzer.game.variants import make_rules
 from analyzer.questions.play import play_hands
 
-# Functions that compute in floats on purpose: the point-count bidder's hand points and the
-# decisions comparing them with per-seat float parameters. Every other kernel works in
-# integers, where a float64 can only come from numba unifying uint64 with int64.
-FLOAT_FUNCTIONS = {"card_points", "hand_points", "best_suit", "order_points", "choose_bid",
-                   "choose_call", "choose_yes_no", "choose_trump", "choose_card_from",
-                   "choose_card_solving", "_tables", "strat", "analyzer_bid",
-                   "analyzer_trump"}
+# Functions that compute in floats on purpose: the point count (card weights, hand points,
+# thresholds) and the decisions comparing points or the analyzer's expected net points. Every
+# other kernel works in integers, where a float64 can only come from numba unifying uint64
+# with int64.
+FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "best_suit",
+                   "order_points", "choose_bid", "choose_call", "_round1", "choose_swap",
+                   "choose_yes_no", "choose_trump", "choose_card_from", "choose_card_solving",
+                   "strat", "analyzer_ladder", "analyzer_round2"}
 
 
 def float_scalars(dispatchers) -> list[str]:

@@ -32,3 +32,19 @@ DECKS = {  # deck code -> (low, joker, double)
     3: (True, True, False),
     4: (False, False, True),
 }
+
+
+def card_id(name: str) -> int:
+    """Natural id of a reference card string (the first copy in a double deck)."""
+    if name == "JK":
+        return JOKER_ID
+    return SUITS.index(name[1]) * 8 + RANKS.index(name[0])
+
+
+def hand_mask(names) -> int:
+    """Natural mask of reference card strings (a card twice: both double-deck copies)."""
+    mask = 0
+    for name in names:
+        c = card_id(name)
+        mask |= 1 << (c + 32 if (mask >> c) & 1 else c)
+    return mask

@@ -484,3 +484,59 @@ def dd_card_values(hands: dict, trump: str, leader: str, active: list, declarers
         rest[seat] = hand
         out[card] = dd_tricks(rest, trump, leader, active, declarers, table + ((seat, card),))
     return out
+
+
+# ----------------------------------------------------------------------------- whose turn
+
+
+def legal_calls(variant: str, opts: dict, dealer: str, up, calls: list):
+    """``(seat, calls)``: the seat to speak after ``calls`` ([(seat, call)], the record's
+    call words) and the set of calls the rules allow it, or None when the auction is over.
+    Written from RULES.md alone."""
+    players = players_of(variant)
+    seat = left_of(dealer, players)
+    i = 0
+    if variant in ("bid", "ghost"):
+        hand_size = 12 if opts.get("double_deck") else 6
+        ladder = ([str(k) for k in range(3, hand_size)] + ["ask", "moon"] if variant == "bid"
+                  else ["3", "4", "5", "moon"])
+        best, swapped = -1, False
+        for _ in players:
+            if variant == "ghost" and not swapped and i < len(calls) and \
+                    calls[i] == (seat, "swap"):
+                swapped, i = True, i + 1
+                if i == len(calls):
+                    return seat, _bids(ladder, best, seat == dealer and best < 0 and
+                                       opts.get("stick_the_dealer"))
+            if i == len(calls):
+                extra = {"swap"} if variant == "ghost" and not swapped else set()
+                return seat, extra | _bids(ladder, best, seat == dealer and best < 0 and
+                                           opts.get("stick_the_dealer"))
+            if calls[i][1] != "pass":
+                best = ladder.index(calls[i][1])
+            i += 1
+            seat = left_of(seat, players)
+        return None
+    if up == "JK":
+        return (dealer, {f"name {s}" for s in SUITS}) if not calls else None
+    for _ in players:
+        if i == len(calls):
+            return seat, {"pass", "order"}
+        if calls[i][1] == "order":
+            return None
+        i += 1
+        seat = left_of(seat, players)
+    stick = opts.get("stick_the_dealer", variant == "knock")
+    for _ in players:
+        if i == len(calls):
+            names = {f"name {s}" for s in SUITS if s != suit(up) or opts.get("name_turned_down")}
+            return seat, names | (set() if stick and seat == dealer else {"pass"})
+        if calls[i][1] != "pass":
+            return None
+        i += 1
+        seat = left_of(seat, players)
+    return None
+
+
+def _bids(ladder, best, stuck) -> set:
+    return set(ladder[best + 1:]) | (set() if stuck else {"pass"})

@@ -266,20 +266,22 @@ def test_solve_rejects_impossible_deals(capsys, args, words):
 
 
 def test_odds_json_is_stable(capsys):
-    code, out, err = cli(capsys, "odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid",
-                         "--deals", "300", "--trump", "H", "--json")
+    args = ["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid", "--deals", "300",
+            "--trump", "H", "--others", "points", "--json"]
+    code, out, err = cli(capsys, *args)
     assert code == 0, err
     data = json.loads(out)
     for key in ("variant", "rules", "hand", "method", "seed", "deals", "options", "tricks",
-                "best", "exact", "seconds"):
+                "best", "exact", "seconds", "auction", "others", "inference", "acceptance"):
         assert key in data
-    assert data["deals"] == 300 and data["method"] == "dd"
+    assert data["deals"] == 300 and data["method"] == "dd" and data["others"] == "points"
     row = data["options"][0]
-    for key in ("trump", "option", "p_make", "p_make_low", "p_make_high", "ev", "ev_low",
-                "ev_high"):
+    for key in ("trump", "option", "detail", "p_we_make", "p_we_make_low", "p_we_make_high",
+                "p_they_make", "p_redeal", "ev", "ev_low", "ev_high", "vs_best"):
         assert key in row
-    again = json.loads(cli(capsys, "odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant",
-                           "bid", "--deals", "300", "--trump", "H", "--json")[1])
+    for key in ("best", "runner_up", "margin", "margin_low", "margin_high", "too_close"):
+        assert key in data["best"]
+    again = json.loads(cli(capsys, *args)[1])
     data.pop("seconds")
     again.pop("seconds")
     assert again == data
@@ -287,22 +289,30 @@ def test_odds_json_is_stable(capsys):
 
 def test_odds_table_and_bid(capsys):
     code, out, err = cli(capsys, "odds", "JH JD AH KH QH 9S", "--variant", "bid", "--deals",
-                         "300", "--bid", "5")
+                         "300", "--bid", "5", "--others", "points")
     assert code == 0, err
-    assert "bid 5" in out and "bid 4" not in out and "P(≥5)" in out
+    assert "bid 5" in out and "bid 4" not in out and "P(≥5)" in out and "pass" in out
     code, out, err = cli(capsys, "odds", "AH", "JH", "KD", "QD", "JD", "--variant", "knock",
-                         "--upcard", "9H", "--seat", "E", "--dealer", "N", "--deals", "300")
-    assert code == 0 and "order up" in out and "P(euchred)" in out
+                         "--upcard", "9H", "--seat", "E", "--dealer", "N", "--deals", "300",
+                         "--others", "points")
+    assert code == 0 and "order up" in out and "they make" in out and "Best:" in out
+    code, out, err = cli(capsys, "odds", "9S TS AD KD 9H", "--variant", "knock", "--upcard",
+                         "QS", "--seat", "N", "--dealer", "N", "--auction",
+                         "E pass, S pass, W pass", "--deals", "300", "--others", "points")
+    assert code == 0, err
+    assert "pick it up" in out and "discard" in out and "fit the calls heard" in out
 
 
 @pytest.mark.parametrize("args, words", [
     (["JH", "JD", "--variant", "bid"], "the hand has 2 cards"),
-    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=7 C", "--deals", "50"],
-     "constraints could not be met"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=7 C", "--deals", "50",
+      "--others", "points"], "no deal fits the --given conditions"),
     (["JH JD AH KH QH", "--variant", "knock"], "need the --upcard"),
     (["JH JD AH KH QH 9S", "--variant", "bid", "--joker", "--upcard", "9C"], "no upcard"),
     (["JH JD AH KH QH 9S", "--variant", "ghost", "--stick-the-dealer"], "does not apply"),
     (["JH JD AH KH QH 9S", "--variant", "bid", "--deals", "0"], "--deals"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--auction", "N 4"], "turn"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--others", "mine.toml"], "mine.toml"),
 ])
 def test_odds_errors(capsys, args, words):
     code, out, err = cli(capsys, "odds", *args)

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import app, run
+from analyzer.strategy.files import strategy_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CAPS = {"--deals": 200, "--games": 30}
-HANDS_CSV = "hand,seat,dealer,upcard\nAH JH KD QD JD,E,N,9H\n9S TS QH KH AC,S,N,JH\n"
+HANDS_CSV = ("hand,seat,dealer,upcard,auction\nAH JH KD QD JD,E,N,9H,\n"
+             "9S TS QH KH AC,S,N,JH,E pass\n")
 HANDS_TXT = "JH JD AH KH QH 9S\nAS KS QS 9H TD JC seat=E  # a comment\n"
 
 
@@ -84,12 +86,17 @@ def shrink(args: list[str]) -> list[str]:
         else:
             out.append(a)
             i += 1
+    if out and out[0] == "odds" and not {"--deals", "--exact"} & set(out):
+        out += ["--deals", str(CAPS["--deals"])]
+    if out and out[0] == "review" and "--call-deals" not in out:
+        out += ["--call-deals", "50"]
     return out
 
 
 def run_line(line: str, capsys, monkeypatch) -> None:
     """Run a shell line of one or more piped ``euchre`` commands; every stage must exit 0."""
     stdin = None
+    line, _, target = line.partition(" > ")
     for stage in line.split(" | "):
         args = shlex.split(stage)
         assert args[0] == "euchre", line
@@ -99,16 +106,14 @@ def run_line(line: str, capsys, monkeypatch) -> None:
         out, err = capsys.readouterr()
         assert code == 0, f"{line}\n{err[-800:]}"
         stdin = out
+    if target:
+        Path(target.strip()).write_text(stdin)
 
 
 @pytest.fixture
 def example_dir(tmp_path, monkeypatch, capsys):
     """A working directory with the files the examples name."""
-    from analyzer.strategy import analyzer as analyzer_strategy
-
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(analyzer_strategy, "TABLE_DEALS", {"ladder": 4000, "upcard": 4800})
     (tmp_path / "tests").symlink_to(ROOT / "tests")
     (tmp_path / "hands.csv").write_text(HANDS_CSV)
     (tmp_path / "hands.txt").write_text(HANDS_TXT)
@@ -118,6 +123,7 @@ def example_dir(tmp_path, monkeypatch, capsys):
         records.append(json.dumps(json.loads(capsys.readouterr().out)))
     (tmp_path / "hand.json").write_text(records[0])
     (tmp_path / "club-night.jsonl").write_text("\n".join(records) + "\n")
+    (tmp_path / "mine.toml").write_text(strategy_text())
     return tmp_path
 
 

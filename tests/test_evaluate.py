@@ -16,19 +16,26 @@ import pytest
 from analyzer.cli import run
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.evaluate import BadRow, Row, evaluate_file, read_rows
+from analyzer.questions.evaluate import BadRow, Row, evaluate_file, option_key, read_rows
 from analyzer.questions.odds import odds
 
 KNOCK = make_rules("knock")
 DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
 
 
+def heard_before(seat: str) -> str:
+    """With W dealing, the first-round passes before ``seat`` speaks."""
+    return ", ".join(f"{s} pass" for s in "NESW"[:"NESW".index(seat)])
+
+
 def knock_file(path: Path, n: int, seed: int = 1) -> Path:
     rng = random.Random(seed)
-    lines = ["# knock hands: five cards, then the upcard and the seats"]
+    lines = ["# knock hands: five cards, then the upcard, the seats and the calls heard"]
     for i in range(n):
         cards = rng.sample(DECK, 6)
-        lines.append(" ".join(cards[:5]) + f" upcard={cards[5]} seat={'NESW'[i % 4]} dealer=W")
+        seat = "NESW"[i % 4]
+        heard = f' auction="{heard_before(seat)}"' if seat != "N" else ""
+        lines.append(" ".join(cards[:5]) + f" upcard={cards[5]} seat={seat} dealer=W{heard}")
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -66,12 +73,17 @@ def test_rows_agree_with_direct_odds_queries(tmp_path):
     evaluate_file(f, KNOCK, None, deals=300, seed=4, on_row=got.append)
     assert len(got) == 6
     for row, spec in zip(got, [r for r in read_rows(f)], strict=True):
+        seat = spec.fields["seat"]
         direct = odds(spec.fields["hand"], rules=KNOCK, upcard=spec.fields["upcard"],
-                      seat=spec.fields["seat"], dealer="W", deals=300, seed=4, swap_samples=0)
+                      seat=seat, dealer="W", auction=heard_before(seat), deals=300, seed=4)
+        assert row["auction"] == heard_before(seat)
         assert row["ev"] == pytest.approx(direct.best["ev"])
-        assert row["best_option"] == direct.best["option"]
-        assert set(json.loads(row["options"])) == {
-            f"{r.option} ({r.trump})" for r in direct.options.itertuples()}
+        assert row["best_option"] == direct.best["best"]
+        values = json.loads(row["options"])
+        assert values == {option_key(r.option, r.trump, r.detail): pytest.approx(r.ev, abs=0.01)
+                          for r in direct.options.itertuples()}
+        assert values[option_key(row["best_option"], row["best_trump"], row["best_detail"])] \
+            == pytest.approx(row["ev"], abs=0.01)
 
 
 def test_bad_rows_are_reported_and_valid_rows_kept(tmp_path, capsys):

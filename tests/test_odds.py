@@ -11,7 +11,9 @@ import pytest
 from analyzer.compute.runner import run_chunks
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.odds import build_query, odds
+from analyzer.questions.decide import point_query
+from analyzer.questions.odds import decision_point, odds
+from analyzer.strategy.seats import others_policies
 from kernels.dealing import OP_EQ, OP_GE, binomial_table, deal_groups
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.cards import card_name, deck_ids
@@ -81,26 +83,31 @@ def test_constraints_are_respected_in_every_deal():
 
 def test_the_query_never_deals_known_cards():
     rules = make_rules("knock")
-    hand = sum(1 << c for c in deck_ids()[:5])
-    up = deck_ids()[10]
-    q = build_query(rules, hand, 1, 0, up, [0, 1, 2, 3], None)
-    assert not any((hand >> c) & 1 for c in q.deal.cards) and up not in q.deal.cards.tolist()
-    assert len(q.deal.cards) == 18 and q.deal.sizes.tolist() == [5, 5, 5, 3]
+    hand = " ".join(card_name(c) for c in deck_ids()[:5])
+    point = decision_point(rules, hand, "E", "N", card_name(deck_ids()[10]))
+    q = point_query(point, *others_policies("points", "dd", rules), solve=True)
+    dealt = set(q.cards.tolist())
+    assert not any((point.hand >> c) & 1 for c in dealt) and point.upcard not in dealt
+    assert len(dealt) == 18 and q.sizes.tolist() == [5, 5, 5, 3]
 
 
 def compare_with_exact(variant, hand, partner_has, **kw):
     given = [f"{partner_has[0]}: has {partner_has[1]}"]
-    exact = odds(hand, variant, exact=True, given=given, **kw)
-    mc = odds(hand, variant, deals=3000, seed=11, given=given, **kw)
+    exact = odds(hand, variant, exact=True, given=given, others="points", **kw)
+    mc = odds(hand, variant, deals=3000, seed=11, given=given, others="points", **kw)
     assert exact.deals == 924 and mc.deals == 3000
     inside, total = 0, 0
-    for col in ("p_make", "p_march"):
+    for col in ("p_we_make", "p_we_march", "p_they_make"):
         for e, p, lo, hi in zip(exact.options[col], mc.options[col], mc.options[col + "_low"],
                                 mc.options[col + "_high"], strict=True):
             total += 1
             inside += lo - 1e-12 <= e <= hi + 1e-12
             se = math.sqrt(max(e * (1 - e), 1e-4) / 3000)
             assert abs(p - e) <= 5 * se + 1e-9
+    for e, lo, hi in zip(exact.options["ev"], mc.options["ev_low"], mc.options["ev_high"],
+                         strict=True):
+        total += 1
+        inside += lo - 1e-9 <= e <= hi + 1e-9
     assert inside >= 0.9 * total
     return exact
 
@@ -112,15 +119,15 @@ def compare_with_exact(variant, hand, partner_has, **kw):
 ])
 def test_monte_carlo_agrees_with_exact_enumeration(hand, partner):
     seat, cards = partner.split(None, 1)
-    compare_with_exact("bid", hand, (seat, cards), trump="C", defend=False)
+    compare_with_exact("bid", hand, (seat, cards), trump="C")
 
 
 def test_certain_hands_give_exactly_one():
-    r = odds("JH JD AH KH QH TH", "bid", trump="H", deals=500, defend=False)
-    team = r.tricks.iloc[0]
-    assert team["p_at_least_6"] == 1.0
+    r = odds("JH JD AH KH QH TH", "bid", trump="H", deals=500, others="points")
+    assert r.tricks.iloc[0]["p_at_least_6"] == 1.0
     moon = r.options[r.options["option"] == "moon"].iloc[0]
-    assert moon["p_make"] == 1.0 and moon["p_make_low"] > 0.99
+    assert moon["p_we_make"] == 1.0 and moon["p_we_make_low"] > 0.99
+    assert r.best["best"] == "moon" and not r.best["too_close"]
 
 
 def test_identical_whatever_the_threads_and_chunks():
@@ -131,7 +138,7 @@ def test_identical_whatever_the_threads_and_chunks():
         for threads, chunk in [(1, 300), (2, 2048), (max_threads(), 777)]:
             set_threads(threads)
             r = odds("JS AS KS QH 9D 9C", "ghost", deals=3000, seed=5, chunk=chunk,
-                     swap_samples=0)
+                     others="points", seat="S", dealer="N", auction="E pass")
             frames.append(r.options)
     finally:
         set_threads(before)
@@ -155,14 +162,14 @@ def test_interrupt_keeps_the_chunks_done():
 @pytest.mark.slow
 def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     given = ["S: has 9H QC KC AC QS JS"]
-    exact = odds("JH JD AH KH 9S TC", "bid", trump="C", exact=True, given=given, defend=False)
-    truth = exact.options["p_make"].to_numpy()
+    kw = dict(trump="C", given=given, others="points")
+    exact = odds("JH JD AH KH 9S TC", "bid", exact=True, **kw)
+    truth = exact.options["p_we_make"].to_numpy()
     covered = []
     for seed in range(200):
-        mc = odds("JH JD AH KH 9S TC", "bid", trump="C", deals=300, seed=seed, given=given,
-                  defend=False)
-        ok = (mc.options["p_make_low"] <= truth + 1e-12) & (truth - 1e-12 <= mc.options[
-            "p_make_high"])
+        mc = odds("JH JD AH KH 9S TC", "bid", deals=300, seed=seed, **kw)
+        ok = (mc.options["p_we_make_low"] <= truth + 1e-12) & (truth - 1e-12 <= mc.options[
+            "p_we_make_high"])
         covered.extend(ok[(truth > 0) & (truth < 1)].tolist())
     rate = np.mean(covered)
     assert 0.90 <= rate <= 0.99, rate
@@ -176,7 +183,7 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", bid="4"), "has no bids"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", upcard="9H"), "bid has no upcard"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=7 C"]),
-     "constraints could not be met"),
+     "no deal fits the --given conditions"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["N: void C"]), "being analysed"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=2 trump"]), "needs --trump"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: lots of C"]), "write"),
@@ -184,16 +191,42 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     (dict(hand="JH JD AH KH QH 9S", variant="bid", deals=10, exact=True), "choose one"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", method="magic"), "unknown method"),
     (dict(hand="JH JD AH KH QH 9S", variant="ghost", seat="W"), "W does not play"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", seat="W", dealer="S", auction="N 4"),
+     "it is W's turn"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", seat="S", dealer="W",
+          auction="N 4, E 3"), "E cannot call 3 here"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", auction="E sing"), "call 1"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="S", dealer="N",
+          auction="E pass, S pass"), "turn"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="W", dealer="N",
+          auction="E order, S pass"), "nothing left to decide|bidding is over"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="S", dealer="N",
+          auction="E 4"), "call 1"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="S", dealer="N",
+          auction="E pass", others="nobody"), "unknown strategy"),
+    (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="S", dealer="N",
+          auction="E pass", others="missing.toml"), "no such strategy file"),
 ])
 def test_bad_queries(kw, words):
+    kw.setdefault("others", "points")
     with pytest.raises(UserError, match=words):
         odds(deals=kw.pop("deals", 50), **kw) if "exact" not in kw else odds(**kw)
 
 
+def test_an_auction_no_strategy_hand_makes_is_refused():
+    """Three players who would all have ordered up with these cards cannot have passed:
+    every deal is refused, and the answer says why rather than inventing one."""
+    with pytest.raises(UserError, match="no deal fits the calls heard"):
+        odds("9C TC 9D TD 9S", "knock", upcard="AH", seat="N", dealer="N",
+             auction="E pass, S pass, W pass", given=["E: has JH JD KH QH",
+                                                      "S: has AC AD AS"],
+             others="points", deals=20)
+
+
 def test_exact_refusal_names_count_and_time():
     with pytest.raises(UserError) as e:
-        odds("JH JD AH KH QH", "knock", upcard="9H", exact=True)
-    assert "617,512,896 layouts" in str(e.value)
+        odds("JH JD AH KH QH", "knock", upcard="9H", exact=True, others="points")
+    assert "layouts" in str(e.value) and "about" in str(e.value)
 
 
 def test_random_hands_run_for_every_variant():
@@ -202,8 +235,36 @@ def test_random_hands_run_for_every_variant():
         cards = deck_ids()
         rng.shuffle(cards)
         hand = " ".join(card_name(c) for c in cards[:n])
-        kw = {"upcard": card_name(cards[n]), "dealer": "N"} if variant in ("knock",
-                                                                          "cutthroat") else {}
-        r = odds(hand, variant, deals=200, seed=1, swap_samples=2, **kw)
+        kw = {"upcard": card_name(cards[n])} if variant in ("knock", "cutthroat") else {}
+        r = odds(hand, variant, deals=200, seed=1, others="points", **kw)
         assert len(r.options) > 0 and r.best
-        assert r.options["p_make"].between(0, 1).all()
+        for col in ("p_we_make", "p_they_make", "p_redeal"):
+            assert r.options[col].between(0, 1).all()
+        total = r.options[["p_we_make", "p_we_euchred", "p_they_make", "p_they_euchred",
+                           "p_redeal"]].sum(axis=1)
+        assert np.allclose(total, 1.0)
+
+
+def _order_and_pass(hand, seat, dealer, auction, deals=1500):
+    r = odds(hand, "knock", upcard="QS", seat=seat, dealer=dealer, auction=auction,
+             others="points", deals=deals, seed=2)
+    t = r.options
+    order = t[t["option"].isin(["order up", "pick it up"])]["ev"].max()
+    passing = t[t["option"] == "pass"]["ev"].iloc[0]
+    return order, passing
+
+
+FOUR_SEATS = [("E", "N", ""), ("S", "N", "E pass"), ("W", "N", "E pass, S pass"),
+              ("N", "N", "E pass, S pass, W pass")]
+
+
+@pytest.mark.parametrize("seat, dealer, auction", FOUR_SEATS)
+def test_knock_strong_trumps_order_up_from_every_seat(seat, dealer, auction):
+    order, passing = _order_and_pass("JS AS KS 9H TD", seat, dealer, auction)
+    assert order > passing + 0.2, (order, passing)
+
+
+@pytest.mark.parametrize("seat, dealer, auction", FOUR_SEATS)
+def test_knock_no_trump_no_ace_passes_from_every_seat(seat, dealer, auction):
+    order, passing = _order_and_pass("9H TH 9D TD 9C", seat, dealer, auction)
+    assert passing > order + 0.2, (order, passing)

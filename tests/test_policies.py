@@ -119,11 +119,13 @@ def test_discard_when_partner_is_winning():
 # ---------------------------------------------------------------------------- point count
 
 def test_point_count():
+    params = DEFAULT_PARAMS[None, :]
     hand = parse_hand("JH JD AH 9C TS", RULES)
-    assert hand_points(np.uint64(hand), HEARTS) == pytest.approx(3 + 2.5 + 2 + 0.5)  # no diamond
+    assert hand_points(np.uint64(hand), HEARTS, params, 0) == pytest.approx(3 + 2.5 + 2 + 0.5)
     two_voids = parse_hand("JH JD AH KH 9C", RULES)
-    assert hand_points(np.uint64(two_voids), HEARTS) == pytest.approx(3 + 2.5 + 2 + 1.5 + 1)
-    assert best_suit(np.uint64(hand), 15)[1] == HEARTS
+    assert hand_points(np.uint64(two_voids), HEARTS, params, 0) == pytest.approx(
+        3 + 2.5 + 2 + 1.5 + 1)  # no diamond, no spade
+    assert best_suit(np.uint64(hand), 15, params, 0)[1] == HEARTS
     assert DEFAULT_PARAMS.shape[0] >= 10
 
 
@@ -261,34 +263,54 @@ def test_mirror_match_is_even():
 
 # ---------------------------------------------------------------------------- analyzer bidder
 
-@pytest.fixture
-def small_analyzer_tables(monkeypatch, tmp_path):
-    """The analyzer bidder's tables built small, in a cache of the test's own."""
-    from analyzer.strategy import analyzer as analyzer_bidder
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(analyzer_bidder, "TABLE_DEALS",
-                        {"ladder": 20_000, "upcard": 24_000})
+def _strength(rows):
+    return pd.DataFrame(rows, columns=["grid_option", "context", "strength", "deals", "points"])
 
 
 def test_analyzer_grid_reads_the_strength_table():
-    from analyzer.strategy.analyzer import table_from
+    from analyzer.strategy.analyzer import grid_from
     from kernels import bidding as B
 
     rules = make_rules("bid")
-    strength = pd.DataFrame({"option": ["bid 4", "bid 4", "moon"], "strength": [3.0, 5.5, 9.0],
-                             "deals": [100, 100, 100], "ev": [-1.0, 2.0, 7.0]})
-    grid, swap = table_from(rules, {"strength": strength})
-    assert grid[B.O_BID4, 0, 6] == -1.0 and grid[B.O_BID4, 0, 11] == 2.0
-    assert grid[B.O_BID4, 0, 0] == -1.0 and grid[B.O_BID4, 0, 32] == 2.0  # filled outwards
-    assert grid[B.O_BID4, 0, 8] == -1.0  # forward-filled from the last known strength
-    assert (grid[B.O_MOON, 0] == 7.0).all()
-    assert (grid[B.O_BID3, 0] < -1e8).all()  # never seen: never chosen
-    assert swap == 0.0
+    grid = grid_from(rules, _strength([(B.L_BID4, 8, 3.0, 100, -100.0),
+                                       (B.L_BID4, 8, 5.5, 100, 200.0),
+                                       (B.L_MOON, 8, 9.0, 100, 700.0),
+                                       (B.L_BID3, 8, 4.0, 10, 50.0)]))
+    assert grid[B.L_BID4, 8, 6] == -1.0 and grid[B.L_BID4, 8, 11] == 2.0
+    assert grid[B.L_BID4, 8, 0] == -1.0 and grid[B.L_BID4, 8, 32] == 2.0  # filled outwards
+    assert grid[B.L_BID4, 8, 8] == -1.0  # forward-filled from the last known strength
+    assert (grid[B.L_MOON, 8] == 7.0).all()
+    assert (grid[B.L_BID3, 8] < -1e8).all()  # too few deals: never chosen
+    assert (grid[B.L_BID4, 12] < -1e8).all()  # another context: never seen
+
+
+def test_analyzer_grid_shrinks_thin_cells_towards_the_seats_pooled_value():
+    from analyzer.strategy.analyzer import SHRINK, grid_from
+    from kernels import bidding as B
+
+    rules = make_rules("bid")  # contexts 8 and 9 differ only in trump count: one pool
+    grid = grid_from(rules, _strength([(B.L_BID4, 8, 5.0, 40, 200.0),
+                                       (B.L_BID4, 9, 5.0, 960, 0.0)]))
+    pooled = 200.0 / 1000
+    thin = (200.0 + SHRINK * pooled) / (40 + SHRINK)
+    assert grid[B.L_BID4, 8, 10] == pytest.approx(thin) and pooled < thin < 5.0
+    assert grid[B.L_BID4, 9, 10] == pytest.approx(SHRINK * pooled / (960 + SHRINK))
+
+
+def test_best_calls_need_two_options_seen():
+    from analyzer.strategy.analyzer import best_calls
+
+    grid = np.zeros((3, 2, 2))
+    grid[1] = 1.0
+    seen = np.zeros((3, 2, 2), dtype=bool)
+    seen[:, 0, 0] = True
+    seen[0, 1, 1] = True
+    best = best_calls(grid, seen)
+    assert best[0, 0] == 1 and best[1, 1] == -1 and best[0, 1] == -1
 
 
 @pytest.mark.parametrize("variant", ["bid", "knock"])
-def test_analyzer_bidder_plays_legal_hands(variant, small_analyzer_tables):
+def test_analyzer_bidder_plays_legal_hands(variant):
     rules = make_rules(variant)
     masks, recs = play_hands(rules, 300, seed=5, strategy="analyzer", play="heuristic")
     played = 0
@@ -301,6 +323,6 @@ def test_analyzer_bidder_plays_legal_hands(variant, small_analyzer_tables):
     assert played > 100
 
 
-def test_analyzer_bidder_beats_point_count_in_bid_euchre(small_analyzer_tables):
+def test_analyzer_bidder_beats_point_count_in_bid_euchre():
     r = simulate(make_rules("bid"), 600, "analyzer", "points", seed=6)
     assert r.win_rate[1] > 0.5 and r.points_per_hand["A"] > r.points_per_hand["B"]

@@ -14,6 +14,7 @@ from analyzer.compute.solver import solve_positions
 from analyzer.game.notation import SEATS, format_card
 from analyzer.game.records import Record, load_record, to_json
 from analyzer.game.variants import make_rules
+from analyzer.questions.odds import odds
 from analyzer.questions.play import play_hands
 from analyzer.questions.review import all_decisions, review, summarise
 from kernels import codes as K
@@ -52,7 +53,7 @@ def positions(record, decl):
 def test_card_values_agree_with_the_solver_at_every_position(variant):
     checked = 0
     for record in played(variant, 40, seed=8):
-        r = review(record)
+        r = review(record, call_deals=0)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
         hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
         active = sum(1 << s for s in range(4) if hands0[s])
@@ -95,7 +96,7 @@ def test_card_values_agree_with_the_brute_force_reference():
     rules = make_rules("knock")
     checked = 0
     for record in played("knock", 6, seed=21):
-        r = review(record)
+        r = review(record, call_deals=0)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
         declarer = int(record.rec[R.DECLARER])
         hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
@@ -121,7 +122,8 @@ def test_card_values_agree_with_the_brute_force_reference():
 
 
 def test_a_known_misplay_is_flagged_at_the_right_card():
-    r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())))
+    r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())),
+               call_deals=0)
     assert not r.makeable and r.dd_tricks == 2 and r.tricks == 1
     costly = r.decisions[(r.decisions["kind"] == "card") & (r.decisions["cost_tricks"] > 0)]
     assert [(c.trick, c.seat, c.choice) for c in costly.itertuples()] == [
@@ -132,7 +134,8 @@ def test_a_known_misplay_is_flagged_at_the_right_card():
 
 
 def test_a_renege_is_flagged_with_its_penalty():
-    r = review(load_record(json.loads((RECORDS / "knock_renege.json").read_text())))
+    r = review(load_record(json.loads((RECORDS / "knock_renege.json").read_text())),
+               call_deals=0)
     reneges = r.decisions[r.decisions["note"].str.startswith("renege")]
     assert [(c.trick, c.seat, c.choice, c.cost_points) for c in reneges.itertuples()] == [
         (2, "E", "AS", 2.0)]
@@ -141,21 +144,40 @@ def test_a_renege_is_flagged_with_its_penalty():
 def test_decisions_before_play_are_judged_against_every_alternative():
     # a cutthroat maker's five of ten: the kept five are judged against all 252 choices
     for record in played("cutthroat", 30, seed=3):
-        r = review(record)
+        r = review(record, call_deals=0)
         keep = r.decisions[r.decisions["kind"] == "keep five"]
         if len(keep):
             row = keep.iloc[0]
             assert row.value_before >= row.value_after and row.cost_tricks >= 0
             if row.cost_tricks == 0:
                 assert row.best == ""
-    # a knock trump named in round 2 against every suit allowed
-    for record in played("knock", 60, seed=4):
-        r = review(record)
-        trump = r.decisions[r.decisions["kind"] == "trump"]
-        if record.rec[R.ROUND] == 2:
-            assert len(trump) == 1 and trump.iloc[0].cost_points >= 0
-        else:
-            assert trump.empty
+
+
+def test_every_call_is_priced_at_its_own_decision_point():
+    """Each call of the auction gets a row priced at the point it was made: the same values
+    as asking ``odds`` there (the caller's hand, the calls heard before it), the call made
+    among them, a cost only when the best call is another."""
+    checked = 0
+    for record in played("knock", 6, seed=4):
+        r = review(record, call_deals=200, others="points", seed=3)
+        calls = r.decisions[r.decisions["kind"] == "call"].reset_index(drop=True)
+        rec = record.rec
+        assert len(calls) == int(rec[R.NCALLS])
+        heard = []
+        for j, row in calls.iterrows():
+            seat = SEATS[int(rec[R.CALL_SEAT + j])]
+            assert row.seat == seat and row.value_before >= row.value_after
+            assert (row.cost_points > 0) <= (row.best != "")
+            hand = " ".join(format_card(c) for c in range(64)
+                            if (int(record.hm[M.DEALT + SEATS.index(seat)]) >> c) & 1)
+            direct = odds(hand, rules=record.rules, seat=seat, dealer=SEATS[int(rec[R.DEALER])],
+                          upcard=format_card(int(rec[R.UPCARD])), auction=", ".join(heard),
+                          others="points", deals=200, seed=3)
+            assert row.value_before == pytest.approx(direct.options["ev"].max(), abs=1e-3)
+            assert row.value_after in set(direct.options["ev"].round(3))
+            heard.append(f"{seat} {row.choice}")
+            checked += 1
+    assert checked >= 6
 
 
 def test_batch_review_and_bad_records(tmp_path, capsys):
@@ -168,7 +190,7 @@ def test_batch_review_and_bad_records(tmp_path, capsys):
                  + json.dumps({**records[3], "hands": {"N": "AH"}}) + "\n"
                  + "\n".join(json.dumps(r) for r in records[4:]) + "\n")
     out = tmp_path / "decisions.csv"
-    assert run(["review", str(f), "-o", str(out), "--json"]) == 0
+    assert run(["review", str(f), "-o", str(out), "--json", "--call-deals", "40"]) == 0
     captured = capsys.readouterr()
     summary = json.loads(captured.out)
     assert summary["records"] == len(records) - 1
@@ -183,7 +205,8 @@ def test_batch_review_and_bad_records(tmp_path, capsys):
     by_type, costliest = summarise(all_decisions([]))
     assert by_type.empty and costliest.empty
     assert run(["review", str(tmp_path / "none.json")]) == 2
-    assert run(["review", str(RECORDS / "knock_misplay.json"), "--json"]) == 0
+    assert run(["review", str(RECORDS / "knock_misplay.json"), "--json",
+                "--call-deals", "40"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["makeable"] is False and len(data["decisions"]) >= 20
 

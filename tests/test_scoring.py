@@ -148,22 +148,24 @@ def test_net_points_agree_with_the_referees_points(cfg):
 @pytest.mark.parametrize("variant", ["bid", "ghost", "cutthroat", "knock"])
 def test_review_and_odds_price_every_contract_alike(variant):
     """The review's cost of a decision and the odds' expected points are in the same units:
-    for every contract and trick count, the review's net points of the declarer equal the
-    expected points the odds engine reports for a deal set that always ends that way."""
-    from analyzer.compute.runner import Totals
-    from analyzer.questions.odds import Option, _option_rows, build_query
+    for every contract and trick count, the review's net points of each seat equal what the
+    odds engine's outcome of a played-out hand gives that seat."""
+    from analyzer.game.outcomes import outcome_arrays
     from analyzer.questions.review import _Hand
+    from kernels import codes as K
+    from kernels.query import X
 
     rules = make_rules(variant)
     n = rules.hand_size
+    checked = 0
     for contract in rules.contracts:
-        h = _Hand(rules, 0, 0, contract, [0, 0, 0, 0], 15, 1, 0)
-        q = build_query(rules, 0b111111 if n == 6 else 0b11111, 0, 3, None if n == 6 else 40,
-                        [0], "3" if rules.bid_ladder else None, defend=False)
-        q.options = [Option(0, "x", 0, True, contract)]
+        h = _Hand(rules, 0, 0, contract, [0, 0, 0, 0], 15, 1 | 4 if rules.partnership else 1, 0)
         for tricks in range(n + 1):
-            hist = np.zeros((1, n + 1), dtype=np.int64)
-            hist[0, tricks] = 10
-            totals = Totals({"hist": hist, "received": np.zeros((1, 64), dtype=np.int64)})
-            ev = _option_rows(q, totals, True)["ev"].iloc[0]
-            assert ev == pytest.approx(h.net(tricks)), (contract, tricks)
+            result = np.zeros((1, 1, X.LEN), dtype=np.int8)
+            result[0, 0, X.STATUS], result[0, 0, X.DECLARER] = K.ST_PLAYED, 0
+            result[0, 0, X.CONTRACT], result[0, 0, X.TRICKS] = contract, tricks
+            for seat in range(rules.players):
+                net = outcome_arrays(rules, seat, result)["net"][0, 0]
+                assert net == pytest.approx(h.net(tricks, seat=seat)), (contract, tricks, seat)
+                checked += 1
+    assert checked >= 4 * (n + 1)

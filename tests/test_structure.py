@@ -3,6 +3,7 @@ which variant it is), layers that import only downwards and never in a cycle, on
 batch kernel, and functions short enough to read."""
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ SPECS = ROOT / "analyzer" / "game" / "variants.py"
 # analyzer's sub-packages, lowest first: a module may import its own layer and those below
 LAYERS = ["errors", "stats", "game", "compute", "strategy", "questions", "bench", "cli"]
 BATCH_KERNELS = {"solve_batch", "card_values_batch", "play_batch", "replay_hand", "play_games",
-                 "run_chunk"}
+                 "run_chunk", "point_state", "decision_rows_batch"}
 LONG_KERNEL_ALLOWED = {("kernels/solver.py", "_trick")}  # the unrolled trick search
 
 
@@ -188,3 +189,11 @@ def test_the_readme_is_a_front_door():
     assert "make demo" in readme and "make test" in readme
     for link in ("docs/",):
         assert link in readme
+
+
+@pytest.mark.parametrize("module", sorted(module_name(p) for p in sources(*PACKAGES)
+                                           if p.name != "__main__.py"))
+def test_every_module_imports(module):
+    """Every name a module imports exists (a renamed function breaks its importers here, not
+    when a rarely run command such as ``euchre bench`` is first used)."""
+    importlib.import_module(module)

@@ -2,7 +2,6 @@
 resuming after an interrupt, report structure, and rendering in a real headless browser."""
 
 import html.parser
-import math
 import shutil
 import subprocess
 
@@ -10,69 +9,119 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.game.features import FEATURES, hand_features
-from analyzer.game.notation import parse_hand
-from analyzer.game.variants import make_rules
-from analyzer.questions.odds import odds
+from analyzer.compute.engine import decision_rows
+from analyzer.game.outcomes import outcome_arrays
+from analyzer.game.variants import LADDER, make_rules
 from analyzer.questions.tables import build_tables, table_meta, write_tables
-from kernels import query as Q
-from reports.report import how_to_bid, write_html, write_markdown
+from analyzer.strategy import tables as table_kernel
+from analyzer.strategy.seats import others_policies
+from kernels import bidding as B
+from kernels import codes as K
+from kernels.decisions import RW
+from kernels.query import X
+from reports.advice import how_to_bid
+from reports.report import write_html, write_markdown
+from tests.cards import card_name
+from tests.rollout_reference import Option, rollout
+
+LADDER_CALLS = {B.L_PASS: "pass", B.L_BID3: "3", B.L_BID4: "4", B.L_BID5: "5", B.L_ASK: "ask",
+                B.L_MOON: "moon", B.L_SWAP: "swap"}
+UPCARD_CALLS = {B.U_PASS: ("pass", 0), B.U_ORDER: ("order", 0), B.U_ALONE: ("order", 1),
+                B.U_NAME: ("name", 0), B.U_NAME_ALONE: ("name", 1)}
 
 
-def _close(p1, n1, p2, n2):
-    se = math.sqrt(max(p1 * (1 - p1), 1e-4) / n1 + max(p2 * (1 - p2), 1e-4) / n2)
-    return abs(p1 - p2) <= 4 * se + 1e-9
+def _reference_option(rules, row) -> Option:
+    """The pure-Python rollout's option for a table row's call (the strategy picks discards,
+    cards given and a bid's trump, as the table's rows do)."""
+    option = int(row[RW.OPTION])
+    if rules.auction == LADDER:
+        return Option(call=LADDER_CALLS[option])
+    call, alone = UPCARD_CALLS[option]
+    if call == "name":
+        call = f"name {'CDHS'[int(row[RW.TRUMP])]}"
+    return Option(call=call, alone=alone)
 
 
-@pytest.mark.parametrize("hand", ["JH JD AH KH 9S TC", "AS KS QS 9H TD JC", "JC JS 9D TD QH AH"])
-def test_tables_agree_with_odds_queries(hand):
-    rules = make_rules("bid")
-    mask = parse_hand(hand, rules)
-    tables = build_tables(rules, 3000, hand=mask, seed=5)
-    direct = odds(hand, "bid", deals=3000, seed=6, defend=False)
-    feats = {t: tuple(hand_features(np.array([mask], dtype=np.uint64), t)
-                      .iloc[0][FEATURES]) for t in range(4)}
-    checked = 0
-    for t, key in feats.items():
-        if list(feats.values()).count(key) > 1:
-            continue  # two trumps with the same features share a table row
-        rows = tables["features"]
-        for col, value in zip(FEATURES, key, strict=True):
-            rows = rows[rows[col] == value]
-        for option in ("bid 3", "bid 4", "bid 5", "moon"):
-            row = rows[rows["option"] == option].iloc[0]
-            want = direct.options[(direct.options["trump"] == "CDHS"[t]) &
-                                  (direct.options["option"] == option)].iloc[0]
-            assert row["deals"] == 3000
-            assert _close(row["p_made"], 3000, want["p_make"], 3000), (t, option)
-            se = ((row["ev_high"] - row["ev_low"]) + (want["ev_high"] - want["ev_low"])) / 3.92
-            assert abs(row["ev"] - want["ev"]) <= 4 * se
-            checked += 1
-    assert checked >= 4
+def _heard_before(calls, point):
+    """The calls before N's call number ``point`` (0 = its first) in an auction."""
+    seen = -1
+    for j, (seat, _) in enumerate(calls):
+        if seat == "N":
+            seen += 1
+            if seen == point:
+                return calls[:j]
+    raise AssertionError(f"N makes no call number {point} in {calls}")
+
+
+@pytest.mark.parametrize("variant, deals", [("bid", 2), ("ghost", 3), ("knock", 12),
+                                            ("cutthroat", 12)])
+def test_table_rows_agree_with_the_pure_python_rollout(variant, deals):
+    """Each table row (N's call at a point reached by the point-count strategy, played out to
+    the end) against ``tests.rollout_reference`` on the same deal."""
+    rules = make_rules(variant)
+    policies, params = others_policies("points", "dd", rules)
+    dealers = np.arange(deals) % rules.players
+    dealt, upcards, rows = decision_rows(rules, policies, params, 11, 0, dealers, True)
+    net = outcome_arrays(rules, 0, rows[:, :, RW.RESULT:RW.RESULT + X.LEN].astype(np.int64))["net"]
+    compared = 0
+    for i in range(deals):
+        hands = {s: [card_name(c) for c in range(64) if (int(dealt[i, k]) >> c) & 1]
+                 for k, s in enumerate("NESW") if int(dealt[i, k])}
+        dealer = "NESW"[int(dealers[i])]
+        up = card_name(int(upcards[i])) if rules.has_upcard else None
+        # N's first point comes in the strategy's auction, its round-2 point after it passed
+        auctions = [rollout(variant, hands, dealer, up, [], "N", Option(call=call)).calls
+                    for call in (None, "pass")]
+        for k in np.nonzero(rows[i, :, RW.OPTION] >= 0)[0]:
+            row = rows[i, k]
+            point = int(row[RW.POINT])
+            heard = _heard_before(auctions[point], point)
+            got = rollout(variant, hands, dealer, up, heard, "N", _reference_option(rules, row))
+            res = row[RW.RESULT:]
+            where = (i, point, int(row[RW.OPTION]), got.calls)
+            if got.status == "redeal":
+                assert res[X.STATUS] == K.ST_ALL_PASSED, where
+                continue
+            assert "NESW"[int(res[X.DECLARER])] == got.declarer, where
+            assert int(res[X.TRICKS]) == got.tricks, where
+            assert net[i, k] == pytest.approx(got.net), where
+            compared += 1
+    assert compared >= deals
 
 
 @pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
-def test_every_deal_lands_in_exactly_one_row(variant):
+def test_every_call_of_every_point_is_counted_once(variant):
+    """N's first point comes once a deal (in the upcard auction unless a seat ordered before
+    N spoke), every legal call of it is played on that deal, and the tables add up alike."""
     rules = make_rules(variant)
     tables = build_tables(rules, 1200, seed=2, chunk=200)
     deals = tables["meta"]["deals"]
-    per_deal = 4 if variant in ("bid", "ghost") else 1  # trumps tried on each deal
-    for name in ("features", "strength"):
-        frame = tables[name]
-        for option, grp in frame.groupby("option"):
-            if option.startswith("pass"):
-                continue  # only when N is not the dealer
-            assert grp["deals"].sum() == deals * per_deal, (name, option)
-    assert tables["hands"]["deals"].sum() <= deals * (per_deal if variant in ("knock",
-                                                                               "cutthroat")
-                                                      else 1) + 1
-    assert (tables["features"]["p_made"].between(0, 1)).all()
+    strength = tables["strength"]
+    by_table = {name: tables[name].groupby("option")["deals"].sum()
+                for name in ("strength", "features")}
+    pd.testing.assert_series_equal(by_table["strength"], by_table["features"])
+    if rules.auction == LADDER:
+        counts = strength.groupby("option")["deals"].sum()
+        assert counts["pass"] == deals
+        ladder = [c for c in ["bid 3", "bid 4", "bid 5", f"{rules.hand_size}-ask", "moon",
+                              "pass"] if c in counts]
+        assert counts[ladder].is_monotonic_increasing, counts  # a bid legal: all above it too
+        assert tables["hands"]["deals"].sum() == deals  # one hand a deal
+        return
+    for rnd, calls in ((1, ["pass", "order up", "order up alone"]),
+                       (2, ["name", "name alone"])):
+        counts = strength[strength["round"] == rnd].groupby("option")["deals"].sum()
+        assert counts[calls].nunique() == 1, counts  # all legal at every such point
+        assert 0 < counts[calls[0]] <= deals * (1 if rnd == 1 else 3)
+    first = strength[(strength["round"] == 1) & (strength["option"] == "pass")]["deals"].sum()
+    assert tables["hands"]["deals"].sum() == first
+    assert tables["features"]["p_we_make"].between(0, 1).all()
 
 
 def test_an_interrupted_table_resumes_to_the_same_result(tmp_path, monkeypatch):
     rules = make_rules("knock")
     whole = build_tables(rules, 1500, tmp_path / "whole", seed=4, chunk=100)
-    real = Q.run_chunk
+    real = table_kernel.decision_rows
     calls = {"n": 0}
 
     def flaky(*args):
@@ -81,12 +130,12 @@ def test_an_interrupted_table_resumes_to_the_same_result(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(Q, "run_chunk", flaky)
+    monkeypatch.setattr(table_kernel, "decision_rows", flaky)
     with pytest.raises(KeyboardInterrupt):
         build_tables(rules, 1500, tmp_path / "cut", seed=4, chunk=100)
     saved = len(list((tmp_path / "cut" / "chunks").glob("*.features.parquet")))
     assert saved == 6
-    monkeypatch.setattr(Q, "run_chunk", real)
+    monkeypatch.setattr(table_kernel, "decision_rows", real)
     resumed = build_tables(rules, 1500, tmp_path / "cut", seed=4, chunk=100)
     for name in ("features", "strength", "hands"):
         pd.testing.assert_frame_equal(resumed[name], whole[name])
@@ -128,12 +177,13 @@ def test_report_structure(tmp_path, small_tables, variant, plots):
     path = write_html(tables, tmp_path / "r.html")
     outline = _Outline()
     outline.feed(path.read_text())
-    expected = ["how-to-bid", "rules", "plots", "table-strength", "table-features", "table-hands"]
+    expected = ["how-to-bid", "rules", "plots", "table-advice", "table-strength",
+                "table-features", "table-hands"]
     if variant == "ghost":
         expected.append("table-swap")
     assert outline.sections == expected
     assert outline.images == plots
-    for header in ("option", "strength", "deals", "p_made", "ev", "best_option"):
+    for header in ("option", "strength", "deals", "p_we_make", "ev", "best_option"):
         assert header in outline.headers
     text = path.read_text()
     assert "http://" not in text and "https://" not in text  # self-contained
@@ -184,7 +234,7 @@ def test_report_renders_in_a_headless_browser(tmp_path, small_tables):
     done = subprocess.run([_chromium(), *flags, "--allow-file-access-from-files",
                            "--virtual-time-budget=10000", "--dump-dom", script.as_uri()],
                           capture_output=True, text=True, timeout=120)
-    assert "IMAGES 4 OF 4 SECTIONS 6" in done.stdout, done.stderr[-500:]
+    assert "IMAGES 4 OF 4 SECTIONS 7" in done.stdout, done.stderr[-500:]
     shot = tmp_path / "shot.png"
     subprocess.run([_chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,2000",
                     path.as_uri()], capture_output=True, timeout=120)

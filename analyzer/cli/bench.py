@@ -7,7 +7,7 @@ import typer
 from rich.table import Table
 
 from .app import bench_app
-from .common import JsonOption, console, print_json
+from .common import JsonOption, OthersOption, console, print_json
 
 
 @bench_app.command("solve")
@@ -58,29 +58,44 @@ def bench_odds_cmd(
     json_out: JsonOption = False,
     deals: Annotated[int, typer.Option(help="Deals for the all-trumps query.", min=100)]
     = 100_000,
+    others: OthersOption = "analyzer",
 ):
-    """Time the odds engine: a bid hand with 100,000 deals on all four trumps (every option,
-    and the trick distribution alone), exact mode for one hand and trump (extrapolated from
-    200,000 layouts), and the peak memory.
+    """Time the odds engine, each figure beside its target: the default bid query, a bid
+    hand with 100,000 deals on all four trumps (every option, and bid 3 alone), a knock
+    decision point and a bid point after two calls heard (10,000 deals each), exact mode for
+    one hand and trump (extrapolated), and the peak memory.
 
       euchre bench odds --json
+      euchre bench odds --others points --deals 20000
     """
 
     from .. import bench
 
     with console.status("benchmarking") as status:
-        figures = bench.bench_odds(deals, progress=lambda what: status.update(
+        figures = bench.bench_odds(deals, others, progress=lambda what: status.update(
             f"timing {what}"))
     if json_out:
         print_json(figures)
         return
-    console.print(f"bid hand {figures['hand']}, {figures['deals']:,} deals, all trumps, "
+    target = figures["targets"]
+
+    def line(label: str, key: str) -> None:
+        goal = f" (target {target[key]:.0f} s)" if key in target else ""
+        console.print(f"  {label}: {figures[key]:.1f} s{goal}")
+
+    console.print(f"odds queries, double dummy, later calls by {figures['others']}, "
                   f"{figures['threads']} threads:")
-    console.print(f"  every option (bids, 6-ask, moon, pass): {figures['all_options_s']:.1f} s")
-    console.print(f"  trick distribution only: {figures['trick_distribution_s']:.1f} s")
-    console.print(f"exact mode, one trump, {figures['exact_layouts']:,} layouts: about "
-                  f"{figures['exact_estimated_s'] / 60:.1f} minutes (extrapolated)")
-    console.print(f"peak memory: {figures['peak_memory_mb']:.0f} MB")
+    line(f"bid {figures['hand']}, 10,000 deals (the default query)", "default_bid_s")
+    line(f"the same, {figures['deals']:,} deals, every option in every trump",
+         "all_options_s")
+    line(f"the same, {figures['deals']:,} deals, bid 3 only", "trick_distribution_s")
+    line("knock JS AS KS 9H TD, QS up, first seat, 10,000 deals", "knock_point_s")
+    line("bid, S after 'N 3, E 4', 10,000 deals", "bid_heard_s")
+    console.print(f"  exact mode, bid 3 in hearts, {figures['exact_layouts']:,} layouts: about "
+                  f"{figures['exact_estimated_s'] / 60:.1f} minutes, extrapolated (target "
+                  f"{target['exact_estimated_s'] / 60:.0f})")
+    console.print(f"  peak memory: {figures['peak_memory_mb']:.0f} MB")
+
 
 @bench_app.command("play")
 def bench_play_cmd(json_out: JsonOption = False):

@@ -47,6 +47,9 @@ WorldsOption = Annotated[int, typer.Option(help="Worlds a pimc player samples pe
 WorkersOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
                                                    min=1)]
 DealsOption = Annotated[int, typer.Option(help="Random deals.", min=1)]
+OthersOption = Annotated[str, typer.Option(help="The strategy the other calls are made by: "
+                                           "analyzer (built on first use, then cached), "
+                                           "points, random, or a strategy file (.toml).")]
 
 
 def with_rule_options(func):

@@ -10,13 +10,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from ..errors import UserError
 from ..game.records import load_record, read_json
-from ..questions.evaluate import EvalSummary, count_rows, evaluate_file
+from ..questions.evaluate import EvalSummary, count_rows, evaluate_file, option_key
+from ..questions.odds import DEFAULT_OTHERS
 from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
+from ..questions.review_calls import CALL_DEALS
 from ..strategy.named import DEFAULT_WORLDS
 from .app import app
 from .common import (
     JsonOption,
     MethodOption,
+    OthersOption,
     SchedulerOption,
     SeedOption,
     VariantOption,
@@ -45,11 +48,12 @@ JsonLinesOption = Annotated[bool, typer.Option("--json", help="Print each row as
 @with_rule_options
 def evaluate_cmd(
     file: Annotated[Path, typer.Argument(help="Hands: .csv (a 'hand' column, optional seat, "
-                                         "dealer, upcard, trump), .jsonl, or text (one hand "
-                                         "per line, then key=value fields).")],
+                                         "dealer, upcard, trump, auction), .jsonl, or text "
+                                         "(one hand per line, then key=value fields).")],
     variant: VariantOption,
     deals: Annotated[int, typer.Option(help="Random deals per hand.", min=1)] = 2_000,
     method: MethodOption = "dd",
+    others: OthersOption = DEFAULT_OTHERS,
     worlds: WorldsOption = DEFAULT_WORLDS,
     out: OutOption = None,
     resume: ResumeOption = False,
@@ -59,8 +63,9 @@ def evaluate_cmd(
     scheduler: SchedulerOption = None,
     rule_opts: dict | None = None,
 ):
-    """Price every hand of a file with the odds engine: the best option, its chance of making
-    with a 95% interval, and the expected points of every option. Rows are written as they
+    """Price every hand of a file at its decision point (the calls in its auction heard; none:
+    its first call): the best call against the runner-up, its net points and chance of
+    making with 95% intervals, and every legal call's net points. Rows are written as they
     finish; a killed run continues with --resume. Bad rows are reported with their line
     number and skipped (--strict stops).
 
@@ -78,7 +83,8 @@ def evaluate_cmd(
     with on_cluster(scheduler), bar:
         task = bar.add_task("rows", total=total)
         summary = evaluate_file(
-            file, rules, out, deals=deals, method=method, seed=seed, worlds=worlds,
+            file, rules, out, deals=deals, method=method, seed=seed, others=others,
+            worlds=worlds,
             resume=resume, strict=strict, on_row=_row_printer(json_out, out is None),
             on_bad=lambda b: err_console.print(f"warning: {file}, line {b.line}: "
                                                f"{b.message}; skipped", soft_wrap=True),
@@ -93,11 +99,12 @@ def _row_printer(json_out: bool, to_terminal: bool):
         if json_out:
             print(json.dumps({**row, "options": json.loads(row["options"])}), flush=True)
         elif to_terminal:
-            console.print(f"line {row['line']}: {row['hand']} -> {row['best_option']} "
-                          f"({row['best_trump']}) {row['best_detail']}".rstrip() +
-                          f", P(make) {100 * row['p_make']:.1f}% [{100 * row['p_make_low']:.1f},"
-                          f" {100 * row['p_make_high']:.1f}], EV {row['ev']:+.2f}",
-                          soft_wrap=True)
+            best = option_key(row["best_option"], row["best_trump"], row["best_detail"])
+            close = f", too close to call against {row['runner_up']}" if row["too_close"] \
+                else ""
+            console.print(f"line {row['line']}: {row['hand']} -> {best}: {row['ev']:+.2f} net "
+                          f"points [{row['ev_low']:+.2f}, {row['ev_high']:+.2f}], we make "
+                          f"{100 * row['p_we_make']:.1f}%{close}", soft_wrap=True)
     return on_row
 
 
@@ -131,12 +138,16 @@ def review_cmd(
                                         "with what its player could see).")] = "dd",
     worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1, max=1000)]
     = REVIEW_WORLDS,
+    call_deals: Annotated[int, typer.Option(help="Deals each call is priced on (0: calls are "
+                                            "not priced).", min=0)] = CALL_DEALS,
+    others: OthersOption = DEFAULT_OTHERS,
     seed: SeedOption = 0,
     json_out: JsonOption = False,
 ):
-    """Review a played hand double dummy: the value before and after every decision (bid,
-    trump, discard, alone, each card), the decisions that cost tricks or points and what was
-    best, whether the contract was makeable, and any renege with its penalty.
+    """Review a played hand: every call priced where it was made (the best call's expected
+    net points against the call made, over deals that fit the calls heard), every card and
+    discard double dummy; the decisions that cost tricks or points and what was best,
+    whether the contract was makeable, and any renege with its penalty.
 
       euchre review hand.json
 
@@ -147,11 +158,12 @@ def review_cmd(
       euchre review club-night.jsonl -o decisions.csv
     """
     if record_path.endswith((".jsonl", ".ndjson")):
-        _review_batch(Path(record_path), out, method, worlds, seed, json_out)
+        _review_batch(Path(record_path), out, method, worlds, seed, json_out, call_deals,
+                      others)
         return
     source = "standard input" if record_path == "-" else record_path
     result = review(load_record(read_json(read_text(record_path), source)), method, worlds,
-                    seed)
+                    seed, call_deals, others)
     if json_out:
         print_json(result.to_dict())
     else:
@@ -159,7 +171,7 @@ def review_cmd(
 
 
 def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: int,
-                  json_out: bool) -> None:
+                  json_out: bool, call_deals: int, others: str) -> None:
     """``review`` of a file of records: a summary, and every decision to ``out``."""
     if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
         raise UserError(f"-o {out}: the output must end in .csv or .parquet")
@@ -167,7 +179,8 @@ def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: 
     def skipped(line: int, why: str) -> None:
         err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)
 
-    good = reviewed(path, method, worlds, seed, on_skipped=skipped)
+    good = reviewed(path, method, worlds, seed, on_skipped=skipped, call_deals=call_deals,
+                    others=others)
     decisions = all_decisions(good)
     by_type, costliest = summarise(decisions)
     if out is not None:

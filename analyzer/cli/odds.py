@@ -4,12 +4,13 @@ from typing import Annotated
 
 import typer
 
-from ..questions.odds import odds
+from ..questions.odds import DEFAULT_OTHERS, odds
 from ..strategy.named import DEFAULT_WORLDS
 from .app import app
 from .common import (
     JsonOption,
     MethodOption,
+    OthersOption,
     SchedulerOption,
     SeedOption,
     VariantOption,
@@ -36,12 +37,19 @@ def odds_cmd(
     trump: Annotated[str | None, typer.Option(help="Only this trump suit (default: all).")]
     = None,
     seat: Annotated[str, typer.Option(help="Your seat.")] = "N",
-    dealer: Annotated[str | None, typer.Option(help="The dealer (knock, cutthroat; default: "
-                                               "the seat on your right).")] = None,
+    dealer: Annotated[str | None, typer.Option(help="The dealer (default: the seat on your "
+                                               "right, so you speak first).")] = None,
     upcard: Annotated[str | None, typer.Option(help="The turned-up card (knock, cutthroat).")]
     = None,
-    bid: Annotated[str | None, typer.Option(help="Only this bid: 3, 4, 5, ask or moon (bid, "
-                                            "ghost).")] = None,
+    auction: Annotated[str | None, typer.Option(help="The calls heard before your turn, e.g. "
+                                                "'E pass, S pass' or 'E 4, S pass'.")]
+    = None,
+    bid: Annotated[str | None, typer.Option(help="Only this bid (and passing): 3, 4, 5, ask or "
+                                            "moon (bid, ghost).")] = None,
+    others: OthersOption = DEFAULT_OTHERS,
+    infer: Annotated[bool, typer.Option(help="Deal the unseen cards so that the calls heard "
+                                        "are the others' strategy's (--no-infer: any "
+                                        "cards).")] = True,
     method: MethodOption = "dd",
     worlds: WorldsOption = DEFAULT_WORLDS,
     deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
@@ -53,28 +61,32 @@ def odds_cmd(
     given: GivenOption = None,
     seed: SeedOption = 0,
     workers: WorkersOption = None,
-    defend: Annotated[bool, typer.Option(help="Bid: also estimate passing (the opponents "
-                                         "bidding 3 in their best suit).")] = True,
     scheduler: SchedulerOption = None,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
-    """What are my odds? Deal the unseen cards many times, play every option on the same
-    deals double dummy, and print each option's chance of making, of a march and of being
-    euchred, and its expected net points, with 95% intervals.
+    """Should I? Every legal call at your turn, each played out to the end of the hand on the
+    same deals (later calls by the --others strategy, cards double dummy or by --method):
+    its net points, its difference from the best call, and the chances that your side
+    makes, is set, or they make, with 95% intervals; the best call against the runner-up.
+
+      euchre odds JS AS KS 9H TD --variant knock --upcard QS --seat E --dealer N
+
+      euchre odds JH AH KH QD 9S TC --variant bid --seat S --dealer W --auction "N 3, E 4"
 
       euchre odds JH JD AH KH QH 9S --variant bid --bid 5
 
-      euchre odds JH JD AH KD QD --variant knock --upcard 9H --seat E --dealer N
-
       euchre odds JS AS KS QH 9D 9C --variant ghost --precision 0.01 --json
+
+      euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml
     """
     rules = rules_for(variant, rule_opts)
     with on_cluster(scheduler):
         result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
-                      dealer=dealer, upcard=upcard, bid=bid, method=method, deals=deals,
-                      precision=precision, exact=exact, seed=seed, workers=workers,
-                      given=given or (), defend=defend, progress=not json_out, worlds=worlds)
+                      dealer=dealer, upcard=upcard, auction=auction, bid=bid, method=method,
+                      others=others, infer=infer, deals=deals, precision=precision,
+                      exact=exact, seed=seed, workers=workers, given=given or (),
+                      progress=not json_out, worlds=worlds)
     if json_out:
         print_json(result.to_dict())
     else:

@@ -6,13 +6,14 @@ from typing import Annotated
 import typer
 
 from ..questions.simulate import simulate
-from ..questions.tables import build_tables, table_meta, write_tables
+from ..questions.tables import DEFAULT_OTHERS, build_tables, table_meta, write_tables
 from ..strategy.named import DECISIONS, DEFAULT_WORLDS, PLAYS
 from .app import app
 from .common import (
     DealsOption,
     JsonOption,
     MethodOption,
+    OthersOption,
     SchedulerOption,
     SeedOption,
     VariantOption,
@@ -34,7 +35,8 @@ def simulate_cmd(
     variant: VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
                                        "sets).", min=1)] = 1000,
-    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}.")]
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}, or "
+                                        "a strategy file (.toml, see 'euchre strategy show').")]
     = "points",
     vs: Annotated[str, typer.Option("--vs", help="Strategy B.")] = "points",
     play: Annotated[str, typer.Option(help=f"How A plays cards: {', '.join(PLAYS)}.")]
@@ -55,6 +57,8 @@ def simulate_cmd(
       euchre simulate --variant bid --games 10000 --strategy points --vs random
 
       euchre simulate --variant knock --games 200 --play pimc --vs-play heuristic --json
+
+      euchre simulate --variant knock --games 4000 --strategy analyzer --vs points
     """
     rules = rules_for(variant, rule_opts)
     with on_cluster(scheduler):
@@ -73,6 +77,7 @@ def table_cmd(
     out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
     deals: DealsOption = 100_000,
     method: MethodOption = "dd",
+    others: OthersOption = DEFAULT_OTHERS,
     worlds: WorldsOption = DEFAULT_WORLDS,
     seed: SeedOption = 0,
     scheduler: SchedulerOption = None,
@@ -86,19 +91,19 @@ def table_cmd(
 
       euchre table --variant knock --method heuristic -o tables/knock-heuristic
     """
-    from reports.report import how_to_bid  # matplotlib: loaded only by the commands that draw
+    from reports.advice import how_to_bid
 
     rules = rules_for(variant, rule_opts)
     try:
         with on_cluster(scheduler):
             tables = build_tables(rules, deals, Path(out), seed=seed, method=method,
-                                  worlds=worlds, progress=True)
+                                  others=others, worlds=worlds, progress=True)
     except KeyboardInterrupt:
         _stopped_resumable(out)
     tables["meta"] = table_meta(rules, tables)
     written = write_tables(tables, Path(out))
     console.print(f"[bold]{rules.variant}[/bold]: {tables['meta']['deals']:,} deals, {method},"
-                  f" seed {seed}; {len(written)} files in {out}")
+                  f" others bid by {others}, seed {seed}; {len(written)} files in {out}")
     for line in how_to_bid(tables):
         console.print(f"  {line}", soft_wrap=True)
 
@@ -126,6 +131,7 @@ def report_cmd(
         "--review", help="A file of played records (.jsonl) to review and add as a "
                          "section.")] = None,
     seed: SeedOption = 0,
+    others: OthersOption = DEFAULT_OTHERS,
     scheduler: SchedulerOption = None,
     rule_opts: dict | None = None,
 ):
@@ -136,7 +142,7 @@ def report_cmd(
 
       euchre report --variant bid --deals 20000 --format md -o report/bid.md
     """
-    from ..questions.report import build_report, tables_dir  # matplotlib, as above
+    from ..questions.report import build_report, tables_dir  # matplotlib: loaded when drawing
 
     rules = rules_for(variant, rule_opts)
     path = Path(out)
@@ -149,6 +155,7 @@ def report_cmd(
         with on_cluster(scheduler):
             written = build_report(rules, path, deals=deals, method=method, fmt=fmt,
                                    compare=compare, review_file=review_file, seed=seed,
+                                   others=others,
                                    progress=True, on_skipped=skipped)
     except KeyboardInterrupt:
         _stopped_resumable(tables_dir(path))

@@ -17,78 +17,97 @@ from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 
 
-def _pct(p: float, lo: float, hi: float, exact: bool) -> str:
+def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> str:
     """A probability in percent with the larger side of its 95% interval as ±."""
     if isinstance(p, float) and math.isnan(p):
         return "-"
     if exact:
         return f"{100 * p:.1f}"
-    return f"{100 * p:.1f} ±{100 * max(hi - p, p - lo):.1f}"
+    return f"{100 * p:.1f}{'' if compact else ' '}±{100 * max(hi - p, p - lo):.1f}"
 
 
 def print_odds(console: Console, r: OddsResult) -> None:
-    """Print the tables of an odds result: the trick distribution per trump (ladder
-    auctions), the options with their probabilities and expected points, the best option and
-    the facts of the run (deals, method, seed, rules)."""
+    """Print an odds result: the decision point and how it was priced, the trick table
+    (ladder auctions), every legal call with its value and chances (ours and theirs), and
+    the verdict against the runner-up."""
     rules = r.rules
-    where = f"seat {r.seat}" + (f", dealer {r.dealer}" if r.dealer else "") + (
-        f", upcard {r.upcard}" if r.upcard else "")
-    console.print(f"[bold]{rules.variant}[/bold] hand {r.hand} ({where})")
+    up = f", upcard {r.upcard}" if r.upcard else ""
+    heard = f"heard: {r.auction}" if r.auction else "first to speak"
+    console.print(f"[bold]{rules.variant}[/bold]: {r.seat} holds {r.hand} (dealer {r.dealer}"
+                  f"{up}); {heard}")
     how = "every layout" if r.exact else f"{r.deals:,} deals"
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
-    console.print(f"{how}, {r.method}, seed {r.seed}, rules: {changed}; {r.seconds:.1f} s"
-                  + (f"; {r.tried:,} deals tried for {r.deals:,} accepted" if r.tried > r.deals
-                     else ""))
+    play = "double dummy" if r.method == "dd" else f"{r.method} play"
+    fit = f"; {100 * r.acceptance:.1f}% of {r.tried:,} deals tried fit the calls heard" \
+        if r.inference else ""
+    console.print(f"{how}, {play}, later calls by the {r.others} strategy, seed {r.seed}, "
+                  f"rules: {changed}; {r.seconds:.1f} s{fit}")
     if len(r.tricks):
-        n = rules.hand_size
-        t = Table("trump", *[f"P(≥{k}) %" for k in range(3, n + 1)],
-                  title="Tricks taken by the bidder's side", box=None)
-        for row in r.tricks.to_dict(orient="records"):
-            t.add_row(row["trump"], *[_pct(row[f"p_at_least_{k}"], row[f"p_at_least_{k}_low"],
-                                           row[f"p_at_least_{k}_high"], r.exact)
-                                      for k in range(3, n + 1)])
-        console.print(t)
+        console.print(_tricks_table(r))
     console.print(_options_table(r))
-    if r.best:
-        detail = f" ({r.best['detail']})" if r.best.get("detail") else ""
-        console.print(f"Best: {r.best['option']}{detail}, trump {r.best['trump']}: "
-                      f"{r.best['ev']:+.2f} net points a hand")
-    if r.keep_swap:
-        ks = r.keep_swap
-        console.print(f"Keep or swap for the ghost hand: keep {ks['keep_ev']:+.2f}, swap "
-                      f"{ks['swap_ev']:+.2f} [{ks['swap_ev_low']:+.2f}, {ks['swap_ev_high']:+.2f}]"
-                      f" ({ks['ghost_hands']} ghost hands, each valued over every split of the "
-                      f"rest): {ks['advice']}")
+    _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
 
 
+def _tricks_table(r: OddsResult) -> Table:
+    n = r.rules.hand_size
+    t = Table("trump", *[f"P(≥{k}) %" for k in range(3, n + 1)],
+              title="If your side declares: its tricks (double dummy, you lead)", box=None)
+    for row in r.tricks.to_dict(orient="records"):
+        t.add_row(row["trump"], *[_pct(row[f"p_at_least_{k}"], row[f"p_at_least_{k}_low"],
+                                       row[f"p_at_least_{k}_high"], r.exact)
+                                  for k in range(3, n + 1)])
+    return t
+
+
+def _best_per_trump(options: pd.DataFrame) -> pd.DataFrame:
+    """One n-ask row per trump: the best card to give (every row is in --json)."""
+    ask = options["option"].str.endswith("-ask")
+    best_asks = options[ask].sort_values("ev", ascending=False).groupby("trump").head(1)
+    return pd.concat([options[~ask], best_asks]).sort_index()
+
+
 def _options_table(r: OddsResult) -> Table:
-    """The options of an odds result, one n-ask row per trump (the best card to give; every
-    row is in --json)."""
-    options = r.options
-    if r.rules.has_ask and len(options):
-        ask = options["option"].str.endswith("-ask")
-        best_asks = options[ask].sort_values("ev", ascending=False).groupby("trump").head(1)
-        options = pd.concat([options[~ask], best_asks]).sort_index()
-    euchred = "p_euchred" in options.columns
-    headers = ["trump", "option", "P(make) %", "P(march) %"] + (["P(euchred) %"] if euchred
-                                                               else [])
-    t = Table(*headers, "net points", title="Options (same deals for every row)", box=None)
+    """Every call with its net points, its difference from the best (same deals), and the
+    chances: ours (our side makes / is set) and theirs (they make), and of a redeal."""
+    options = _best_per_trump(r.options) if r.rules.has_ask and len(r.options) else r.options
+    redeal = bool(len(options)) and options["p_redeal"].max() > 0
+    cols = ["call", "net points", "vs best", "we make %", "we're set %", "they make %"]
+    t = Table(*cols, *(["redeal %"] if redeal else []), box=None,
+              title="Every call, played out on the same deals (we = your side)")
     for row in options.to_dict(orient="records"):
-        name = row["option"] + (f" ({row['detail']})" if row.get("detail") else "")
+        name = row["option"] + (f" {row['trump']}" if row["trump"] else "") + \
+            (f" ({row['detail']})" if row.get("detail") else "")
         if isinstance(row.get("received_most"), str):
             name += f", gets {row['received_most']} most often"
-        cells = [row["trump"], name,
-                 _pct(row["p_make"], row["p_make_low"], row["p_make_high"], r.exact),
-                 _pct(row["p_march"], row["p_march_low"], row["p_march_high"], r.exact)]
-        if euchred:
-            cells.append(_pct(row["p_euchred"], row["p_euchred_low"], row["p_euchred_high"],
-                              r.exact))
         ev = f"{row['ev']:+.2f}" if r.exact else \
-            f"{row['ev']:+.2f} ±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
-        t.add_row(*cells, ev)
+            f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
+        vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
+            f"{row['vs_best']:+.2f}"
+        kinds = ("we_make", "we_euchred", "they_make") + (("redeal",) if redeal else ())
+        t.add_row(name, ev, vs, *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"],
+                                       r.exact, compact=True) for k in kinds])
     return t
+
+
+def _print_verdict(console: Console, r: OddsResult) -> None:
+    b = r.best
+    if not b:
+        return
+    what = b["best"] + (f" ({b['detail']})" if b.get("detail") else "") + \
+        (f", trump {b['trump']}" if b.get("trump") else "")
+    line = f"Best: {what}: {b['ev']:+.2f} net points a hand"
+    if "runner_up" in b:
+        other = b["runner_up"] + (f" ({b['runner_up_detail']})" if b.get("runner_up_detail")
+                                  else "") + (f" {b['runner_up_trump']}"
+                                              if b.get("runner_up_trump") else "")
+        margin = f"{b['margin']:+.2f}" + ("" if r.exact else
+                                          f" [{b['margin_low']:+.2f}, {b['margin_high']:+.2f}]")
+        line += f", {margin} against {other}"
+        if b["too_close"]:
+            line += ": too close to call"
+    console.print(line)
 
 
 def print_rules(console: Console, rules) -> None:
@@ -153,7 +172,7 @@ def frame_table(frame, title: str) -> Table:
     """A rich table of a DataFrame (floats in short form, missing values empty)."""
     table = Table(*[str(c) for c in frame.columns], title=title, box=None)
     for row in frame.itertuples(index=False):
-        table.add_row(*["" if v is None or (isinstance(v, float) and v != v) else
+        table.add_row(*["" if v is None or v is pd.NA or (isinstance(v, float) and v != v) else
                         (f"{v:g}" if isinstance(v, float) else str(v)) for v in row])
     return table
 
@@ -169,11 +188,25 @@ def print_review(console: Console, result) -> None:
                   f"{result.contract}, trump {'CDHS'[rec[R.TRUMP]]}; needs {result.need}, "
                   f"worth {result.dd_tricks} double dummy at the first lead "
                   f"({'makeable' if result.makeable else 'not makeable'}); took {result.tricks}")
-    frame = result.decisions.rename(columns=REVIEW_HEADERS)
+    d = result.decisions
+    calls = d[d["kind"] == "call"]
+    if len(calls):
+        table = Table("#", "seat", "call", "net points", "best call", "its points", "cost",
+                      title="Calls, each priced where it was made (expected net points for "
+                            "the caller over deals that fit the calls heard)", box=None)
+        for row in calls.itertuples(index=False):
+            cost = f"{row.cost_points:.2f} *" if row.cost_points > 0 else \
+                "within noise" if row.best else "-"
+            table.add_row(str(row.step), row.seat, row.choice, f"{row.value_after:+.2f}",
+                          row.best or "(this one)", f"{row.value_before:+.2f}", cost)
+        console.print(table)
+    play = d[d["kind"] != "call"].drop(columns="note" if d[d["kind"] != "call"]["note"].eq("")
+                                       .all() else [])
+    frame = play.rename(columns=REVIEW_HEADERS)
     frame["!"] = ["*" if (c or 0) > 0 or (p or 0) > 0 else ""
-                  for c, p in zip(result.decisions["cost_tricks"].fillna(0),
-                                  result.decisions["cost_points"], strict=True)]
-    console.print(frame_table(frame, "Decisions: the declaring side's tricks double dummy "
+                  for c, p in zip(play["cost_tricks"].fillna(0), play["cost_points"],
+                                  strict=True)]
+    console.print(frame_table(frame, "The play: the declaring side's tricks double dummy "
                                      "with the best choice (before) and the choice made "
                                      "(after); * = cost tricks or points"))
     for note in result.notes:

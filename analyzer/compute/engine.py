@@ -7,14 +7,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels import codes as KC
 from kernels import policies as P
-from kernels.engine import play_batch, replay_hand
+from kernels.decisions import decision_rows_batch
+from kernels.engine import play_batch, point_state, replay_hand
 from kernels.games import G, play_games
-from kernels.slots import R
+from kernels.slots import M, R
 from kernels.threads import num_threads
 
 from ..errors import UserError
-from ..game.records import Record, RecordError, check_replayed, describe_error
+from ..game.auction import DecisionPoint
+from ..game.notation import SEATS
+from ..game.records import (
+    Record,
+    RecordError,
+    check_replayed,
+    describe_error,
+    empty_arrays,
+)
 from ..game.variants import Rules
 from .solver import table_bits
 
@@ -91,3 +101,80 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
             "points_a": np.int64(results[:, G.POINTS_A].sum()),
             "points_b": np.int64(results[:, G.POINTS_B].sum()),
             "declared": decls.sum(axis=0), "made": makes.sum(axis=0)}
+
+
+KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}
+
+
+@dataclass(frozen=True)
+class PointState:
+    """What the player at a decision point decides: ``kind`` is ``call`` (``allowed``: the
+    call codes, ``SWAP`` included where it may swap), ``discard`` (the dealer after the
+    pick-up; ``allowed``: the six cards) or ``defend`` (going alone as a defender)."""
+
+    kind: str
+    allowed: int
+
+    def codes(self) -> list[int]:
+        """The call codes or cards of ``allowed``, lowest first."""
+        return [c for c in range(64) if (self.allowed >> c) & 1]
+
+
+def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
+    """The engine arrays of a decision point: the asker's hand, the calls heard as forced
+    calls, the asker named."""
+    hm, rec = empty_arrays()
+    hm[M.DEALT + point.seat] = np.uint64(point.hand)
+    rec[R.DEALER] = point.dealer
+    rec[R.UPCARD] = point.upcard
+    rec[R.MODE] = KC.MODE_FORCED
+    rec[R.ASKER] = point.seat
+    rec[R.HEARD_ALONE] = point.heard.alone
+    n = len(point.heard)
+    if n >= KC.MAX_CALLS:
+        raise UserError(f"--auction has {n} calls; no auction is that long")
+    rec[R.CALL_SEAT:R.CALL_SEAT + n] = point.heard.seats
+    rec[R.CALL:R.CALL + n] = point.heard.calls
+    rec[R.NCALLS] = rec[R.FORCED] = n
+    for slot in (R.F_ALONE, R.F_DISCARD, R.F_GIVE, R.F_TRUMP, R.F_DEFEND, R.TURN):
+        rec[slot] = -1
+    return hm, rec
+
+
+def state_of(point: DecisionPoint) -> PointState:
+    """What the player decides at ``point`` (the engine plays the calls heard up to it).
+    UserError when the calls heard are not a legal auction, or lead to another seat's turn, or
+    leave the player nothing to decide."""
+    rules = point.rules
+    hm, rec = forced_record(point)
+    rec[R.STOP] = KC.STOP_NEXT
+    to_norm, from_norm = rules.layout
+    point_state(rules.config(), rules.points_table, to_norm, from_norm, hm, rec)
+    error = int(rec[R.ERROR])
+    if error == KC.E_STOPPED:
+        return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))
+    who = SEATS[point.seat]
+    if error == KC.E_NOT_ASKERS_TURN:
+        raise UserError(f"after the calls heard it is {SEATS[int(rec[R.TURN])]}'s turn to "
+                        f"call, not {who}'s: give the calls up to {who}'s turn in --auction")
+    if error == KC.E_NO_DECISION:
+        raise UserError(f"after the calls heard {who} has nothing left to decide")
+    if error == KC.E_AUCTION_LONG:
+        raise UserError(f"--auction: the bidding is over before call {int(rec[R.ERROR_AT]) + 1}")
+    message = describe_error(Record(rules, hm, rec))
+    raise UserError(message.replace("auction call", "--auction call"))
+
+
+
+def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: int,
+                  first: int, dealers: np.ndarray, solve: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Deals ``first .. first+len(dealers)-1`` of ``seed`` with every call of seat N at its
+    decision points played out (``kernels.decisions``): ``(dealt[n, 4], upcards[n],
+    rows[n, MAX_ROWS, RW.LEN])``."""
+    to_norm, from_norm = rules.layout
+    solving = solve or uses_solver(policies)
+    return decision_rows_batch(rules.config(), rules.points_table, to_norm, from_norm, policies,
+                               params, np.int64(seed), np.int64(first),
+                               np.asarray(dealers, dtype=np.int64), bool(solve),
+                               table_bits(rules) if solving else 1, num_threads())

@@ -1,6 +1,7 @@
 """The odds engine's wrapper: a :class:`DealQuery` says what the asking player knows, how the
-unseen cards are dealt and which scenarios to answer on each deal; :func:`run_query` deals a
-chunk of deals and answers every scenario on each (``kernels.query.run_chunk``)."""
+unseen cards are dealt (conditions, and the calls heard for inference), which scenarios to
+solve and which options to play out on each deal; :func:`run_query` deals a chunk of deals
+and answers them all (``kernels.query.run_chunk``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ from .solver import table_bits
 MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unmet
 
 
+def no_point() -> np.ndarray:
+    """A decision point with no calls heard, no inference and no asker (scenarios only)."""
+    point = np.zeros(Q.PT.LEN, dtype=np.int64)
+    point[Q.PT.ASKER] = -1
+    return point
+
+
 def no_constraints() -> tuple:
     """Constraint rows that accept every deal (``kernels.dealing``)."""
     return (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64),
@@ -33,7 +41,9 @@ class DealQuery:
     hand, cards placed by a condition); ``cards`` the unseen natural ids, dealt in groups of
     ``sizes`` to ``group_seat`` (-1: the kitty or a dead hand); ``cons`` constraint rows (see
     ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.query.S``) answered
-    on every deal; ``policies``/``params`` the play method (play policy 0 everywhere: double
+    on every deal; ``point`` the decision point (slots ``kernels.query.PT``: the calls heard,
+    inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
+    ``policies``/``params`` the seats' strategies and play (play policy 0 everywhere: double
     dummy)."""
 
     rules: Rules
@@ -46,6 +56,8 @@ class DealQuery:
     cons: tuple = field(default_factory=no_constraints)
     policies: np.ndarray = field(default_factory=lambda: np.zeros((4, 2), dtype=np.int64))
     params: np.ndarray = field(default_factory=lambda: np.zeros((4, N_PARAMS)))
+    point: np.ndarray = field(default_factory=lambda: no_point())
+    options: np.ndarray = field(default_factory=lambda: np.zeros((0, Q.OPT.LEN), np.int64))
 
     def add(self, trump, declarer, active, decl, leader, kind=0, arg=-1, dealer=-1,
             target=-1) -> int:
@@ -78,13 +90,15 @@ class DealQuery:
 class QueryChunk:
     """One chunk's answers: per deal and scenario the declaring side's tricks (or 1/0 for a
     threshold) and the card a choice produced (-1 none); per deal the tries it took (negative
-    when its conditions were never met), the solver nodes and each seat's cards as dealt."""
+    when its conditions were never met), the solver nodes and each seat's cards as dealt; per
+    deal and option how it ended (slots ``kernels.query.X``)."""
 
     outcomes: np.ndarray
     aux: np.ndarray
     tries: np.ndarray
     nodes: np.ndarray
     dealt: np.ndarray
+    results: np.ndarray
 
     @property
     def ok(self) -> np.ndarray:
@@ -100,7 +114,7 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     to_norm, from_norm = rules.layout
     return QueryChunk(*Q.run_chunk(
         np.int64(seed), np.int64(first), np.int64(n), bool(exact), q.known, np.int64(q.upcard),
-        q.cards, q.sizes, q.group_seat, *q.cons, np.int64(1 if exact else max_tries),
-        q.scenario_array(), np.int64(rules.hand_size), to_norm, from_norm,
-        1 if rules.double_deck else 0, table_bits(rules), num_threads(), rules.config(),
-        q.policies, q.params))
+        q.cards, q.sizes, q.group_seat, q.cons, np.int64(1 if exact else max_tries), q.point,
+        q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, Q.OPT.LEN),
+        rules.config(), rules.points_table, to_norm, from_norm, q.policies, q.params,
+        table_bits(rules), num_threads()))

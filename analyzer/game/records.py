@@ -58,7 +58,8 @@ def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
     hm = np.zeros(M.LEN, dtype=np.uint64)
     rec = np.full(R.LEN, -1, dtype=np.int64)
     for slot in (R.STATUS, R.NCALLS, R.ERROR, R.DECL_TRICKS, R.MAKER_ALONE,
-                 R.ALONE_SEATS, R.MODE):
+                 R.ALONE_SEATS, R.MODE, R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE,
+                 R.SOLVE):
         rec[slot] = 0
     for base in (R.TRICKS, R.POINTS, R.RENEGES):
         rec[base:base + 4] = 0
@@ -420,6 +421,8 @@ def describe_error(record: Record) -> str:
         return f"auction call {at + 1}: a swap is allowed once, before that player's bid"
     if code == K.E_REDEAL_NOT_ALLOWED:
         return "the redeal caller does not hold an ace and no J, Q or K (Ace-No-Face)"
+    if code == K.E_INCONSISTENT:
+        return f"call {at + 1} is not one its player's strategy makes with these cards"
     return f"engine error {code} at {at}"
 
 

@@ -1,9 +1,13 @@
 """Pricing a file of hands (``euchre evaluate``): every hand gets the odds engine's answer.
 
 Input is CSV (a header with a ``hand`` column and optional ``seat``, ``dealer``, ``upcard``,
-``trump``), JSON lines (one object per line with the same keys; ``hand`` a string or a list)
-or plain text (one hand per line, optionally followed by ``key=value`` fields; ``#`` starts a
-comment). Rows are read one at a time and their results appended to a journal,
+``trump``, ``auction``), JSON lines (one object per line with the same keys; ``hand`` a string
+or a list) or plain text (one hand per line, optionally followed by ``key=value`` fields, a
+value with spaces in double quotes, ``auction="E pass, S pass"``; ``#`` starts a comment).
+Each hand is priced at its decision point: the calls in ``auction`` heard (none: the hand's
+first call), every legal call there played out to the end of the hand.
+
+Rows are read one at a time and their results appended to a journal,
 ``OUT.partial.csv``, as each finishes; when the file is done the journal becomes the output
 (renamed for CSV, converted in row batches for Parquet). So memory stays bounded whatever the
 file's length, an interrupted run loses at most the hand in progress, and ``resume=True``
@@ -21,6 +25,7 @@ import csv
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,13 +33,16 @@ from pathlib import Path
 from ..errors import UserError
 from ..game.variants import Rules
 from ..strategy.named import DEFAULT_WORLDS, METHODS
-from .odds import odds
+from .odds import DEFAULT_OTHERS, odds
 
-FIELDS = ("hand", "seat", "dealer", "upcard", "trump")
-OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "best_trump", "best_option",
-               "best_detail", "p_make", "p_make_low", "p_make_high", "ev", "ev_low", "ev_high",
-               "deals", "options"]
-FLOAT_COLUMNS = ("p_make", "p_make_low", "p_make_high", "ev", "ev_low", "ev_high")
+FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction")
+OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "best_option",
+               "best_trump", "best_detail", "ev", "ev_low", "ev_high", "p_we_make",
+               "p_we_make_low", "p_we_make_high", "p_they_make", "runner_up", "margin",
+               "margin_low", "margin_high", "too_close", "deals", "acceptance", "options"]
+FLOAT_COLUMNS = ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
+                 "p_they_make", "margin", "margin_low", "margin_high", "acceptance")
+_FIELD = re.compile(r'(\w+)=(?:"([^"]*)"|([^\s,]*))')
 DEFAULT_DEALS = 2_000
 
 
@@ -150,13 +158,10 @@ def _text_rows(handle) -> Iterator[Row | BadRow]:
         text = text.split("#", 1)[0].strip()
         if not text:
             continue
-        fields, cards = {}, []
-        for token in text.replace(",", " ").split():
-            if "=" in token:
-                key, _, value = token.partition("=")
-                fields[key.strip().lower()] = value.strip()
-            else:
-                cards.append(token)
+        fields = {m.group(1).lower(): (m.group(2) if m.group(2) is not None
+                                       else m.group(3)).strip()
+                  for m in _FIELD.finditer(text)}
+        cards = _FIELD.sub(" ", text).replace(",", " ").split()
         if _unknown(fields):
             yield BadRow(line, f"unknown field {_unknown(fields)[0]!r}; fields are "
                                f"{', '.join(FIELDS[1:])}")
@@ -178,32 +183,46 @@ def count_rows(path: Path) -> int:
 
 
 def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
-                 worlds: int = DEFAULT_WORLDS) -> dict:
-    """The output row (``OUT_COLUMNS``) for one input row. Raises UserError for a bad row and
+                 others: str = DEFAULT_OTHERS, worlds: int = DEFAULT_WORLDS) -> dict:
+    """The output row (``OUT_COLUMNS``) for one input row: the best call at its decision
+    point against the runner-up, and every call's value. Raises UserError for a bad row and
     KeyboardInterrupt when interrupted mid-hand (a partial answer is never written)."""
     f = row.fields
     if not f.get("hand"):
         raise UserError("no hand")
-    seat = f.get("seat", "N")
     if rules.has_upcard and "upcard" not in f:
         raise UserError(f"{rules.variant} hands need an upcard")
-    result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=seat,
-                  dealer=f.get("dealer"), upcard=f.get("upcard"), method=method, deals=deals,
-                  seed=seed, worlds=worlds, swap_samples=0)
+    result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=f.get("seat", "N"),
+                  dealer=f.get("dealer"), upcard=f.get("upcard"), auction=f.get("auction"),
+                  method=method, others=others, deals=deals, seed=seed, worlds=worlds)
     if result.interrupted:
         raise KeyboardInterrupt
     table = result.options
+    v = result.best
     best = table.loc[table["ev"].idxmax()]
-    options = {f"{r.option} ({r.trump})" if r.trump != "*" else r.option: round(float(r.ev), 4)
-               for r in table.itertuples()}
     out = {"line": row.line, "hand": result.hand, "seat": result.seat,
            "dealer": result.dealer or "", "upcard": result.upcard or "",
-           "trump": f.get("trump", "").upper(), "best_trump": best["trump"],
-           "best_option": best["option"], "best_detail": best["detail"] or "",
-           "deals": result.deals, "options": json.dumps(options)}
-    for col in FLOAT_COLUMNS:
+           "trump": f.get("trump", "").upper(), "auction": result.auction,
+           "best_option": v["best"], "best_trump": v["trump"], "best_detail": v["detail"],
+           "runner_up": option_key(v.get("runner_up", ""), v.get("runner_up_trump", ""),
+                                   v.get("runner_up_detail", "")),
+           "too_close": bool(v.get("too_close", False)), "deals": result.deals,
+           "options": json.dumps({option_key(r.option, r.trump, r.detail): round(float(r.ev), 4)
+                                  for r in table.itertuples()})}
+    for col in ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
+                "p_they_make"):
         out[col] = float(best[col])
+    for col in ("margin", "margin_low", "margin_high"):
+        out[col] = float(v.get(col, math.nan))
+    out["acceptance"] = float(result.acceptance)
     return out
+
+
+def option_key(name: str, trump: str, detail: str) -> str:
+    """A call's name with its trump and detail, distinct for every option of a point
+    (``pick it up (discard 9C)``, ``bid 4 H``)."""
+    key = f"{name} {trump}".strip()
+    return f"{key} ({detail})" if detail else key
 
 
 # ---------------------------------------------------------------------------- the journal
@@ -285,7 +304,8 @@ def _finish(out: Path) -> Path:
 
 
 def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DEFAULT_DEALS,
-                  method: str = "dd", seed: int = 0, worlds: int = DEFAULT_WORLDS,
+                  method: str = "dd", seed: int = 0, others: str = DEFAULT_OTHERS,
+                  worlds: int = DEFAULT_WORLDS,
                   resume: bool = False, strict: bool = False,
                   on_row: Callable[[dict], None] | None = None,
                   on_bad: Callable[[BadRow], None] | None = None,
@@ -294,20 +314,13 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
     Parquet; None writes nothing and only calls ``on_row``). ``on_bad`` hears each bad row,
     ``on_progress`` the line number reached. Returns an EvalSummary. Raises UserError for a
     bad file, bad settings, or (``strict``) the first bad row."""
-    if method not in METHODS:
-        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    if deals < 1:
-        raise UserError("--deals must be at least 1")
-    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
-        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
-    if not path.is_file():
-        raise UserError(f"{path}: no such file")
+    _check_run(path, out, method, deals)
     summary = EvalSummary()
     handle, done = None, 0
     if out is not None:
         settings = {"file": str(path.resolve()), "variant": rules.variant,
                     "rules": rules.options, "deals": deals, "method": method, "seed": seed,
-                    "worlds": worlds}
+                    "others": others, "worlds": worlds}
         handle, done = _open_journal(out, settings, resume)
     writer = csv.writer(handle) if handle else None
     try:
@@ -318,7 +331,7 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
             if isinstance(row, Row):
                 try:
                     result = evaluate_row(rules, row, deals=deals, method=method, seed=seed,
-                                          worlds=worlds)
+                                          others=others, worlds=worlds)
                 except UserError as e:
                     row = BadRow(row.line, str(e))
                 else:
@@ -344,6 +357,18 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
     if out is not None and not summary.interrupted:
         summary.output = _finish(out)
     return summary
+
+
+def _check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
+    """UserError for settings no row could be evaluated with."""
+    if method not in METHODS:
+        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    if deals < 1:
+        raise UserError("--deals must be at least 1")
+    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
 
 
 def _cell(value):

@@ -12,7 +12,7 @@ from reports.report import write_html, write_markdown
 from ..errors import UserError
 from ..game.variants import Rules
 from .review import all_decisions, reviewed, summarise
-from .tables import build_tables, table_meta
+from .tables import DEFAULT_OTHERS, build_tables, table_meta
 
 FORMATS = ("html", "md")
 
@@ -23,41 +23,44 @@ def compare_sizes(deals: int) -> dict:
     return {"heuristic": deals, "pimc": max(200, min(2000, deals // 100))}
 
 
-def review_section(path: Path, rules: Rules,
+def review_section(path: Path, rules: Rules, others: str = DEFAULT_OTHERS,
                    on_skipped: Callable[[int, str], None] | None = None) -> dict:
     """The report's tables of a batch review: decisions by type and the costliest ones (the
-    records of ``path`` of ``rules``' variant; ``on_skipped(line, why)`` hears the others)."""
-    good = reviewed(path, variant=rules.variant, on_skipped=on_skipped)
+    records of ``path`` of ``rules``' variant, calls priced with later calls by ``others``;
+    ``on_skipped(line, why)`` hears the others)."""
+    good = reviewed(path, variant=rules.variant, others=others, on_skipped=on_skipped)
     by_type, costliest = summarise(all_decisions(good))
     return {"review_by_type": by_type, "review_costliest": costliest}
 
 
 def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str = "dd",
                  fmt: str = "html", compare: bool = True, review_file: Path | None = None,
-                 seed: int = 0, progress: bool = False,
+                 seed: int = 0, others: str = DEFAULT_OTHERS, progress: bool = False,
                  on_skipped: Callable[[int, str], None] | None = None) -> Path:
-    """Build the tables and write the report to ``path`` (``fmt`` html or md); returns the
-    file written. The chunks go next to the report, in ``.NAME.tables/``, so a report
-    interrupted by Ctrl-C (KeyboardInterrupt) resumes when built again."""
+    """Build the tables (every seat bidding by the ``others`` strategy) and write the report
+    to ``path`` (``fmt`` html or md); returns the file written. The chunks go next to the
+    report, in ``.NAME.tables/``, so a report interrupted by Ctrl-C (KeyboardInterrupt)
+    resumes when built again."""
     if fmt not in FORMATS:
         raise UserError(f"--format {fmt!r}: choose html or md")
     path = Path(path)
-    reviewed_tables = review_section(review_file, rules, on_skipped) if review_file else {}
+    reviewed_tables = review_section(review_file, rules, others, on_skipped) if review_file else {}
     work = tables_dir(path)
     tables = build_tables(rules, deals, work / method, seed=seed, method=method,
-                          progress=progress)
-    others = {}
+                          others=others, progress=progress)
+    compared_tables = {}
     if compare:
         for other, size in compare_sizes(deals).items():
             if other != method:
-                others[other] = build_tables(rules, size, work / other, seed=seed,
-                                             method=other, progress=progress)
+                compared_tables[other] = build_tables(rules, size, work / other, seed=seed,
+                                                      method=other, others=others,
+                                                      progress=progress)
     tables["meta"] = table_meta(rules, tables)
     tables.update(reviewed_tables)
     compared = None
-    if others:
+    if compared_tables:
         compared = {method: tables}
-        for name, t in others.items():
+        for name, t in compared_tables.items():
             t["meta"] = table_meta(rules, t)
             compared[name] = t
     return (write_html if fmt == "html" else write_markdown)(tables, path, compared)

@@ -1,24 +1,23 @@
 """Reviewing a played hand double dummy (``euchre review``): the value of the position before
 and after every decision, which decisions cost tricks or points, and what was best.
 
-Values are the declaring side's tricks with perfect play from then on (the double-dummy
-value), counted over the whole hand (tricks already won included). For each decision, *before*
-is the value with the best choice and *after* the value of the choice made; the cost is the
-difference for the side that decided, in tricks and in net points (that side's points minus
-the other side's, by the variant's scoring table and the contract played). Judged:
+Every call of the auction is priced where it was made, as the caller could see it
+(``analyzer.questions.review_calls``): *before* is the best call's expected net points,
+*after* the call made's, over deals that fit the calls heard. The play is valued double
+dummy: the declaring side's tricks with perfect play from then on, counted over the whole hand
+(tricks already won included); for each decision *before* is the value with the best choice
+and *after* the value of the choice made, and the cost is the difference for the side that
+decided, in tricks and in net points (that side's points minus the other side's, by the
+variant's scoring table and the contract played). Judged:
 
+- every call (pass, bid, order, name, alone or not, the ghost swap): its decision point,
 - every card played (the solver's per-card values at that position; a renege is flagged with
   its 2-point penalty and not valued),
 - the dealer's discard after picking up (knock, cutthroat): every card of the six,
-- the cutthroat maker's five cards kept from ten with the dummy: every choice of five,
-- the trump named (bid, ghost; knock and cutthroat in round 2): every suit that could be named,
-  with the same hands and seats,
-- going alone or not (knock): the same deal played the other way,
-- the bid level (bid, ghost): the points each ordinary bid would score with the tricks the
-  hand was worth double dummy.
+- the cutthroat maker's five cards kept from ten with the dummy: every choice of five.
 
-The 6-ask exchange and the ghost swap change what every later decision sees; they are shown
-with the contract's value but not compared with alternatives.
+The cards exchanged in a 6-ask are shown with the contract's value but not compared with
+alternatives.
 
 With ``method="pimc"`` the cards are judged with only what the player could see at that moment
 (sampled layouts of the unseen cards, as the PIMC player does); the decisions before play stay
@@ -49,8 +48,9 @@ from ..errors import UserError
 from ..game.notation import SEATS, SUITS, format_card, format_hand
 from ..game.records import Record, RecordError, contract_text, load_record, read_json, result_of
 from ..game.scoring import net_points
-from ..game.seating import declaring_mask, default_leader, partner, tricks_needed
-from ..game.variants import DUMMY, LADDER, UPCARD
+from ..game.seating import declaring_mask, tricks_needed
+from ..game.variants import DUMMY
+from .review_calls import CALL_DEALS, call_rows
 
 RENEGE_PENALTY = 2
 REVIEW_WORLDS = 40  # worlds per card when cards are judged by pimc
@@ -328,24 +328,6 @@ def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
 # ---------------------------------------------------------------------------- decisions
 
 
-def _trump_row(record: Record, h: _Hand, step: int) -> dict | None:
-    rules, rec = record.rules, record.rec
-    if rules.auction == UPCARD:
-        if rec[R.ROUND] != 2 or rec[R.UPCARD] == L.JOKER:
-            return None
-        suits = [s for s in range(4) if s != (int(rec[R.UPCARD]) & 31) >> 3 or
-                 rules.name_turned_down]
-    else:
-        suits = list(range(4))
-    tricks = _exact(h, [h.hands] * len(suits), suits, h.leader, h.active)
-    by_suit = dict(zip(suits, tricks.tolist(), strict=True))
-    nets = {s: h.net(t) for s, t in by_suit.items()}
-    best = max(nets, key=lambda s: (nets[s], s == h.trump))
-    return _row(step, "trump", h.declarer, None, SUITS[h.trump],
-                "" if nets[best] <= nets[h.trump] else SUITS[best], by_suit[best],
-                by_suit[h.trump], 1, nets[best] - nets[h.trump])
-
-
 def _discard_row(record: Record, h: _Hand, step: int) -> dict | None:
     rec = record.rec
     discard = int(rec[R.DEALER_DISCARD])
@@ -393,64 +375,18 @@ def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
                 1, h.net(best) - h.net(actual), f"best five of ten ({len(keeps)} choices)")
 
 
-def _alone_row(record: Record, h: _Hand, step: int) -> dict | None:
-    rules, rec, hm = record.rules, record.rec, record.hm
-    if not (rules.auction == UPCARD and rules.partnership) or rec[R.DEFENDER_ALONE] >= 0:
-        return None
-    alone = bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE)
-    mate = partner(h.declarer)
-    dealer = int(rec[R.DEALER])
-    other_active = h.active ^ (1 << mate)
-    other_decl = declaring_mask(rules, h.declarer, other_active)
-    if alone:
-        mate_hand = int(hm[M.DEALT + mate])
-        if mate == dealer and rec[R.ROUND] == 1:
-            return None  # the dealer's pick-up and discard would change too
-        hands = list(h.hands)
-        hands[mate] = mate_hand
-    else:
-        hands = list(h.hands)
-        hands[mate] = 0
-        if mate == dealer and rec[R.ROUND] == 1:
-            return None
-    leader = default_leader(rules, h.declarer, other_active, dealer, not alone, None)
-    other = _Hand(rules, h.trump, h.declarer, h.contract ^ K.CT_MAKER_ALONE, hands,
-                  other_active, other_decl, leader)
-    other_tricks = int(_exact(other, [hands], h.trump, leader, other_active)[0])
-    this_tricks = int(_exact(h, [h.hands], h.trump, h.leader, h.active)[0])
-    this_net, other_net = h.net(this_tricks), other.net(other_tricks)
-    choice, alt = ("alone", "with partner") if alone else ("with partner", "alone")
-    return _row(step, "alone", h.declarer, None, choice,
-                alt if other_net > this_net else "", max(this_tricks, other_tricks)
-                if other_net > this_net else this_tricks, this_tricks, 1,
-                max(0.0, other_net - this_net),
-                f"{alt}: {other_tricks} tricks, {other_net:+g}")
-
-
-def _bid_row(record: Record, h: _Hand, step: int, dd_tricks: int) -> dict | None:
-    rules = record.rules
-    if rules.auction != LADDER or h.contract in (K.ASK, K.MOON):
-        return None
-    levels = [k for k in rules.bid_ladder if k < K.ASK]
-    nets = {k: h.net(dd_tricks, k) for k in levels}
-    best = max(levels, key=lambda k: (nets[k], k == h.contract))
-    return _row(step, "bid", h.declarer, None, rules.bid_name(h.contract),
-                "" if nets[best] <= nets[h.contract] else rules.bid_name(best), dd_tricks,
-                dd_tricks,
-                1, nets[best] - nets[h.contract], f"at {dd_tricks} tricks")
-
-
 # ---------------------------------------------------------------------------- API
 
 
 def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
-           seed: int = 0) -> Review:
+           seed: int = 0, call_deals: int = CALL_DEALS, others: str = "analyzer") -> Review:
     """Review a loaded record (see the module docstring). With ``method="pimc"`` each card
     is judged as the player could see it: averaged over ``worlds`` layouts of the cards it
     could not see that agree with what it had seen (its hand, the cards played, the suits
     each player showed out of, the upcard the dealer took); the values are then average
-    tricks and the cost average points. Raises RecordError for a record that is illegal or
-    was redealt, UserError for an unknown method."""
+    tricks and the cost average points. Each call is priced on ``call_deals`` deals (0: the
+    calls are not priced), later calls by ``others``. Raises RecordError for a record that
+    is illegal or was redealt, UserError for an unknown method."""
     if method not in ("dd", "pimc"):
         raise UserError(f"unknown review method {method!r}: choose dd or pimc")
     record = replay(record)
@@ -459,21 +395,18 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
         raise RecordError("the hand was redealt, so there is no play to review")
     h = _hand_of(record)
     cards, dd_tricks = _card_rows(record, h, 0)
-    rows = []
-    for make in (_dummy_row, _discard_row, _trump_row, _alone_row):
+    rows = call_rows(record, call_deals, others, seed) if call_deals else []
+    for make in (_dummy_row, _discard_row):
         row = make(record, h, 0)
         if row is not None:
             rows.append(row)
-    bid = _bid_row(record, h, 0, dd_tricks)
-    if bid is not None:
-        rows.insert(0, bid)
     notes = []
     if rec[R.ASK_GIVE] >= 0:
         notes.append(f"the 6-ask exchange (gave {format_card(int(rec[R.ASK_GIVE]))}, received "
                      f"{format_card(int(rec[R.ASK_RECEIVE]))}) is not compared with others")
     if rec[R.SWAP_SEAT] >= 0:
-        notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; the swap is"
-                     f" not compared with keeping")
+        notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; its calls "
+                     f"after the swap are not priced")
     rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed)
     for i, row in enumerate(rows):
         row["step"] = i + 1
@@ -484,7 +417,8 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
 
 
 def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
-                   seed: int = 0) -> Iterator[tuple[int, Review | str]]:
+                   seed: int = 0, call_deals: int = CALL_DEALS, others: str = "analyzer"
+                   ) -> Iterator[tuple[int, Review | str]]:
     """Review each record of a JSON-lines file: ``(line, Review)``, or ``(line, message)`` for
     a record that cannot be reviewed. Raises UserError when the file cannot be read."""
     try:
@@ -497,18 +431,19 @@ def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
                 continue
             try:
                 yield line, review(load_record(read_json(text, "the record")), method,
-                                  worlds, seed)
+                                  worlds, seed, call_deals, others)
             except UserError as e:
                 yield line, str(e)
 
 
 def reviewed(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS, seed: int = 0,
              variant: str | None = None,
-             on_skipped: Callable[[int, str], None] | None = None) -> list:
+             on_skipped: Callable[[int, str], None] | None = None,
+             call_deals: int = CALL_DEALS, others: str = "analyzer") -> list:
     """``(line, Review)`` of every record of a JSON-lines file that can be reviewed (and is of
     ``variant`` when given); ``on_skipped(line, why)`` hears each record skipped."""
     good = []
-    for line, r in review_records(path, method, worlds, seed):
+    for line, r in review_records(path, method, worlds, seed, call_deals, others):
         if isinstance(r, str):
             why = r
         elif variant is not None and r.record.rules.variant != variant:

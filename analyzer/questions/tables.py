@@ -6,21 +6,30 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..errors import UserError
 from ..game.describe import describe
 from ..game.variants import Rules
-from ..strategy.named import DEFAULT_WORLDS, method_policies
+from ..strategy.named import DEFAULT_WORLDS, METHODS
+from ..strategy.seats import others_policies
 from ..strategy.tables import CHUNK, tabulate
+
+DEFAULT_OTHERS = "analyzer"
 
 
 def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed: int = 0,
-                 method: str = "dd", worlds: int = DEFAULT_WORLDS, progress: bool = False,
-                 chunk: int = CHUNK, hand: int | None = None) -> dict:
-    """The tables of ``rules`` over ``deals`` random deals with every option played by
-    ``method`` (``dd``, ``heuristic`` or ``pimc`` with ``worlds``); see
-    ``analyzer.strategy.tables.tabulate`` for ``out_dir`` (resumable chunks) and ``hand``."""
-    run = {"method": method, "worlds": worlds if method == "pimc" else None}
-    return tabulate(rules, deals, *method_policies(method, worlds), out_dir, seed=seed,
-                    run=run, progress=progress, chunk=chunk, hand=hand)
+                 method: str = "dd", others: str = DEFAULT_OTHERS,
+                 worlds: int = DEFAULT_WORLDS, progress: bool = False,
+                 chunk: int = CHUNK) -> dict:
+    """The tables of ``rules`` over ``deals`` random deals: every seat bids by the ``others``
+    strategy, and at each of N's calls every legal call is played out with the cards played
+    by ``method`` (``dd``, ``heuristic`` or ``pimc`` with ``worlds``); see
+    ``analyzer.strategy.tables.tabulate`` for ``out_dir`` (resumable chunks)."""
+    if method not in METHODS:
+        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    run = {"method": method, "others": others, "worlds": worlds if method == "pimc" else None}
+    policies, params = others_policies(others, method, rules, worlds)
+    return tabulate(rules, deals, policies, params, out_dir, seed=seed, solve=method == "dd",
+                    run=run, progress=progress, chunk=chunk)
 
 
 def table_meta(rules: Rules, tables: dict) -> dict:

@@ -1,30 +1,42 @@
-"""The ``analyzer`` strategy's lookup table: expected net points by option and hand strength
-(and, in knock and cutthroat, the seat relative to the dealer and the upcard's rank), taken
-from the analyzer's own strategy tables (``analyzer.tables``) and laid out for the kernel's
-bidder (``kernels.bidding.strat``). Tables are built once per rules and play method and kept
-under the user's cache directory."""
+"""The ``analyzer`` strategy: at every call it takes the option with the best expected net
+points for its hand's point count in that kind of decision point, read from its own strategy
+tables (``analyzer.strategy.tables``: every call played out where it is made).
+
+The strategy is a best response to itself: round 1 tables are built with every seat bidding by
+the point count, round r tables with every seat bidding by the analyzer strategy of round r-1;
+each round's tables are added to the ones before (fictitious play), and the rounds stop when
+fewer than 1% of the table's cells (a context and a strength with two or more calls seen
+often enough) change their best call. The tables are built with heuristic
+card play (seconds a round) and cached under the user's cache directory.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from kernels import bidding as B
+from kernels import policies as P
 
 from ..game.variants import LADDER, Rules
-from .named import method_policies
+from .named import policy_rows
 from .tables import tabulate
 
-TABLE_DEALS = {"ladder": 200_000, "upcard": 240_000}  # by auction kind
-SEATS = {"dealer": 0, "first": 1, "second": 2, "third": 3}
-RANKS = "789TJQKA"
-SHRINK = 200  # deals' worth of weight on the pooled estimate
-BID_OPTIONS = {"bid 3": B.O_BID3, "bid 4": B.O_BID4, "bid 5": B.O_BID5, "moon": B.O_MOON}
+TABLE_DEALS = 500_000  # deals a round (fewer leave the cells too thin to beat the point count)
+DEALS_VARIABLE = "EUCHRE_STRATEGY_DEALS"  # overrides TABLE_DEALS (the test suite uses fewer)
+ROUNDS_VARIABLE = "EUCHRE_STRATEGY_ROUNDS"  # overrides MAX_ROUNDS (likewise)
+MAX_ROUNDS = 12
+STABLE = 0.01
+SHRINK = 100  # deals' worth of weight on the estimate pooled over a seat's contexts
+MIN_DEALS = 20
+VERSION = 5
 
 
 def cache_dir() -> Path:
@@ -33,9 +45,36 @@ def cache_dir() -> Path:
     return Path(base) / "euchre-analyzer" / "strategy"
 
 
-def _fill(values: np.ndarray) -> np.ndarray:
+def _pool(rules: Rules, context):
+    """The group a context's estimate is shrunk towards: the same context but for its least
+    telling part (a ladder call's trump count; round 1's upcard rank; round 2's suit)."""
+    base, trumps = context // 4, context % 4
+    if rules.auction == LADDER:
+        return base
+    return np.where(context >= 128, 1000 + ((base - 32) // 2) * 4 + trumps,
+                    (base // 8) * 4 + trumps)
+
+
+def grid_from(rules: Rules, strength: pd.DataFrame) -> np.ndarray:
+    """``grid[option, context, bin]``: expected net points from the strength table, small
+    cells shrunk towards the seat's estimate over its contexts (the strategy takes maxima of
+    noisy estimates), unseen strengths filled from the nearest seen one, and calls never
+    seen at -1e9 (never chosen)."""
+    s = strength[strength["deals"] > 0].copy()
+    s["pool"] = _pool(rules, s["context"])
+    pooled = s.groupby(["grid_option", "pool", "strength"])[["deals", "points"]].transform("sum")
+    s["ev"] = (s["points"] + SHRINK * pooled["points"] / pooled["deals"]) / \
+        (s["deals"] + SHRINK)
+    s = s[s["deals"] >= MIN_DEALS]
+    grid = np.full((B.STRAT_OPTIONS, B.STRAT_CONTEXTS, B.STRAT_BINS), np.nan)
+    bins = np.minimum(B.STRAT_BINS - 1, (s["strength"].to_numpy() * 2).astype(np.int64))
+    grid[s["grid_option"].to_numpy(), s["context"].to_numpy(), bins] = s["ev"].to_numpy()
+    return _filled(grid)
+
+
+def _filled(grid: np.ndarray) -> np.ndarray:
     """Fill missing strengths of each (option, context) from the nearest known strength."""
-    out = values.copy()
+    out = grid.copy()
     for o in range(out.shape[0]):
         for c in range(out.shape[1]):
             row = pd.Series(out[o, c])
@@ -44,76 +83,123 @@ def _fill(values: np.ndarray) -> np.ndarray:
     return np.nan_to_num(out, nan=-1e9)
 
 
-def _put(grid: np.ndarray, option: int, context: int, strength: pd.Series, ev: pd.Series):
-    for s, v in zip(strength, ev, strict=True):
-        grid[option, context, min(B.STRAT_BINS - 1, int(s * 2))] = v
+def best_calls(grid: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """The best option of each (context, bin) cell where two or more were ``seen`` (-1
+    elsewhere)."""
+    masked = np.where(seen, grid, -np.inf)
+    best = np.argmax(masked, axis=0)
+    return np.where(seen.sum(axis=0) >= 2, best, -1)
 
 
-def table_from(rules: Rules, tables: dict, min_deals: int = 20) -> tuple[np.ndarray, float]:
-    """``(grid[options, contexts, bins], swap value)`` from strategy tables."""
-    grid = np.full((B.STRAT_OPTIONS, B.STRAT_CONTEXTS, B.STRAT_BINS), np.nan)
-    s = tables["strength"]
-    s = s[s["deals"] >= min_deals]
-    swap_value = 0.0
-    if rules.auction == LADDER:
-        names = dict(BID_OPTIONS)
-        names[f"{rules.hand_size}-ask"] = B.O_ASK
-        for name, o in names.items():
-            rows = s[s["option"] == name]
-            _put(grid, o, 0, rows["strength"], rows["ev"])
-        if "swap" in tables:
-            sw = tables["swap"]
-            _put(grid, B.O_KEEP, 0, sw["strength"], sw["keep_ev"])
-            swap_value = float(sw["swap_ev"].iloc[0])
-        return _fill(grid), swap_value
-    full = tables["strength"]
-    for name, o in (("order up", B.O_ORDER), ("order up alone", B.O_ALONE),
-                    ("pass: dealer picks up", B.O_PASS)):
-        rows = full[full["option"] == name]
-        pooled = rows.groupby(["seat", "strength"])[["deals", "points"]].sum()
-        for (seat, rank), grp in rows.groupby(["seat", "upcard"]):
-            # Shrink each (seat, upcard) estimate towards the seat's estimate over every
-            # upcard: small cells are noisy, and the bidder takes maxima of them.
-            prior = pooled.loc[seat].reindex(grp["strength"])
-            ev = (grp["points"].to_numpy() + SHRINK * (prior["points"] / prior["deals"])
-                  .to_numpy()) / (grp["deals"].to_numpy() + SHRINK)
-            keep = (grp["deals"] >= min_deals).to_numpy()
-            _put(grid, o, SEATS[seat] * 8 + RANKS.index(rank), grp["strength"][keep],
-                 pd.Series(ev[keep]))
-    for name, o in (("order up", B.O_NAME), ("order up alone", B.O_NAME_ALONE)):
-        # Round 2 has no picked-up card; pooling every seat evens out whose side took it.
-        pooled = full[full["option"] == name].groupby("strength", as_index=False)[
-            ["deals", "points"]].sum()
-        pooled = pooled[pooled["deals"] >= min_deals]
-        for seat in SEATS.values():
-            _put(grid, o, seat * 8, pooled["strength"], pooled["points"] / pooled["deals"])
-    grid = _fill(grid)
-    grid[B.O_PASS][grid[B.O_PASS] < -1e8] = 0.0  # the dealer never passes to itself
-    return grid, swap_value
+def _seen(strength: pd.DataFrame) -> np.ndarray:
+    seen = np.zeros((B.STRAT_OPTIONS, B.STRAT_CONTEXTS, B.STRAT_BINS), dtype=bool)
+    s = strength[strength["deals"] >= MIN_DEALS]
+    bins = np.minimum(B.STRAT_BINS - 1, (s["strength"].to_numpy() * 2).astype(np.int64))
+    seen[s["grid_option"].to_numpy(), s["context"].to_numpy(), bins] = True
+    return seen
 
 
-def analyzer_table(rules: Rules, method: str = "heuristic",
-                   deals: int | None = None) -> tuple[np.ndarray, float]:
-    """The analyzer bidder's grid and swap value for ``rules`` when hands are played by
-    ``method`` (built with ``analyzer.tables`` and cached)."""
-    deals = deals or TABLE_DEALS[rules.auction]
-    key = json.dumps({"rules": rules.options, "variant": rules.variant, "method": method,
-                      "deals": deals, "version": 2}, sort_keys=True)
+def analyzer_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Policy rows of four seats bidding by the analyzer strategy of ``grid``, playing
+    heuristic."""
+    policies, params = policy_rows("points", "heuristic")
+    policies[:, 0] = P.D_ANALYZER
+    for seat in range(4):
+        fill_params(params[seat], grid)
+    return policies, params
+
+
+def fill_params(params_row: np.ndarray, grid: np.ndarray) -> None:
+    """Write the grid into one seat's parameter row."""
+    params_row[B.PR.STRAT:] = grid.reshape(-1)
+
+
+@dataclass
+class Built:
+    """The analyzer strategy's grid, and how the rounds went: per round the share of the
+    cells whose best call changed."""
+
+    grid: np.ndarray
+    changes: list
+
+
+def best_response(rules: Rules, deals: int, seed: int = 20261130, progress=None) -> Built:
+    """Build the grid by rounds of best response (see the module docstring). Each round's
+    table is averaged into the grid the next round plays by (fictitious play: a plain best
+    response flips between near-equal calls from round to round)."""
+    policies, params = policy_rows("points", "heuristic")
+    total = None
+    before = None
+    changes = []
+    for r in range(1, max_rounds() + 1):
+        strength = tabulate(rules, deals, policies, params, seed=seed)["strength"]
+        keys = ["grid_option", "context", "strength"]
+        counts = strength[keys + ["deals", "points"]]
+        total = counts if total is None else pd.concat([total, counts]).groupby(
+            keys, as_index=False)[["deals", "points"]].sum()
+        grid = grid_from(rules, total)
+        best = best_calls(grid, _seen(total))
+        if before is not None:
+            both = (best >= 0) & (before >= 0)
+            changes.append(float((best[both] != before[both]).mean()) if both.any() else 0.0)
+        if progress:
+            progress(r, changes[-1] if changes else None)
+        if changes and changes[-1] < STABLE:
+            break
+        before = best
+        policies, params = analyzer_rows(grid)
+    return Built(grid, changes)
+
+
+def _setting(variable: str, default: int) -> int:
+    text = os.environ.get(variable, "")
+    return int(text) if text.isdigit() and int(text) > 0 else default
+
+
+def table_deals() -> int:
+    """Deals a round of the build: ``$EUCHRE_STRATEGY_DEALS`` or TABLE_DEALS."""
+    return _setting(DEALS_VARIABLE, TABLE_DEALS)
+
+
+def max_rounds() -> int:
+    """The most rounds a build runs: ``$EUCHRE_STRATEGY_ROUNDS`` or MAX_ROUNDS."""
+    return _setting(ROUNDS_VARIABLE, MAX_ROUNDS)
+
+
+def cache_path(rules: Rules, deals: int | None = None) -> Path:
+    """The cache file of the analyzer strategy of ``rules`` (built with ``deals`` a round)."""
+    deals = deals or table_deals()
+    key = json.dumps({"rules": rules.options, "variant": rules.variant, "deals": deals,
+                      "rounds": max_rounds(), "version": VERSION}, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    path = cache_dir() / f"{rules.variant}-{method}-{digest}.npz"
+    return cache_dir() / f"{rules.variant}-{digest}.npz"
+
+
+def _first_use(rules: Rules):
+    """Progress on stderr while the strategy is built on first use (a minute or two)."""
+    print(f"building the {rules.variant} analyzer strategy (first use; cached after) ...",
+          file=sys.stderr, flush=True)
+
+    def show(r: int, change: float | None) -> None:
+        tail = "" if change is None else f": {change:.1%} of cells changed their best call"
+        print(f"  round {r} done{tail}", file=sys.stderr, flush=True)
+    return show
+
+
+def analyzer_table(rules: Rules, deals: int | None = None, progress=None) -> Built:
+    """The analyzer strategy of ``rules`` (built by :func:`best_response` and cached; a build
+    reports each round to ``progress(round, change)``, by default on stderr)."""
+    path = cache_path(rules, deals)
     if path.exists():
-        data = np.load(path)
-        return data["grid"], float(data["swap"])
-    tables = tabulate(rules, deals, *method_policies(method), seed=20261130)
-    grid, swap = table_from(rules, tables)
+        try:
+            with np.load(path) as data:
+                return Built(data["grid"], data["changes"].tolist())
+        except (OSError, ValueError, KeyError, EOFError):
+            path.unlink(missing_ok=True)  # a damaged cache file is rebuilt
+    built = best_response(rules, deals or table_deals(),
+                          progress=progress or _first_use(rules))
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, grid=grid, swap=swap)
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez(tmp, grid=built.grid, changes=np.array(built.changes))
     tmp.replace(path)
-    return grid, swap
-
-
-def fill_params(params_row: np.ndarray, grid: np.ndarray, swap: float) -> None:
-    """Write the grid and swap value into one seat's parameter row."""
-    params_row[B.STRAT_BASE:] = grid.reshape(-1)
-    params_row[B.PR.SWAP_EV] = swap
+    return built

@@ -27,10 +27,14 @@ METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 
 
 def decision_id(name: str) -> int:
-    """The kernel id of a decision policy; UserError naming the choices."""
+    """The kernel id of a decision policy (a strategy file, ``*.toml``, is a point count
+    with its own parameters); UserError naming the choices."""
     key = name.lower()
+    if key.endswith(".toml"):
+        return P.D_POINTS
     if key not in DECISIONS:
-        raise UserError(f"unknown strategy {name!r}: choose one of {', '.join(DECISIONS)}")
+        raise UserError(f"unknown strategy {name!r}: choose one of {', '.join(DECISIONS)} "
+                        "or a strategy file (*.toml)")
     return DECISIONS[key]
 
 
@@ -54,7 +58,7 @@ def policy_rows(decide: list[str] | str, play: list[str] | str,
     if not 1 <= worlds <= 10_000:
         raise UserError("--worlds must be between 1 and 10,000")
     params = np.tile(np.asarray(DEFAULT_PARAMS, dtype=np.float64)[:N_PARAMS], (4, 1))
-    params[:, PR.PIMC_WORLDS] = worlds
+    params[:, PR.WORLDS] = worlds
     return policies, params
 
 

@@ -9,6 +9,7 @@ from kernels import policies as P
 
 from ..game.variants import Rules
 from .analyzer import analyzer_table, fill_params
+from .files import is_strategy_file, load_strategy
 from .named import DEFAULT_WORLDS, policy_rows
 
 
@@ -17,14 +18,29 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
                   ) -> tuple[np.ndarray, np.ndarray]:
     """``(policies[4, 2], params[4, N_PARAMS])`` for the four seats from strategy and play
     names (one name for every seat, or a list of four). The ``analyzer`` strategy needs the
-    ``rules`` (its table is built for them, with each seat's play method)."""
+    ``rules`` (its table is built for them, with heuristic play whatever the seat plays:
+    the table prices calls, and heuristic play builds it in seconds); so does a strategy
+    file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
-    plays = [play] * 4 if isinstance(play, str) else list(play)
+    names = [decide] * 4 if isinstance(decide, str) else list(decide)
     for seat in range(4):
-        if policies[seat, 0] == P.D_ANALYZER:
+        if is_strategy_file(names[seat]):
+            if rules is None:
+                raise ValueError("a strategy file needs the rules it bids under")
+            params[seat] = load_strategy(names[seat], rules.variant).params_row(worlds)
+        elif policies[seat, 0] == P.D_ANALYZER:
             if rules is None:
                 raise ValueError("the analyzer strategy needs the rules it bids under")
-            method = "dd" if plays[seat].lower() in ("dd", "pimc") else "heuristic"
-            grid, swap = analyzer_table(rules, method)
-            fill_params(params[seat], grid, swap)
+            fill_params(params[seat], analyzer_table(rules).grid)
+    return policies, params
+
+
+def others_policies(strategy: str, method: str, rules: Rules,
+                    worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat bids by ``strategy`` and plays by ``method``; with ``dd`` no card is played
+    (the play column is 0: the solver gives the tricks)."""
+    policies, params = seat_policies(strategy, "heuristic" if method == "dd" else method,
+                                     worlds, rules)
+    if method == "dd":
+        policies[:, 1] = 0
     return policies, params

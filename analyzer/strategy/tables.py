@@ -1,20 +1,25 @@
-"""Strategy tables: many random deals, every option played on each, aggregated with pandas
-into tidy tables keyed by hand features.
+"""Strategy tables: on many random deals, seat N's decision points as they come up in play (every
+seat bidding by a strategy up to N's turn), each legal call of N played out to the end of the
+hand on the same deal, aggregated with pandas into tidy tables.
 
-The deals are seen from seat N. In a ladder auction N is the bidder (and leads) and every
-trump suit is tried on every deal; in the upcard auction the upcard's suit is trump (the
-upcard's rank and the dealer's seat cycle through every value, the suit is fixed: suits are
-interchangeable) and N orders up, goes alone, or passes to the dealer.
+A row of the tables is a call at a kind of decision point, the *context*: N's seat relative to
+the dealer and, in the upcard auction, the round and the upcard's rank (round 1) or whether
+the suit named is the turned-down one's colour, "next", or not, "cross" (round 2); in a ladder
+auction the bid so far and who holds it. The values are N's net points (``net_points``; a
+redeal is worth 0) and the chances that our side makes or is set and that they make.
 
-Tables (pandas DataFrames; ``analyzer.questions.tables`` writes them as Parquet and CSV):
-  features  option x trump count, bowers, trump ace and king, side aces, voids (and the seat
-            relative to the dealer and the upcard's rank in the upcard auction): deals,
-            P(make), P(march), P(euchred), net points, with 95% intervals
-  strength  option x point-count strength (``kernels.bidding``, in half points)
+Tables (``analyzer.questions.tables`` writes them as Parquet and CSV):
+  strength  call x context x point-count strength (``kernels.bidding``, in half points):
+            deals, the chances, net points with 95% intervals (the analyzer strategy's table)
+  features  call x context x trump count, bowers, trump ace and king, side aces, voids
   hands     every distinct hand class (hands equal up to renaming suits of the same colour
-            role) with its best option
-  swap      with a ghost hand: keeping the dealt hand against swapping for the unseen ghost
-            hand, by strength (the ghost hand valued as a random hand)
+            role) at N's first call, with its best call
+  swap      with a ghost hand: keeping the dealt hand (its best call) against swapping for the
+            unseen ghost hand, by strength
+  advice    from how many points each call beats passing at each kind of point
+            (``analyzer.strategy.advice``)
+  gains     each call's gain over passing by seat and strength (and by upcard rank:
+            ``gains_by_upcard``), for the plots
 
 Work runs in chunks of deal indices; each chunk's counts are saved under ``DIR/chunks`` as it
 finishes, so an interrupted run resumes where it stopped and gives the same final tables.
@@ -23,232 +28,161 @@ finishes, so an interrupted run resumes where it stopped and gives the same fina
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels import query as Q
+from kernels import bidding as B
+from kernels.decisions import RW
+from kernels.query import X
 
-from ..compute.query import DealQuery, run_query
+from ..compute.engine import decision_rows
 from ..compute.runner import run_chunks
 from ..errors import UserError
 from ..game.features import FEATURES, SUIT_PERMUTATIONS, hand_classes, hand_features
 from ..game.notation import format_hand
-from ..game.scoring import net_points
-from ..game.seating import default_leader, seating, tricks_needed
-from ..game.variants import DUMMY, GHOST, LADDER, PLAYER, Rules
+from ..game.outcomes import PROBABILITIES, outcome_arrays
+from ..game.variants import GHOST, LADDER, Rules
 from ..stats import mean_interval, wilson
+from .advice import advice_min_deals, advice_table, gain_tables
 
 CHUNK = 4096
-UPCARD_FEATURES = ["seat", "upcard"]
-COUNTS = ["deals", "made", "march", "euchred", "points", "points_sq"]
-SEAT_NAMES = {0: "dealer", 1: "first", 2: "second", 3: "third"}
-HEARTS = 2
+COUNTS = ["deals", *PROBABILITIES, "points", "points_sq"]
+SEAT_NAMES = ["dealer", "first", "second", "third"]
+BID_LEVELS = ["none", "3", "4", "5+"]
+RANKS = "789TJQKA"
+TRUMP_BUCKETS = ["0-1", "2", "3", "4+"]
 
 
-@dataclass
-class Option:
-    """One option of a table: the scenario that plays it, its trump, name, contract code,
-    and whether N is on the declaring side."""
-
-    scenario: int
-    trump: int
-    name: str
-    contract: int
-    mine: bool
+def option_names(rules: Rules) -> dict:
+    """``(point, option) -> name`` of every option of the tables."""
+    if rules.auction == LADDER:
+        names = {B.L_PASS: "pass", B.L_BID3: "bid 3", B.L_BID4: "bid 4", B.L_BID5: "bid 5",
+                 B.L_ASK: f"{rules.hand_size}-ask", B.L_MOON: "moon", B.L_SWAP: "swap"}
+        return {(0, k): v for k, v in names.items()}
+    return {(0, B.U_PASS): "pass", (0, B.U_ORDER): "order up", (0, B.U_ALONE): "order up alone",
+            (1, B.U_PASS): "pass", (1, B.U_NAME): "name", (1, B.U_NAME_ALONE): "name alone"}
 
 
-@dataclass
-class TableSpec:
-    """One family of scenarios: the upcard and dealer it is dealt with (upcard auction), the
-    query and its options."""
-
-    query: DealQuery
-    options: list
-    upcard: int = -1
-    seat: int = -1  # N's seat relative to the dealer
+def context_keys(rules: Rules) -> list[str]:
+    """The columns that describe a context."""
+    if rules.auction == LADDER:
+        return ["seat", "bid_before", "holder", "trumps"]
+    return ["round", "seat", "upcard", "suit", "trumps"]
 
 
-def _unseen(rules: Rules, exclude: int = 0) -> list[int]:
-    deck = int(L.deck_mask(rules.deck))
-    return [c for c in range(64) if (deck >> c) & 1 and not (exclude >> c) & 1]
+def _holders(rules: Rules, group: np.ndarray) -> np.ndarray:
+    if rules.partnership:
+        return np.array(["none", "partner", "opponent", "?"])[group]
+    names = np.array(["none", "opponent", "none, swapped", "opponent, swapped"])
+    return names[group]
 
 
-def _fix_hand(q: DealQuery, hand: int) -> None:
-    """Give N the cards of ``hand`` in every deal of the query."""
-    if hand & ~int(sum(1 << int(c) for c in q.cards)):
-        raise UserError("the fixed hand holds the upcard")
-    group = q.group_seat.tolist().index(0)
-    for c in range(64):
-        if (hand >> c) & 1:
-            q.place(c, group)
+def context_frame(rules: Rules, ctx: np.ndarray, upcards: np.ndarray) -> pd.DataFrame:
+    """The context columns (``context_keys``) of rows with table context ``ctx`` (see
+    ``kernels.bidding``)."""
+    trumps = np.array(TRUMP_BUCKETS)[ctx % 4]
+    base = ctx // 4
+    if rules.auction == LADDER:
+        return pd.DataFrame({"seat": np.array(SEAT_NAMES)[base // 16],
+                             "bid_before": np.array(BID_LEVELS)[base % 4],
+                             "holder": _holders(rules, (base // 4) % 4), "trumps": trumps})
+    round2 = ctx >= 128
+    place = np.where(round2, (base - 32) // 2, base // 8)
+    return pd.DataFrame({"round": np.where(round2, 2, 1),
+                         "seat": np.array(SEAT_NAMES)[place],
+                         "upcard": np.array(list(RANKS))[upcards & 7],
+                         "suit": np.where(round2, np.where(base % 2 == 0, "next", "cross"),
+                                          "turned"),
+                         "trumps": trumps})
 
 
-def table_specs(rules: Rules, hand: int | None = None) -> list[TableSpec]:
-    """The scenario families of a variant's tables (see the module docstring); with ``hand``
-    (a natural mask) N holds those cards in every deal."""
-    specs = _ladder_specs(rules) if rules.auction == LADDER else _upcard_specs(rules)
-    if hand is not None:
-        for spec in specs:
-            _fix_hand(spec.query, hand)
-    return specs
-
-
-def _ladder_specs(rules: Rules) -> list[TableSpec]:
-    """N bids every rung of the ladder in every trump suit, on the same deals."""
-    n = rules.hand_size
-    cards = _unseen(rules)
-    sizes, group_seat = [n] * 4, [0, 1, 2, 3 if rules.seat_w == PLAYER else -1]
-    if len(cards) > 4 * n:
-        sizes.append(len(cards) - 4 * n)
-        group_seat.append(-1)
-    q = DealQuery(rules, np.zeros(4, dtype=np.uint64), -1, np.array(cards, dtype=np.int64),
-                  np.array(sizes, dtype=np.int64), np.array(group_seat, dtype=np.int64))
-    options = []
-    for t in range(4):
-        team = q.add(t, 0, *seating(rules, 0), 0)
-        options += [Option(team, t, rules.bid_name(k), k, True) for k in rules.bid_ladder
-                    if k < K.ASK]
-        lone = seating(rules, 0, "moon") if rules.partnership else seating(rules, 0)
-        if rules.has_ask:
-            options.append(Option(q.add(t, 0, *lone, 0, Q.SK_ASK, -1), t,
-                                  rules.bid_name(K.ASK), K.ASK, True))
-        moon = q.add(t, 0, *lone, 0) if rules.partnership else team
-        options.append(Option(moon, t, "moon", K.MOON, True))
-    return [TableSpec(q, options)]
-
-
-def _upcard_specs(rules: Rules) -> list[TableSpec]:
-    """Hearts turned up, every rank, N in every seat relative to the dealer: N orders up,
-    orders up alone, or passes and the dealer picks up."""
-    n = rules.hand_size
-    dummy = Q.SK_DUMMY if rules.seat_w == DUMMY else 0
-    specs = []
-    ranks = [r for r in range(8) if int(L.deck_mask(rules.deck)) >> (HEARTS * 8 + r) & 1]
-    for rank in ranks:
-        up = HEARTS * 8 + rank
-        for dealer in range(rules.players):
-            cards = _unseen(rules, 1 << up)
-            q = DealQuery(rules, np.zeros(4, dtype=np.uint64), up,
-                          np.array(cards, dtype=np.int64),
-                          np.array([n] * 4 + [len(cards) - 4 * n], dtype=np.int64),
-                          np.array([0, 1, 2, 3, -1], dtype=np.int64))
-            specs.append(TableSpec(q, _upcard_options(rules, q, up, dealer, dummy), up,
-                                   (0 - dealer) % rules.players))
-    return specs
-
-
-def _upcard_options(rules: Rules, q: DealQuery, up: int, dealer: int, dummy: int) -> list:
-    """The scenarios of one (upcard, dealer) family."""
-    active, decl = seating(rules, 0)
-    lead = default_leader(rules, 0, active, dealer, False, None)
-    options = [Option(q.add(HEARTS, 0, active, decl, lead, Q.SK_PICKUP | dummy, -1, dealer),
-                      HEARTS, "order up", 0, True)]
-    alone, alone_decl = seating(rules, 0, "alone")
-    alone_lead = default_leader(rules, 0, alone, dealer, True, None)
-    options.append(Option(q.add(HEARTS, 0, alone, alone_decl, alone_lead, Q.SK_PICKUP, -1,
-                                dealer), HEARTS, "order up alone", K.CT_MAKER_ALONE, True))
-    if dealer != 0:
-        d_active, d_decl = seating(rules, dealer)
-        sc = q.add(HEARTS, dealer, d_active, d_decl, lead, Q.SK_PICKUP | dummy, -1, dealer)
-        options.append(Option(sc, HEARTS, "pass: dealer picks up", 0, bool(d_decl & 1)))
-    return options
-
-
-# ---------------------------------------------------------------------------- counting
-
-
-def _option_rows(rules: Rules, option: Option, feats: pd.DataFrame,
-                 tricks: np.ndarray) -> pd.DataFrame:
-    """The per-deal counts of one option on the chunk's deals."""
-    n = rules.hand_size
-    pts = net_points(rules, option.contract, tricks, option.mine)
-    rows = feats.copy()
-    rows["option"] = option.name
-    rows["deals"] = 1
-    rows["made"] = (tricks >= tricks_needed(rules, option.contract)).astype(np.int64)
-    rows["march"] = (tricks == n).astype(np.int64)
-    rows["euchred"] = (tricks < rules.make).astype(np.int64)
-    rows["points"] = pts
-    rows["points_sq"] = pts * pts
-    return rows
-
-
-def _chunk_rows(rules: Rules, spec: TableSpec, outcomes: np.ndarray, dealt: np.ndarray,
-                ok: np.ndarray) -> dict:
-    """One chunk's counts: feature rows, strength rows, hand-class rows (and, with a ghost
-    hand, the distribution of each hand's best strength, for the swap table)."""
-    hands = dealt[ok, 0]
-    fixed = spec.seat >= 0
-    by_trump = {}
-    frames = []
-    class_masks, perm_index = hand_classes(hands, HEARTS if fixed else None)
-    for opt in spec.options:
-        if opt.trump not in by_trump:
-            by_trump[opt.trump] = hand_features(hands, opt.trump)
-        rows = _option_rows(rules, opt, by_trump[opt.trump],
-                            outcomes[ok, opt.scenario].astype(np.int64))
-        rows["hand"] = class_masks
-        rows["trump"] = SUIT_PERMUTATIONS[perm_index, opt.trump]
-        if fixed:
-            rows["seat"] = SEAT_NAMES[spec.seat]
-            rows["upcard"] = "789TJQKA"[spec.upcard & 7]
-        frames.append(rows)
-    rows = pd.concat(frames, ignore_index=True)
-    keys = count_keys(rules)
-    out = {kind: rows.groupby(keys[kind], as_index=False)[cols].sum()
-           for kind, cols in (("features", COUNTS), ("strength", COUNTS),
-                              ("hands", ["deals", "made", "points", "points_sq"]))}
-    if rules.seat_w == GHOST:
-        best = np.max(np.stack([f["strength"].to_numpy() for f in by_trump.values()]), axis=0)
-        out["best_strength"] = pd.DataFrame({"strength": best, "deals": 1}).groupby(
-            "strength", as_index=False)["deals"].sum()
-    return out
+def _row_frame(rules: Rules, dealt: np.ndarray, upcards: np.ndarray,
+               rows: np.ndarray) -> pd.DataFrame:
+    """One line per call played: its option, context, N's hand features for its trump, and
+    the counts of how the hand ended."""
+    deal, k = np.nonzero(rows[:, :, RW.OPTION] >= 0)
+    r = rows[deal, k].astype(np.int64)
+    hands = dealt[deal, 0]
+    trumps = r[:, RW.TRUMP]
+    by_trump = [hand_features(hands, t) for t in range(4)]
+    pick = np.arange(len(r))
+    feats = pd.DataFrame({c: np.stack([f[c].to_numpy() for f in by_trump])[trumps, pick]
+                          for c in by_trump[0].columns})
+    names = option_names(rules)
+    frame = pd.concat([context_frame(rules, r[:, RW.CONTEXT], upcards[deal]), feats], axis=1)
+    frame.insert(0, "option", [names[(p, o)] for p, o in zip(r[:, RW.POINT], r[:, RW.OPTION],
+                                                             strict=True)])
+    frame["context"] = r[:, RW.CONTEXT]
+    frame["grid_option"] = r[:, RW.OPTION]
+    frame["hand"], perm = hand_classes(hands)
+    frame["trump"] = SUIT_PERMUTATIONS[perm, trumps]
+    frame["first"] = r[:, RW.POINT] == 0
+    o = outcome_arrays(rules, 0, r[:, RW.RESULT:RW.RESULT + X.LEN])
+    frame["deals"] = 1
+    for name in PROBABILITIES:
+        frame[name] = o[name].astype(np.int64)
+    frame["points"] = o["net"]
+    frame["points_sq"] = o["net"] ** 2
+    return frame
 
 
 def count_keys(rules: Rules) -> dict:
     """The key columns of each kind of chunk frame (every other column is a count)."""
-    extra = UPCARD_FEATURES if rules.has_upcard else []
-    return {"features": ["option"] + extra + FEATURES,
-            "strength": ["option"] + extra + ["strength"],
-            "hands": ["hand", "trump", "option"] + extra, "best_strength": ["strength"]}
+    ctx = context_keys(rules)
+    return {"strength": ["option", *ctx, "context", "grid_option", "strength"],
+            "features": ["option", *ctx, *FEATURES],
+            "hands": ["hand", "trump", "option", *ctx]}
+
+
+def chunk_frames(rules: Rules, dealt: np.ndarray, upcards: np.ndarray,
+                 rows: np.ndarray) -> dict:
+    """One chunk's counts, summed by the keys of each table."""
+    frame = _row_frame(rules, dealt, upcards, rows)
+    keys = count_keys(rules)
+    out = {kind: frame.groupby(keys[kind], as_index=False)[COUNTS].sum()
+           for kind in ("strength", "features")}
+    first = frame[frame["first"]]
+    out["hands"] = first.groupby(keys["hands"], as_index=False)[COUNTS].sum()
+    return out
 
 
 # ---------------------------------------------------------------------------- running
 
 
 class ChunkFiles:
-    """Where one scenario family's chunk counts are kept: Parquet files under ``chunk_dir``,
-    or (``chunk_dir`` None) lists in ``parts``."""
+    """Where the chunk counts are kept: Parquet files under ``chunk_dir``, or (``chunk_dir``
+    None) lists in ``parts``."""
 
-    def __init__(self, chunk_dir: Path | None, index: int, parts: dict):
-        self.chunk_dir, self.index, self.parts = chunk_dir, index, parts
+    def __init__(self, chunk_dir: Path | None, parts: dict):
+        self.chunk_dir, self.parts = chunk_dir, parts
 
     def files(self, first: int, count: int) -> dict:
         """The file of each kind of counts of one chunk."""
-        stem = f"f{self.index:03d}_{first:010d}_{count}"
-        return {k: self.chunk_dir / f"{stem}.{k}.parquet" for k in self.parts}
+        return {k: self.chunk_dir / f"{first:010d}_{count}.{k}.parquet" for k in self.parts}
 
-    def collect(self, first: int, count: int, rows: dict) -> None:
+    def collect(self, first: int, count: int, frames: dict) -> None:
         """Keep one chunk's counts (on disk whole or not at all)."""
         if self.chunk_dir is None:
-            for k, frame in rows.items():
+            for k, frame in frames.items():
                 self.parts[k].append(frame)
             return
         for k, path in self.files(first, count).items():
             tmp = path.with_suffix(".tmp")
-            rows[k].to_parquet(tmp, index=False)
+            frames[k].to_parquet(tmp, index=False)
             tmp.replace(path)
 
     def skip(self, first: int, count: int) -> bool:
         """Whether a chunk is already on disk."""
         return self.chunk_dir is not None and all(
             f.exists() for f in self.files(first, count).values())
+
+    def frames(self, kind: str):
+        """Every chunk's counts of one kind, in chunk order."""
+        if self.chunk_dir is None:
+            return iter(self.parts[kind])
+        return (pd.read_parquet(f) for f in sorted(self.chunk_dir.glob(f"*.{kind}.parquet")))
 
 
 def _prepare_chunk_dir(out_dir: Path | None, meta: dict) -> Path | None:
@@ -267,73 +201,42 @@ def _prepare_chunk_dir(out_dir: Path | None, meta: dict) -> Path | None:
 
 
 def tabulate(rules: Rules, deals: int, policies: np.ndarray, params: np.ndarray,
-             out_dir: Path | None = None, *, seed: int = 0, run: dict | None = None,
-             progress: bool = False, chunk: int = CHUNK, hand: int | None = None) -> dict:
-    """Deal ``deals`` random deals (split evenly over the upcard ranks and dealer seats in the
-    upcard auction), play every option on each with ``policies``/``params`` (play policy 0:
-    double dummy) and aggregate; returns the tables as DataFrames (see the module docstring)
-    and ``meta`` (``run`` added to it). With ``out_dir``, each chunk's counts are saved under
-    it and reused when the same run is started again; Ctrl-C raises KeyboardInterrupt after
-    the chunk in progress is saved. ``hand`` (a natural mask) fixes N's cards."""
+             out_dir: Path | None = None, *, seed: int = 0, solve: bool = False,
+             run: dict | None = None, progress: bool = False, chunk: int = CHUNK) -> dict:
+    """The tables over ``deals`` random deals (the dealer rotating), every seat bidding by
+    ``policies``/``params`` and playing its cards by them (``solve``: the tricks double
+    dummy); returns the tables as DataFrames and ``meta`` (``run`` added to it). With
+    ``out_dir``, each chunk's counts are saved under it and reused when the same run is
+    started again; Ctrl-C raises KeyboardInterrupt after the chunk in progress is saved."""
     if deals < 1:
         raise UserError("--deals must be at least 1")
-    specs = table_specs(rules, hand)
-    per_family = max(1, math.ceil(deals / len(specs)))
     meta = {"variant": rules.variant, "rules": rules.options, "deals": deals, "seed": seed,
-            "chunk": chunk, **(run or {})}
-    chunk_dir = _prepare_chunk_dir(out_dir, meta)
-    parts: dict[str, list] = {"features": [], "strength": [], "hands": []}
-    if rules.seat_w == GHOST:
-        parts["best_strength"] = []
-    done = 0
-    for index, spec in enumerate(specs):
-        q = spec.query
-        q.policies, q.params = policies, params
-        stream = seed * 1000 + index  # each family has deals of its own
+            "chunk": chunk, "tables": 2, **(run or {})}
+    files = ChunkFiles(_prepare_chunk_dir(out_dir, meta),
+                       {"strength": [], "features": [], "hands": []})
 
-        def work(first: int, count: int, q=q, spec=spec, stream=stream) -> dict:
-            c = run_query(q, stream, first, count, max_tries=1)
-            return _chunk_rows(rules, spec, c.outcomes, c.dealt, c.ok)
+    def work(first: int, count: int) -> dict:
+        dealers = (first + np.arange(count)) % rules.players
+        dealt, upcards, rows = decision_rows(rules, policies, params, seed, first, dealers,
+                                             solve)
+        return chunk_frames(rules, dealt, upcards, rows)
 
-        files = ChunkFiles(chunk_dir, index, parts)
-        totals = run_chunks(per_family, work, chunk=chunk, progress=progress,
-                            label=f"part {index + 1}/{len(specs)}", collect=files.collect,
-                            skip=files.skip)
-        done += totals.done
-        if totals.interrupted:
-            raise KeyboardInterrupt
-    tables = summarise_tables(rules, _folded(rules, parts, chunk_dir))
-    tables["meta"] = {"variant": rules.variant, "rules": rules.options, "deals": done,
+    totals = run_chunks(deals, work, chunk=chunk, progress=progress, label="tables",
+                        collect=files.collect, skip=files.skip)
+    if totals.interrupted:
+        raise KeyboardInterrupt
+    keys = count_keys(rules)
+    tables = summarise_tables(rules, {k: _fold(files.frames(k), keys[k]) for k in keys},
+                              totals.done)
+    tables["meta"] = {"variant": rules.variant, "rules": rules.options, "deals": totals.done,
                       "seed": seed, **(run or {})}
     return tables
-
-
-def _folded(rules: Rules, parts: dict, chunk_dir: Path | None) -> dict:
-    """Every kind of chunk counts summed into one frame."""
-    keys = count_keys(rules)
-    out = {}
-    for k in parts:
-        frames = (pd.read_parquet(f) for f in sorted(chunk_dir.glob(f"*.{k}.parquet"))) \
-            if chunk_dir is not None else parts[k]
-        out[k] = _fold(frames, keys[k])
-    return out
-
-
-def _finish(frame: pd.DataFrame, keys: list) -> pd.DataFrame:
-    """Sum the counts over ``keys`` and add probabilities and intervals."""
-    cols = [c for c in COUNTS if c in frame.columns]
-    g = frame.groupby(keys, as_index=False)[cols].sum()
-    for col in ("made", "march", "euchred"):
-        if col in g:
-            g[f"p_{col}"], g[f"p_{col}_low"], g[f"p_{col}_high"] = wilson(g[col], g["deals"])
-    g["ev"], g["ev_low"], g["ev_high"] = mean_interval(g["points"], g["points_sq"], g["deals"])
-    return g
 
 
 def _fold(frames, keys: list, batch: int = 64) -> pd.DataFrame:
     """Sum the counts of many chunk frames by ``keys``, ``batch`` frames at a time, so memory
     holds one summed frame and a batch rather than every chunk (the counts are integers, or
-    halves in floats, so the sums are exact in any grouping)."""
+    quarters in floats, so the sums are exact in any grouping)."""
     total = None
     buf = []
 
@@ -348,13 +251,24 @@ def _fold(frames, keys: list, batch: int = 64) -> pd.DataFrame:
             total = fold()
             buf = []
     if buf or total is None:
-        total = fold() if buf else pd.DataFrame(columns=keys)
+        total = fold() if buf else pd.DataFrame(columns=keys + COUNTS)
     return total
 
 
+def finish(frame: pd.DataFrame) -> pd.DataFrame:
+    """Add each probability and the net points, with 95% intervals, to summed counts."""
+    g = frame.copy()
+    for name in PROBABILITIES:
+        g[f"p_{name}"], g[f"p_{name}_low"], g[f"p_{name}_high"] = wilson(g[name], g["deals"])
+    g["ev"], g["ev_low"], g["ev_high"] = mean_interval(g["points"], g["points_sq"], g["deals"])
+    return g
+
+
 def _best_hands(hands_all: pd.DataFrame, keys: list) -> pd.DataFrame:
-    """Per hand class, its best option and trump."""
-    deals = hands_all.groupby(keys, as_index=False)["deals"].max()
+    """Per hand class and context, its best call (and trump)."""
+    # every call of a deal is on one row per trump it reads: the most of any call per trump
+    deals = hands_all.groupby([*keys, "trump"], as_index=False)["deals"].max() \
+        .groupby(keys, as_index=False)["deals"].sum()
     best = hands_all.sort_values(["ev", "option"], ascending=[False, True], kind="stable") \
         .groupby(keys, as_index=False).head(1).drop(columns=["deals"])
     hands = best.merge(deals, on=keys).rename(columns={"option": "best_option",
@@ -365,35 +279,35 @@ def _best_hands(hands_all: pd.DataFrame, keys: list) -> pd.DataFrame:
                              kind="stable").reset_index(drop=True)
 
 
-def summarise_tables(rules: Rules, parts: dict) -> dict:
-    """The final tables from the summed chunk counts (one frame per kind)."""
-    keys = count_keys(rules)
-    extra = keys["features"][1:-len(FEATURES)]
-    tables = {"features": _finish(parts["features"], keys["features"]),
-              "strength": _finish(parts["strength"], keys["strength"]),
-              "hands": _best_hands(_finish(parts["hands"], keys["hands"]), ["hand"] + extra)}
+def summarise_tables(rules: Rules, parts: dict, deals: int) -> dict:
+    """The final tables of a run of ``deals`` deals from the summed chunk counts (one frame
+    per kind), with the advice drawn from them."""
+    ctx = context_keys(rules)
+    tables = {"strength": finish(parts["strength"]), "features": finish(parts["features"]),
+              "hands": _best_hands(finish(parts["hands"]), ["hand", *ctx])}
+    tables["advice"] = advice_table(rules.auction, tables["strength"], advice_min_deals(deals))
+    tables.update(gain_tables(rules.auction, tables["strength"]))
     if rules.seat_w == GHOST:
-        dist = parts["best_strength"].groupby("strength", as_index=False)["deals"].sum()
-        tables["swap"] = swap_table(tables["strength"], dist)
+        tables["swap"] = swap_table(tables["strength"])
     return tables
 
 
-def swap_table(strength: pd.DataFrame, best_strength: pd.DataFrame) -> pd.DataFrame:
-    """By the dealt hand's strength (its best suit's points): the expected net points of
-    keeping it (the best bid at that strength) against swapping for a hand of unknown cards
-    (the best bid's value averaged over how strong a random hand's best suit is): the ghost
-    hand is such a random hand."""
-    best = strength.sort_values("ev", ascending=False, kind="stable").groupby(
-        "strength", as_index=False).head(1)
-    value = dict(zip(best["strength"], best["ev"], strict=True))
-    dist = best_strength[best_strength["strength"].isin(value)]
-    weights = dist["deals"] / dist["deals"].sum()
-    swap_value = float(sum(w * value[s] for s, w in zip(dist["strength"], weights,
-                                                        strict=True)))
-    out = best[["strength", "option", "deals", "ev", "ev_low", "ev_high"]].rename(
-        columns={"option": "best_bid", "ev": "keep_ev", "ev_low": "keep_ev_low",
-                 "ev_high": "keep_ev_high"}).sort_values("strength").reset_index(drop=True)
-    out["swap_ev"] = swap_value
-    out["advice"] = np.where(out["keep_ev_high"] < swap_value, "swap",
-                             np.where(out["keep_ev_low"] > swap_value, "keep", "close"))
-    return out
+def swap_table(strength: pd.DataFrame) -> pd.DataFrame:
+    """By strength, where swapping was possible: the net points of keeping the dealt hand
+    (its best call) against swapping for the ghost hand, and the advice."""
+    cells = ["context", "strength"]
+    can = strength[strength["option"] == "swap"][cells]
+    rows = strength.merge(can, on=cells)
+    swap = rows[rows["option"] == "swap"].groupby("strength")[["deals", "points",
+                                                              "points_sq"]].sum()
+    keep = rows[rows["option"] != "swap"].sort_values("points", ascending=False) \
+        .groupby(cells).head(1).groupby("strength")[["deals", "points", "points_sq"]].sum()
+    out = pd.DataFrame({"deals": swap["deals"]})
+    out["keep_ev"], out["keep_ev_low"], out["keep_ev_high"] = mean_interval(
+        keep["points"], keep["points_sq"], keep["deals"])
+    out["swap_ev"], out["swap_ev_low"], out["swap_ev_high"] = mean_interval(
+        swap["points"], swap["points_sq"], swap["deals"])
+    out["advice"] = np.where(out["keep_ev_high"] < out["swap_ev_low"], "swap",
+                             np.where(out["keep_ev_low"] > out["swap_ev_high"], "keep",
+                                      "close"))
+    return out.reset_index()

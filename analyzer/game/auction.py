@@ -1,0 +1,92 @@
+"""Decision points: the moment a player has to choose, with what they know — the rules, the
+dealer, their seat and cards, the upcard, and the calls heard so far.
+
+The calls heard are written as in a record's auction: ``"E pass, S pass"`` (items separated by
+commas, semicolons or new lines, each ``SEAT CALL``); a maker's call may end in ``alone``
+(``"S order alone"``, ``"E name H alone"``) where the maker went alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from kernels import codes as K
+
+from ..errors import UserError
+from .notation import SEATS, NotationError, format_card, format_hand, parse_seat
+from .records import RecordError, call_text, parse_call
+from .variants import UPCARD, Rules
+
+_ITEMS = re.compile(r"[,;\n]+")
+
+
+@dataclass(frozen=True)
+class Heard:
+    """The calls heard before a decision: ``seats[j]`` made ``calls[j]`` (call codes);
+    ``alone`` is the 4-bit mask of makers among them who went alone."""
+
+    seats: tuple = ()
+    calls: tuple = ()
+    alone: int = 0
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    def then(self, seat: int, call: int, alone: bool = False) -> Heard:
+        """These calls followed by ``seat``'s ``call``."""
+        return Heard(self.seats + (seat,), self.calls + (call,),
+                     self.alone | ((1 << seat) if alone else 0))
+
+
+def parse_heard(text, rules: Rules) -> Heard:
+    """The calls heard, from text like ``"E pass, S order alone"`` (or a list of such
+    items); UserError naming the bad item."""
+    items = text if isinstance(text, list | tuple) else _ITEMS.split(text or "")
+    heard = Heard()
+    for n, item in enumerate((i.strip() for i in items if i and i.strip()), start=1):
+        words = item.split()
+        alone = len(words) > 2 and words[-1].lower() == "alone"
+        if alone:
+            words = words[:-1]
+        if len(words) < 2:
+            raise UserError(f"--auction call {n} ({item!r}): write it as 'SEAT CALL', e.g. "
+                            f"'E pass'")
+        try:
+            seat = parse_seat(words[0])
+            call = parse_call(" ".join(words[1:]), rules)
+        except (NotationError, RecordError) as e:
+            raise UserError(f"--auction call {n}: {e}") from None
+        if alone and (rules.auction != UPCARD or call == K.PASS):
+            raise UserError(f"--auction call {n} ({item!r}): only a maker of the upcard "
+                            f"auction goes alone")
+        heard = heard.then(seat, call, alone)
+    return heard
+
+
+def heard_text(heard: Heard, rules: Rules) -> str:
+    """The calls heard in the record's notation (``E pass, S order alone``)."""
+    return ", ".join(f"{SEATS[s]} {call_text(c, rules)}" + (" alone" if (heard.alone >> s) & 1
+                                                           and c != K.PASS else "")
+                     for s, c in zip(heard.seats, heard.calls, strict=True))
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """A player's decision: the rules, the dealer, the player's seat and cards (a natural
+    mask), the upcard (-1: none) and the calls heard so far."""
+
+    rules: Rules
+    dealer: int
+    seat: int
+    hand: int
+    upcard: int = -1
+    heard: Heard = field(default_factory=Heard)
+
+    def describe(self) -> str:
+        """The point in words: seat, dealer, upcard and the calls heard."""
+        where = f"{SEATS[self.seat]} ({format_hand(self.hand)}), dealer {SEATS[self.dealer]}"
+        if self.upcard >= 0:
+            where += f", upcard {format_card(self.upcard)}"
+        calls = heard_text(self.heard, self.rules)
+        return where + (f"; heard: {calls}" if calls else "; first to speak")

@@ -1,0 +1,40 @@
+"""How a played-out hand ended, from the player's side: its net points and which way it went
+(our side made or was set, they made or were set, a redeal), vectorised over the results the
+kernels return (slots ``kernels.query.X``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import codes as K
+from kernels.query import X
+
+from .scoring import net_points
+from .variants import LADDER, Rules
+
+PROBABILITIES = ("we_declare", "we_make", "we_march", "we_euchred", "they_make",
+                 "they_euchred", "redeal")
+
+
+def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
+    """Per result (``results`` [..., X.LEN]): ``seat``'s net points (a redeal: 0) and which
+    way the hand went (``PROBABILITIES``, and ``failed`` where it could not be played), as
+    arrays shaped like the results without their last axis."""
+    status = results[..., X.STATUS].astype(np.int64)
+    played = status == K.ST_PLAYED
+    declarer = results[..., X.DECLARER].astype(np.int64)
+    contract = np.where(played, results[..., X.CONTRACT], 0).astype(np.int64)
+    tricks = np.where(played, results[..., X.TRICKS], 0).astype(np.int64)
+    if rules.partnership:
+        ours = played & ((declarer & 1) == (seat & 1))
+    else:
+        ours = played & (declarer == seat)
+    theirs = played & ~ours
+    n = rules.hand_size
+    need = np.where(contract >= K.ASK, n, contract) if rules.auction == LADDER else rules.make
+    made = tricks >= need
+    net = np.where(played, net_points(rules, contract, tricks, ours), 0.0)
+    return {"net": net, "we_declare": ours, "we_make": ours & made,
+            "we_march": ours & (tricks == n), "we_euchred": ours & ~made,
+            "they_make": theirs & made, "they_euchred": theirs & ~made,
+            "redeal": status == K.ST_ALL_PASSED, "failed": status < 0}

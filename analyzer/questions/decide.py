@@ -1,0 +1,200 @@
+"""Pricing a decision: every legal option at a decision point, each played out to the end of
+the hand on the same deals (common random numbers).
+
+The unseen cards are dealt many times (or every layout is enumerated), with inference: a deal
+counts only if every other seat, bidding by the ``others`` strategy, makes the calls heard
+(the rest are dealt again from the same stream; the acceptance rate is reported). On each deal
+each option is made, every later call of every seat (the player's own included) is made by the
+``others`` strategy, and the cards are played by the method (``dd``: the declaring side's
+tricks with everyone playing double dummy). An option's value is the player's mean net points
+(``analyzer.game.scoring.net_points``; an all-pass redeal is worth 0). The best option is
+compared with the runner-up on the paired differences of the same deals: when that
+difference's 95% interval holds 0, it is too close to call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from kernels import codes as K
+from kernels import layout as L
+from kernels import query as Q
+
+from ..compute.engine import state_of
+from ..compute.query import DealQuery
+from ..game.auction import DecisionPoint
+from ..game.notation import format_card
+from ..game.outcomes import PROBABILITIES, outcome_arrays
+from ..game.seating import seating
+from ..game.variants import LADDER
+from ..stats import mean_interval, wilson
+from .options import option_rows, point_options
+
+
+@dataclass
+class Decision:
+    """A decision point ready to run: its query (deals, options, trick-table scenarios) and
+    the options in order."""
+
+    point: DecisionPoint
+    query: DealQuery
+    options: list
+    tricks: dict = field(default_factory=dict)  # trump -> scenario of the trick table
+
+
+def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.ndarray | None,
+                solve: bool, infer: bool = True) -> DealQuery:
+    """The deals of a decision point: the player's cards known, the upcard set aside, the
+    other hands (the ghost hand or dummy at W) and the kitty unseen; the calls heard forced and
+    (``infer``) checked against the ``policies`` of the seats that made them (None: set
+    them on the query later)."""
+    rules = point.rules
+    n = rules.hand_size
+    known = np.zeros(4, dtype=np.uint64)
+    known[point.seat] = np.uint64(point.hand)
+    seen = point.hand | ((1 << point.upcard) if point.upcard >= 0 else 0)
+    deck = int(L.deck_mask(rules.deck))
+    unseen = [c for c in range(64) if (deck >> c) & 1 and not (seen >> c) & 1]
+    others = [s for s in range(4) if s != point.seat]
+    sizes = [n] * len(others)
+    if len(unseen) > sum(sizes):
+        sizes.append(len(unseen) - sum(sizes))
+        others.append(-1)  # the kitty, or the cards the ladder dealer discarded
+    q = DealQuery(rules, known, point.upcard, np.array(unseen, dtype=np.int64),
+                  np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
+    if policies is not None:
+        q.policies, q.params = policies, params
+    heard = point.heard
+    q.point[Q.PT.DEALER], q.point[Q.PT.ASKER] = point.dealer, point.seat
+    q.point[Q.PT.NCALLS], q.point[Q.PT.HEARD_ALONE] = len(heard), heard.alone
+    q.point[Q.PT.CHECK] = int(infer and len(heard) > 0)
+    q.point[Q.PT.SOLVE] = int(solve)
+    q.point[Q.PT.CALL_SEAT:Q.PT.CALL_SEAT + len(heard)] = heard.seats
+    q.point[Q.PT.CALL:Q.PT.CALL + len(heard)] = heard.calls
+    return q
+
+
+def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solve: bool,
+            infer: bool = True, trumps: list | None = None, bids: set | None = None
+            ) -> Decision:
+    """The query of a decision point with its legal options (see :func:`point_options`) and,
+    at a ladder auction's call, the trick table: the player's side declaring each trump."""
+    state = state_of(point)
+    options = point_options(point, state, trumps, bids)
+    q = point_query(point, policies, params, solve, infer)
+    q.options = option_rows(options)
+    d = Decision(point, q, options)
+    rules = point.rules
+    if rules.auction == LADDER and state.kind == "call":
+        for t in (trumps or range(4)):
+            d.tricks[t] = q.add(t, point.seat, *seating(rules, point.seat), point.seat)
+    return d
+
+
+# ---------------------------------------------------------------------------- counting
+
+
+def chunk_counts(d: Decision, chunk) -> dict:
+    """One chunk's sums: per option the counts of each outcome, the net points, their squares
+    and products (for paired differences), the cards received in an n-ask; the trick
+    distribution of each trick-table scenario; deals accepted and tried."""
+    ok = chunk.ok
+    o = outcome_arrays(d.point.rules, d.point.seat, chunk.results[ok])
+    net = o["net"]
+    n = d.point.rules.hand_size
+    counts = {k: o[k].sum(axis=0).astype(np.int64) for k in PROBABILITIES + ("failed",)}
+    counts.update(net=net.sum(axis=0), products=net.T @ net,
+                  accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
+                  unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
+    aux = chunk.results[ok][..., Q.X.AUX].astype(np.int64)
+    counts["received"] = np.stack([np.bincount(aux[:, i] & 63, minlength=64)
+                                   for i in range(net.shape[1])]) if net.shape[1] else \
+        np.zeros((0, 64), dtype=np.int64)
+    scen = chunk.outcomes[ok].astype(np.int64)
+    counts["hist"] = np.stack([np.bincount(scen[:, s], minlength=n + 1)[:n + 1]
+                               for s in range(scen.shape[1])]) if scen.shape[1] else \
+        np.zeros((0, n + 1), dtype=np.int64)
+    return counts
+
+
+# ---------------------------------------------------------------------------- summary
+
+
+def _prob(name: str, k, total, exact: bool) -> dict:
+    if exact:
+        p = k / total if total else math.nan
+        return {f"p_{name}": p, f"p_{name}_low": p, f"p_{name}_high": p}
+    p, lo, hi = wilson(k, total)
+    return {f"p_{name}": p, f"p_{name}_low": lo, f"p_{name}_high": hi}
+
+
+def paired(counts: dict, a: int, b: int, exact: bool = False) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of option ``a``'s net points minus option ``b``'s, paired on the
+    same deals (the interval collapses in exact mode)."""
+    deals = counts["accepted"]
+    s, p = counts["net"], counts["products"]
+    total = s[a] - s[b]
+    sq = p[a, a] - 2 * p[a, b] + p[b, b]
+    mean, lo, hi = mean_interval(total, sq, deals)
+    return (mean, mean, mean) if exact else (mean, lo, hi)
+
+
+def option_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
+    """One row per option: its value with interval, its difference from the best (paired),
+    and the probability of each outcome, ours or theirs."""
+    deals = float(counts["accepted"])
+    best = int(np.argmax(counts["net"])) if len(d.options) else 0
+    rows = []
+    for i, opt in enumerate(d.options):
+        ev, lo, hi = mean_interval(counts["net"][i], counts["products"][i, i], deals)
+        row = {"option": opt.name, "trump": opt.trump_text, "detail": opt.detail,
+               "ev": ev, "ev_low": ev if exact else lo, "ev_high": ev if exact else hi}
+        diff = paired(counts, i, best, exact)
+        row.update(vs_best=diff[0], vs_best_low=diff[1], vs_best_high=diff[2])
+        for name in PROBABILITIES:
+            row.update(_prob(name, counts[name][i], deals, exact))
+        received = counts["received"][i]
+        if opt.call == K.ASK and received.sum():
+            row["received_most"] = format_card(int(np.argmax(received)))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def verdict(d: Decision, counts: dict, exact: bool) -> dict:
+    """The best option against the runner-up on the same deals: the difference with its 95%
+    interval, and whether that interval holds 0 (too close to call)."""
+    if not d.options:
+        return {}
+    order = np.argsort(-counts["net"], kind="stable")
+    best = int(order[0])
+    out = {"best": d.options[best].name, "trump": d.options[best].trump_text,
+           "detail": d.options[best].detail,
+           "ev": float(counts["net"][best] / max(1, counts["accepted"]))}
+    if len(order) > 1:
+        second = int(order[1])
+        diff, lo, hi = paired(counts, best, second, exact)
+        close = diff <= 0 if exact else lo <= 0
+        out.update(runner_up=d.options[second].name, runner_up_trump=d.options[second].trump_text,
+                   runner_up_detail=d.options[second].detail, margin=diff, margin_low=lo,
+                   margin_high=hi, too_close=bool(close))
+    return out
+
+
+def trick_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
+    """At a ladder auction's call: per trump, the chance the player's side takes at least k
+    tricks declaring it (double dummy from the player's lead)."""
+    rows = []
+    n = d.point.rules.hand_size
+    t = np.arange(n + 1)
+    for trump, scenario in d.tricks.items():
+        h = counts["hist"][scenario].astype(np.float64)
+        row = {"trump": "CDHS"[trump]}
+        for k in range(3, n + 1):
+            row.update(_prob(f"at_least_{k}", h[t >= k].sum(), h.sum(), exact))
+        rows.append(row)
+    return pd.DataFrame(rows)
+

@@ -1,0 +1,125 @@
+"""The options at a decision point: exactly the legal choices there (``compute.engine.state_of``
+says which), each with the player's own follow-up choices spelled out, as the rows the
+kernel plays out (slots ``kernels.query.OPT``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import codes as K
+from kernels import query as Q
+
+from ..compute.engine import PointState
+from ..errors import UserError
+from ..game.auction import DecisionPoint
+from ..game.notation import SUITS, format_card
+from ..game.variants import DUMMY, Rules
+
+
+@dataclass(frozen=True)
+class CallOption:
+    """One option: what it is called, its call (-1 for a decision after the auction), the
+    trump it is for (-1: none or not yet known), a detail, and the kernel row."""
+
+    name: str
+    call: int
+    trump: int
+    detail: str
+    row: tuple
+
+    @property
+    def trump_text(self) -> str:
+        """The trump's letter, or '' when the option has none."""
+        return SUITS[self.trump] if self.trump >= 0 else ""
+
+
+def _row(call=-1, alone=-1, discard=-1, give=-1, trump=-1, defend=-1) -> tuple:
+    row = [-1] * Q.OPT.LEN
+    row[Q.OPT.CALL], row[Q.OPT.ALONE], row[Q.OPT.DISCARD] = call, alone, discard
+    row[Q.OPT.GIVE], row[Q.OPT.TRUMP], row[Q.OPT.DEFEND] = give, trump, defend
+    return tuple(row)
+
+
+def ask_candidates(rules: Rules, hand: int, trump: int) -> list[int]:
+    """The cards worth considering to give away in an n-ask: the lowest of each suit (trump
+    counting the bowers). The bidder must take every trick, so keeping the higher of two
+    cards of a suit is never worse than keeping the lower one."""
+    to_norm, _ = rules.layout
+    lowest = {}
+    for c in range(64):
+        if (hand >> c) & 1:
+            b = int(to_norm[trump, c])
+            if b >> 4 not in lowest or b < int(to_norm[trump, lowest[b >> 4]]):
+                lowest[b >> 4] = c
+    return sorted(lowest.values())
+
+
+def _ladder_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
+    rules = point.rules
+    if code == K.PASS:
+        return [CallOption("pass", code, -1, "", _row(code))]
+    if code == K.SWAP:
+        return [CallOption("swap for the ghost hand", code, -1, "then bid by the strategy",
+                           _row(code))]
+    name = rules.bid_name(code)
+    if code != K.ASK:
+        return [CallOption(name, code, t, "", _row(code, trump=t)) for t in trumps]
+    return [CallOption(name, code, t, f"give {format_card(g)}", _row(code, give=g, trump=t))
+            for t in trumps for g in ask_candidates(rules, point.hand, t)]
+
+
+def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
+    rules = point.rules
+    if code == K.PASS:
+        return [CallOption("pass", code, -1, "", _row(code))]
+    up = point.upcard
+    trump = code - K.NAME if code >= K.NAME else (up & 31) // 8
+    if trumps and trump not in trumps:
+        return []
+    with_partner = " with the dummy" if rules.seat_w == DUMMY else ""
+    if code == K.ORDER:
+        word = "pick it up" if point.seat == point.dealer else "order up"
+    else:
+        word = f"name {SUITS[trump]}"
+    out = []
+    for alone in (0, 1):
+        name = word + (" alone" if alone else with_partner)
+        if code == K.ORDER and point.seat == point.dealer:
+            for d in _bits(point.hand | (1 << up)):
+                out.append(CallOption(name, code, trump, f"discard {format_card(d)}",
+                                      _row(code, alone=alone, discard=d)))
+        else:
+            out.append(CallOption(name, code, trump, "", _row(code, alone=alone)))
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(64) if (mask >> c) & 1]
+
+
+def point_options(point: DecisionPoint, state: PointState, trumps: list | None = None,
+                  bids: set | None = None) -> list[CallOption]:
+    """Every legal option at ``point`` (``state``: what is decided there), restricted to the
+    ``trumps`` given (suit indices) and, in a ladder auction, to the ``bids`` given (call
+    codes; passing is always kept). UserError when nothing is left."""
+    trumps = list(trumps) if trumps else list(range(4))
+    if state.kind == "discard":
+        options = [CallOption("discard", -1, -1, format_card(c), _row(discard=c))
+                   for c in state.codes()]
+    elif state.kind == "defend":
+        options = [CallOption("defend with partner", -1, -1, "", _row(defend=0)),
+                   CallOption("defend alone", -1, -1, "", _row(defend=1))]
+    else:
+        make = _ladder_call if point.rules.bid_ladder else _upcard_call
+        codes = [c for c in state.codes() if bids is None or c == K.PASS or c in bids]
+        options = [o for c in codes for o in make(point, c, trumps)]
+    if not options:
+        raise UserError("no legal call at this point fits --trump and --bid")
+    return options
+
+
+def option_rows(options: list[CallOption]) -> np.ndarray:
+    """The kernel rows of ``options`` (int64 [O, OPT.LEN])."""
+    return np.array([o.row for o in options], dtype=np.int64).reshape(-1, Q.OPT.LEN)

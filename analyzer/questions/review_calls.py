@@ -1,0 +1,119 @@
+"""The calls of a played hand, each priced where it was made: at its decision point (the
+caller's own cards, the dealer, the upcard and the calls heard before it), every legal call
+is played out to the end of the hand on deals of the unseen cards that fit the calls heard
+(``analyzer.questions.odds.odds_at``: later calls by the ``others`` strategy, the cards double
+dummy). A call's cost is the best call's expected net points minus its own, counted only when
+the paired 95% interval of that difference excludes 0; the caller could not see the other
+hands, so the hindsight of the actual deal plays no part.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kernels import codes as K
+from kernels.query import OPT
+from kernels.slots import M, R
+
+from ..errors import UserError
+from ..game.auction import DecisionPoint, Heard
+from ..game.notation import SEATS
+from ..game.records import Record, call_text
+from ..game.variants import LADDER
+from .evaluate import option_key
+from .odds import odds_at
+
+CALL_DEALS = 400  # deals a call is priced on
+
+
+def _maker_index(rec) -> int:
+    """The index of the call that won the auction (-1: none)."""
+    for j in range(int(rec[R.NCALLS]) - 1, -1, -1):
+        if int(rec[R.CALL + j]) not in (K.PASS, K.SWAP):
+            return j
+    return -1
+
+
+def _made(record: Record, result, j: int, call: int, alone: bool) -> list[int]:
+    """The options of ``result`` that are the call made (several when a ladder bid that did
+    not win commits to no trump: its value is then the best of them)."""
+    rec = record.rec
+    final = j == _maker_index(rec)
+    out = []
+    for i, o in enumerate(result.choices):
+        if o.call != call:
+            continue
+        if record.rules.auction == LADDER:
+            if final and call != K.PASS and o.trump != int(rec[R.TRUMP]):
+                continue
+            if final and call == K.ASK and o.row[OPT.GIVE] != int(rec[R.ASK_GIVE]):
+                continue
+        elif call != K.PASS:
+            if o.row[OPT.ALONE] != int(alone):
+                continue
+            if o.row[OPT.DISCARD] >= 0 and o.row[OPT.DISCARD] != int(rec[R.DEALER_DISCARD]):
+                continue
+        out.append(i)
+    return out
+
+
+def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
+    """``(result, note)``: the odds at the point, with inference, or without it (and a note)
+    when no deal fits the calls heard under the others' strategy."""
+    try:
+        return odds_at(point, others=others, deals=deals, seed=seed), ""
+    except UserError:
+        return odds_at(point, others=others, deals=deals, seed=seed, infer=False), \
+            f"the calls heard are not the {others} strategy's: dealt without inference; "
+
+
+def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
+              seed: int) -> tuple[dict, bool]:
+    """The review row of call ``j`` and whether its maker went alone."""
+    rules, rec, hm = record.rules, record.rec, record.hm
+    seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
+    alone = j == _maker_index(rec) and bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE) and \
+        rules.auction != LADDER
+    point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + seat]),
+                          int(rec[R.UPCARD]), heard)
+    result, note = _priced(point, deals, others, seed)
+    table = result.options
+    made = _made(record, result, j, call, alone)
+    if not made:
+        raise UserError(f"call {j + 1} ({SEATS[seat]} {call_text(call, rules)}) is not among "
+                        f"the options at its point")
+    k = max(made, key=lambda i: table["ev"].iloc[i])
+    best = int(table["ev"].idxmax())
+    gap, low, high = (-table[c].iloc[k] for c in ("vs_best", "vs_best_high", "vs_best_low"))
+    costly = k != best and low > 0
+    choice = call_text(call, rules) + (" alone" if alone else "")
+    o = result.choices[best]
+    note += f"{result.deals:,} deals; {gap:+.2f} [{low:+.2f}, {high:+.2f}] behind the best"
+    return {"kind": "call", "seat": SEATS[seat], "trick": None, "choice": choice,
+            "best": option_key(o.name, o.trump_text, o.detail) if k != best else "",
+            "value_before": round(float(table["ev"].iloc[best]), 3),
+            "value_after": round(float(table["ev"].iloc[k]), 3), "cost_tricks": math.nan,
+            "cost_points": round(float(gap), 3) if costly else 0.0,
+            "note": note if k != best else f"{result.deals:,} deals; the best call"}, alone
+
+
+def call_rows(record: Record, deals: int = CALL_DEALS, others: str = "analyzer",
+              seed: int = 0) -> list[dict]:
+    """A review row for every call of the record's auction (``value_before``: the best
+    call's expected net points for the caller, ``value_after``: the call made's). Calls a
+    seat makes after swapping for the ghost hand are not priced."""
+    rec = record.rec
+    heard = Heard()
+    rows = []
+    swapped = -1
+    for j in range(int(rec[R.NCALLS])):
+        seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
+        if seat != swapped:
+            row, alone = _call_row(record, j, heard, deals, others, seed)
+            rows.append(row)
+        else:
+            alone = False
+        if call == K.SWAP:
+            swapped = seat
+        heard = heard.then(seat, call, alone)
+    return rows

@@ -1,0 +1,272 @@
+"""Decision points as they come up in play, for the strategy tables: on random deals, seat N's
+first call (and, after an upcard auction's first round, its round-2 call), found by letting
+every seat bid by its policy up to N's turn; there each legal call of N is played out to the
+end of the hand (the rest by the policies, the cards by their play policies or the solver).
+
+Each row (slots ``RW``) is one call at one point: which point, the analyzer table's option and
+context for it (``kernels.bidding``), the trump its hand features are read for, and how the
+hand ended (slots ``kernels.query.X``).
+"""
+
+from enum import IntEnum
+
+import numpy as np
+from numba import get_thread_id, njit, prange
+
+from .bidding import (
+    L_PASS,
+    L_SWAP,
+    U_ALONE,
+    U_NAME,
+    U_NAME_ALONE,
+    U_ORDER,
+    U_PASS,
+    best_suit,
+    ladder_context,
+    ladder_option,
+    round1_context,
+    round2_context,
+    trump_bucket,
+)
+from .codes import (
+    ASK,
+    AUCTION_LADDER,
+    E_STOPPED,
+    MODE_FORCED,
+    MOON,
+    NAME,
+    ORDER,
+    PASS,
+    STOP_CALL,
+    STOP_IN_PLAY,
+    SWAP,
+)
+from .config import JIT, PARALLEL_JIT
+from .dealing import deal_hand
+from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
+from .layout import JOKER, deck_natural_ids
+from .query import X
+from .record import reset_record
+from .slots import C, M, R
+
+ONE = np.uint64(1)
+MAX_ROWS = 16
+ASKER = 0  # the tables are seen from seat N
+
+
+class RW(IntEnum):
+    """Slots of one row (int16: contexts run to 255)."""
+
+    POINT = 0  # 0: N's first call; 1: its round-2 call
+    OPTION = 1  # the analyzer table's option (L_* or U_*)
+    CONTEXT = 2
+    TRUMP = 3  # the suit N's hand features are read for
+    RESULT = 4  # X.LEN slots: how the hand ended
+    LEN = 4 + 6
+
+
+@njit(**JIT)
+def _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n):
+    """A forced record of the deal with ``n`` calls heard, N the asker."""
+    reset_record(hm, rec)
+    hm[:] = deal_hm
+    rec[R.DEALER] = dealer
+    rec[R.UPCARD] = upcard
+    rec[R.MODE] = MODE_FORCED
+    rec[R.ASKER] = ASKER
+    for j in range(n):
+        rec[R.CALL + j] = calls[j]
+        rec[R.CALL_SEAT + j] = seats[j]
+    rec[R.NCALLS] = n
+    rec[R.FORCED] = n
+
+
+@njit(**JIT)
+def find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+               calls, seats, n, seed, index):
+    """Play the policies from ``n`` forced calls up to N's next call; returns the calls
+    allowed there (0 when N has no call to make), with the calls heard in ``calls``/``seats``
+    and their number in ``rec[R.NCALLS]``."""
+    _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n)
+    rec[R.STOP] = STOP_IN_PLAY
+    next_hand(ag, seed, index)
+    play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    if rec[R.ERROR] != E_STOPPED or rec[R.STOP_KIND] != STOP_CALL:
+        return np.uint64(0)
+    for j in range(rec[R.NCALLS]):
+        calls[j] = rec[R.CALL + j]
+        seats[j] = rec[R.CALL_SEAT + j]
+    return np.uint64(rec[R.ALLOWED])
+
+
+@njit(**JIT)
+def _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
+          seats, n, call, alone, trump, solve, seed, index, row):
+    """Play N's ``call`` (with its own choices) out; fill the row's result."""
+    _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n)
+    rec[R.CALL + n] = call
+    rec[R.CALL_SEAT + n] = ASKER
+    rec[R.NCALLS] = n + 1
+    rec[R.FORCED] = n + 1
+    rec[R.F_ALONE] = alone
+    rec[R.F_TRUMP] = trump
+    rec[R.SOLVE] = solve
+    next_hand(ag, seed, index)
+    ok = play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    out = row[RW.RESULT:]
+    out[X.STATUS] = rec[R.STATUS] if ok else -1
+    out[X.DECLARER] = rec[R.DECLARER]
+    out[X.CONTRACT] = rec[R.CONTRACT]
+    out[X.ROUND] = rec[R.ROUND]
+    out[X.TRICKS] = rec[R.DECL_TRICKS]
+    out[X.AUX] = -1
+
+
+@njit(**JIT)
+def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
+    """The rows of N's ladder call: pass, the bids up to 5, the n-ask, the moon (in N's best
+    suit) and the swap. Returns the next free row."""
+    place = (ASKER - dealer) % cfg[C.PLAYERS]
+    bids = allowed & ~(ONE << np.uint64(SWAP))
+    _, trump = best_suit(hand, 15, ag.params, ASKER)
+    ctx = ladder_context(bids, place, ASKER, holder, swapped, cfg[C.PLAYERS],
+                         trump_bucket(hand, trump))
+    for code in (PASS, 3, 4, 5, ASK, MOON, SWAP):
+        if k < MAX_ROWS and (allowed >> np.uint64(code)) & ONE:
+            rows[k, RW.POINT] = 0
+            rows[k, RW.OPTION] = L_SWAP if code == SWAP else ladder_option(code)
+            rows[k, RW.CONTEXT] = ctx
+            rows[k, RW.TRUMP] = trump
+            rows[k, RW.RESULT + X.STATUS] = code  # the call, until played
+            k += 1
+    return k
+
+
+@njit(**JIT)
+def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, point, rows, k):
+    """The rows of N's call in the upcard auction: round 1 pass, order, order alone; round 2
+    pass and each suit named, alone or not. Returns the next free row."""
+    place = (ASKER - dealer) % cfg[C.PLAYERS]
+    turned = (upcard & 31) >> 3
+    if (allowed >> np.uint64(ORDER)) & ONE:
+        ctx = round1_context(place, upcard, trump_bucket(hand, turned))
+        for option, code in ((U_PASS, PASS), (U_ORDER, ORDER), (U_ALONE, ORDER)):
+            k = _row(rows, k, point, option, ctx, turned, code)
+        return k
+    names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
+    _, best = best_suit(hand, names, ag.params, ASKER)
+    if allowed & ONE:
+        ctx = round2_context(place, best, turned, trump_bucket(hand, best))
+        k = _row(rows, k, point, U_PASS, ctx, best, PASS)
+    for t in range(4):
+        if (names >> t) & 1:
+            ctx = round2_context(place, t, turned, trump_bucket(hand, t))
+            k = _row(rows, k, point, U_NAME, ctx, t, NAME + t)
+            k = _row(rows, k, point, U_NAME_ALONE, ctx, t, NAME + t)
+    return k
+
+
+@njit(**JIT)
+def _row(rows, k, point, option, ctx, trump, code):
+    if k >= MAX_ROWS:
+        return k
+    rows[k, RW.POINT] = point
+    rows[k, RW.OPTION] = option
+    rows[k, RW.CONTEXT] = ctx
+    rows[k, RW.TRUMP] = trump
+    rows[k, RW.RESULT + X.STATUS] = code
+    return k + 1
+
+
+@njit(**JIT)
+def _holder(calls, seats, n):
+    """The seat holding the last bid among ``n`` calls (-1 none) and whether one swapped."""
+    holder = -1
+    swapped = 0
+    for j in range(n):
+        if calls[j] == SWAP:
+            swapped = 1
+        elif calls[j] != PASS:
+            holder = seats[j]
+    return holder, swapped
+
+
+@njit(**JIT)
+def deal_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+              solve, seed, index, rows):
+    """Every row of one deal (``rows`` [MAX_ROWS, RW.LEN], filled with -1)."""
+    calls = np.zeros(16, dtype=np.int64)
+    seats = np.zeros(16, dtype=np.int64)
+    hand = deal_hm[M.DEALT + ASKER]
+    allowed = find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer,
+                         upcard, calls, seats, 0, seed, index)
+    if allowed == 0:
+        return
+    n = rec[R.NCALLS]
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        holder, swapped = _holder(calls, seats, n)
+        k = ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, 0)
+        _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+                   calls, seats, n, solve, seed, index, rows, 0, k)
+        return
+    if upcard == JOKER:
+        return
+    k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 0, rows, 0)
+    _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+               calls, seats, n, solve, seed, index, rows, 0, k)
+    calls[n] = PASS
+    seats[n] = ASKER
+    allowed = find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer,
+                         upcard, calls, seats, n + 1, seed, index)
+    if allowed != 0 and not (allowed >> np.uint64(ORDER)) & ONE:
+        start = k
+        k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 1, rows, k)
+        _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+                   calls, seats, rec[R.NCALLS], solve, seed, index, rows, start, k)
+
+
+@njit(**JIT)
+def _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
+               calls, seats, n, solve, seed, index, rows, start, stop):
+    for k in range(start, stop):
+        code = rows[k, RW.RESULT + X.STATUS]
+        option = rows[k, RW.OPTION]
+        ladder = cfg[C.AUCTION] == AUCTION_LADDER
+        alone = -1  # passing: N's later calls and choices are its policy's
+        if not ladder and option != U_PASS:
+            alone = 1 if option == U_ALONE or option == U_NAME_ALONE else 0
+        trump = rows[k, RW.TRUMP] if ladder and option != L_PASS and option != L_SWAP else -1
+        _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
+              seats, n, code, alone, trump, solve, seed, index, rows[k])
+
+
+@njit(**PARALLEL_JIT)
+def decision_rows_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, first,
+                        dealers, solve, tt_bits, nthreads):
+    """Deal hands ``first .. first+n-1`` of ``seed`` (n = len(dealers), hand i dealt by
+    ``dealers[i]``) and play out every call of N at its decision points, every seat deciding
+    by ``policies``/``params`` and playing its cards (``solve``: the tricks double dummy).
+    Returns ``(dealt[n, 4] uint64, upcards[n] int64, rows[n, MAX_ROWS, RW.LEN] int16)``; rows
+    that are not used hold -1. Every deal depends only on (seed, its index)."""
+    n = dealers.shape[0]
+    dealt = np.zeros((n, 4), dtype=np.uint64)
+    upcards = np.full(n, -1, dtype=np.int64)
+    rows = np.full((n, MAX_ROWS, np.int64(RW.LEN)), -1, dtype=np.int16)
+    works, tables = solver_arrays(nthreads, tt_bits)
+    deck_ids = deck_natural_ids(cfg[C.DECK])
+    decks = normalised_decks(cfg[C.DECK], to_norm)
+    for i in prange(n):
+        tid = get_thread_id()
+        ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[tid],
+                        tables[tid], decks)
+        hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
+        rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
+        cards = np.empty(deck_ids.shape[0], dtype=np.int64)
+        deal_hand(cfg, seed, first + i, dealers[i], hm, rec, deck_ids, cards, ag.rng)
+        deal_hm = hm.copy()
+        upcards[i] = rec[R.UPCARD]
+        for s in range(4):
+            dealt[i, s] = hm[M.DEALT + s]
+        deal_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealers[i],
+                  rec[R.UPCARD], solve, seed, first + i, rows[i])
+    return dealt, upcards, rows
