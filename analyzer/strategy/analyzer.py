@@ -39,6 +39,11 @@ MIN_DEALS = 20
 VERSION = 5
 
 
+# the default rules' strategies, built by `euchre strategy build` and shipped, so a first
+# question needs no build (other house rules build on first use and are cached)
+BUILT_DIR = Path(__file__).parent / "built"
+
+
 def cache_dir() -> Path:
     """Where built tables are kept (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -190,12 +195,15 @@ def analyzer_table(rules: Rules, deals: int | None = None, progress=None) -> Bui
     """The analyzer strategy of ``rules`` (built by :func:`best_response` and cached; a build
     reports each round to ``progress(round, change)``, by default on stderr)."""
     path = cache_path(rules, deals)
-    if path.exists():
-        try:
-            with np.load(path) as data:
-                return Built(data["grid"], data["changes"].tolist())
-        except (OSError, ValueError, KeyError, EOFError):
-            path.unlink(missing_ok=True)  # a damaged cache file is rebuilt
+    shipped = BUILT_DIR / path.name
+    for found in (path, shipped):
+        if found.exists():
+            try:
+                with np.load(found) as data:
+                    return Built(data["grid"], data["changes"].tolist())
+            except (OSError, ValueError, KeyError, EOFError):
+                if found == path:
+                    path.unlink(missing_ok=True)  # a damaged cache file is rebuilt
     built = best_response(rules, deals or table_deals(),
                           progress=progress or _first_use(rules))
     path.parent.mkdir(parents=True, exist_ok=True)
