@@ -22,6 +22,7 @@ demo: $(STAMP)
 	@echo
 	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N
 	@echo
+	mkdir -p $(DEMO_DIR)
 	$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html
 	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 

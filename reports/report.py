@@ -12,6 +12,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from analyzer.outputs import written_whole
+
 from . import plots
 from .advice import how_to_bid
 
@@ -109,8 +111,8 @@ def write_html(tables: dict, path: Path, compare: dict | None = None) -> Path:
         parts.append("</section>")
     parts.append("</body></html>")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(parts), encoding="utf-8")
+    with written_whole(path) as tmp:
+        tmp.write_text("\n".join(parts), encoding="utf-8")
     return path
 
 
@@ -118,7 +120,6 @@ def write_markdown(tables: dict, path: Path, compare: dict | None = None) -> Pat
     """Write the report as Markdown with the plots as PNG files beside it; returns its path."""
     meta = tables["meta"]
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     image_dir = path.parent / (path.stem + "_images")
     image_dir.mkdir(exist_ok=True)
     lines = [f"# Euchre strategy report: {meta['variant']}", "", plots.caption(meta), "",
@@ -127,7 +128,8 @@ def write_markdown(tables: dict, path: Path, compare: dict | None = None) -> Pat
     lines += ["", "## Rules in force", "", "```text", *meta.get("rules_text", []), "```", "",
               "## Plots", ""]
     for name, fig in plots.all_plots(tables, compare):
-        (image_dir / f"{name}.png").write_bytes(_png(fig))
+        with written_whole(image_dir / f"{name}.png") as tmp:
+            tmp.write_bytes(_png(fig))
         lines.append(f"![{name}]({image_dir.name}/{name}.png)")
         lines.append("")
     for name in _sections(tables):
@@ -138,5 +140,6 @@ def write_markdown(tables: dict, path: Path, compare: dict | None = None) -> Pat
         for row in frame.itertuples(index=False):
             lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
         lines.append("")
-    path.write_text("\n".join(lines), encoding="utf-8")
+    with written_whole(path) as tmp:
+        tmp.write_text("\n".join(lines), encoding="utf-8")
     return path

@@ -116,6 +116,20 @@ def read_text(path: str) -> str:
         raise UserError(f"{name} is not UTF-8 text") from None
 
 
+LIMIT_SECONDS = 6 * 3600  # runs estimated longer are refused unless --force
+
+ForceOption = Annotated[bool, typer.Option("--force", help="Run even when the estimate says "
+                                           "it would take more than 6 hours.")]
+
+
+def size_limited(force: bool):
+    """The context in which a command's runs are refused, with their estimated time, when
+    they would take more than ``LIMIT_SECONDS`` (nothing when ``force``)."""
+    from ..compute.runner import size_limit
+
+    return size_limit(None if force else LIMIT_SECONDS)
+
+
 def on_cluster(spec: str | None):
     """The cluster context of ``--scheduler`` (nothing to start when it is not given)."""
     if not spec:

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from ..errors import UserError
 from ..game.records import load_record, read_json
+from ..outputs import check_output, written_whole
 from ..questions.evaluate import EvalSummary, count_rows, evaluate_file, option_key
 from ..questions.odds import DEFAULT_OTHERS
 from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
@@ -17,6 +18,7 @@ from ..questions.review_calls import CALL_DEALS
 from ..strategy.named import DEFAULT_WORLDS
 from .app import app
 from .common import (
+    ForceOption,
     JsonOption,
     MethodOption,
     OthersOption,
@@ -30,6 +32,7 @@ from .common import (
     print_json,
     read_text,
     rules_for,
+    size_limited,
     with_rule_options,
 )
 from .views import print_review, print_review_summary
@@ -61,6 +64,7 @@ def evaluate_cmd(
     seed: SeedOption = 0,
     json_out: JsonLinesOption = False,
     scheduler: SchedulerOption = None,
+    force: ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Price every hand of a file at its decision point (the calls in its auction heard; none:
@@ -80,7 +84,7 @@ def evaluate_cmd(
     total = count_rows(file) if show_bar and file.is_file() else 0  # a quick first pass
     bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=err_console, transient=True, disable=not show_bar)
-    with on_cluster(scheduler), bar:
+    with on_cluster(scheduler), size_limited(force), bar:
         task = bar.add_task("rows", total=total)
         summary = evaluate_file(
             file, rules, out, deals=deals, method=method, seed=seed, others=others,
@@ -121,7 +125,7 @@ def _report_evaluation(summary: EvalSummary, out: Path | None, json_out: bool) -
     if summary.resumed:
         done += f" ({summary.resumed:,} more were done before --resume)"
     if summary.bad:
-        done += f", {len(summary.bad):,} bad rows skipped"
+        done += f", {len(summary.bad):,} bad row{'' if len(summary.bad) == 1 else 's'} skipped"
     if summary.output is not None:
         done += f"; written to {summary.output}"
     err_console.print(done)
@@ -132,7 +136,7 @@ def review_cmd(
     record_path: Annotated[str, typer.Argument(
         metavar="RECORD", help="A recorded hand (.json, or - for stdin), or a file of records "
                                "(.jsonl, one per line) for a summary.")],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Batch: write every decision "
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write every decision "
                                              "to this .csv or .parquet.")] = None,
     method: Annotated[str, typer.Option(help="dd (everything seen) or pimc (each card judged "
                                         "with what its player could see).")] = "dd",
@@ -157,6 +161,8 @@ def review_cmd(
 
       euchre review club-night.jsonl -o decisions.csv
     """
+    if out is not None:
+        check_output(out, inputs=[record_path], suffixes=(".csv", ".parquet"))
     if record_path.endswith((".jsonl", ".ndjson")):
         _review_batch(Path(record_path), out, method, worlds, seed, json_out, call_deals,
                       others)
@@ -164,30 +170,38 @@ def review_cmd(
     source = "standard input" if record_path == "-" else record_path
     result = review(load_record(read_json(read_text(record_path), source)), method, worlds,
                     seed, call_deals, others)
+    if out is not None:
+        _write_decisions(result.decisions, out)
     if json_out:
         print_json(result.to_dict())
     else:
         print_review(console, result)
 
 
+def _write_decisions(decisions, out: Path) -> None:
+    """Every decision reviewed, to ``out`` (.csv or .parquet), whole or not at all."""
+    with written_whole(out) as tmp:
+        if out.suffix.lower() == ".parquet":
+            decisions.to_parquet(tmp)
+        else:
+            decisions.to_csv(tmp, index=False)
+
+
 def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: int,
                   json_out: bool, call_deals: int, others: str) -> None:
     """``review`` of a file of records: a summary, and every decision to ``out``."""
-    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
-        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
 
     def skipped(line: int, why: str) -> None:
         err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)
 
     good = reviewed(path, method, worlds, seed, on_skipped=skipped, call_deals=call_deals,
                     others=others)
+    if not good:
+        raise UserError(f"no record in {path} could be reviewed")
     decisions = all_decisions(good)
     by_type, costliest = summarise(decisions)
     if out is not None:
-        if out.suffix.lower() == ".parquet":
-            decisions.to_parquet(out)
-        else:
-            decisions.to_csv(out, index=False)
+        _write_decisions(decisions, out)
     if json_out:
         print_json({"records": len(good), "by_type": by_type.to_dict(orient="records"),
                     "costliest": costliest.to_dict(orient="records")})

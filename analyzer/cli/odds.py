@@ -8,6 +8,7 @@ from ..questions.odds import DEFAULT_OTHERS, odds
 from ..strategy.named import DEFAULT_WORLDS
 from .app import app
 from .common import (
+    ForceOption,
     JsonOption,
     MethodOption,
     OthersOption,
@@ -20,6 +21,7 @@ from .common import (
     on_cluster,
     print_json,
     rules_for,
+    size_limited,
     with_rule_options,
 )
 from .views import print_odds
@@ -62,6 +64,7 @@ def odds_cmd(
     seed: SeedOption = 0,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
+    force: ForceOption = False,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
@@ -81,13 +84,21 @@ def odds_cmd(
       euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml
     """
     rules = rules_for(variant, rule_opts)
-    with on_cluster(scheduler):
+    with on_cluster(scheduler), size_limited(force):
         result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
                       dealer=dealer, upcard=upcard, auction=auction, bid=bid, method=method,
                       others=others, infer=infer, deals=deals, precision=precision,
                       exact=exact, seed=seed, workers=workers, given=given or (),
                       progress=not json_out, worlds=worlds)
+    _show(result, json_out)
+
+
+def _show(result, json_out: bool) -> None:
+    """Print an answer (exit 130 after it when Ctrl-C cut the run: it is the estimate so
+    far, and says so)."""
     if json_out:
         print_json(result.to_dict())
     else:
         print_odds(console, result)
+    if result.interrupted:
+        raise typer.Exit(130)

@@ -5,12 +5,14 @@ from typing import Annotated
 
 import typer
 
+from ..outputs import check_output_dir
 from ..questions.simulate import simulate
 from ..questions.tables import DEFAULT_OTHERS, build_tables, table_meta, write_tables
 from ..strategy.named import DECISIONS, DEFAULT_WORLDS, PLAYS
 from .app import app
 from .common import (
     DealsOption,
+    ForceOption,
     JsonOption,
     MethodOption,
     OthersOption,
@@ -24,6 +26,7 @@ from .common import (
     on_cluster,
     print_json,
     rules_for,
+    size_limited,
     with_rule_options,
 )
 from .views import print_simulation
@@ -47,6 +50,7 @@ def simulate_cmd(
     seed: SeedOption = 0,
     workers: WorkersOption = None,
     scheduler: SchedulerOption = None,
+    force: ForceOption = False,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
@@ -61,13 +65,17 @@ def simulate_cmd(
       euchre simulate --variant knock --games 4000 --strategy analyzer --vs points
     """
     rules = rules_for(variant, rule_opts)
-    with on_cluster(scheduler):
+    with on_cluster(scheduler), size_limited(force):
         result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
                           worlds=worlds, workers=workers, progress=not json_out)
     if json_out:
         print_json(result.to_dict())
     else:
         print_simulation(console, result)
+    if result.interrupted:
+        err_console.print(f"interrupted after {result.games:,} games: these are the results "
+                          f"so far")
+        raise typer.Exit(130)
 
 
 @app.command("table")
@@ -81,21 +89,23 @@ def table_cmd(
     worlds: WorldsOption = DEFAULT_WORLDS,
     seed: SeedOption = 0,
     scheduler: SchedulerOption = None,
+    force: ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Build the strategy tables of a variant over random deals and write each as Parquet and
     CSV: by hand features, by hand strength, every hand class with its best option (and in
     ghost, keep or swap). Interrupted runs resume from the directory.
 
-      euchre table --variant bid --deals 1000000 -o tables/bid
+      euchre table --variant bid --deals 1000000 -o bid-tables
 
-      euchre table --variant knock --method heuristic -o tables/knock-heuristic
+      euchre table --variant knock --method heuristic -o knock-heuristic-tables
     """
     from reports.advice import how_to_bid
 
     rules = rules_for(variant, rule_opts)
+    check_output_dir(out)
     try:
-        with on_cluster(scheduler):
+        with on_cluster(scheduler), size_limited(force):
             tables = build_tables(rules, deals, Path(out), seed=seed, method=method,
                                   others=others, worlds=worlds, progress=True)
     except KeyboardInterrupt:
@@ -123,8 +133,9 @@ def report_cmd(
     = "report.html",
     deals: DealsOption = 100_000,
     method: MethodOption = "dd",
-    fmt: Annotated[str, typer.Option("--format", help="html (one self-contained file) or md "
-                                     "(Markdown with image files).")] = "html",
+    fmt: Annotated[str | None, typer.Option("--format", help="html (one self-contained file) "
+                                            "or md (Markdown with image files); default: "
+                                            "from the file's ending.")] = None,
     compare: Annotated[bool, typer.Option(help="Add the heuristic and PIMC play models "
                                           "(fewer deals) to compare with.")] = True,
     review_file: Annotated[Path | None, typer.Option(
@@ -133,6 +144,7 @@ def report_cmd(
     seed: SeedOption = 0,
     others: OthersOption = DEFAULT_OTHERS,
     scheduler: SchedulerOption = None,
+    force: ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Build the tables of a variant and write a report: the rules in force, method, deals and
@@ -140,19 +152,19 @@ def report_cmd(
 
       euchre report --variant knock --deals 1000000 -o knock.html
 
-      euchre report --variant bid --deals 20000 --format md -o report/bid.md
+      euchre report --variant bid --deals 20000 --format md -o bid.md
     """
-    from ..questions.report import build_report, tables_dir  # matplotlib: loaded when drawing
+    from ..questions.report import build_report, report_path, tables_dir  # matplotlib: lazily
 
     rules = rules_for(variant, rule_opts)
-    path = Path(out)
+    path = report_path(out, fmt, review_file)
 
     def skipped(line: int, why: str) -> None:
         err_console.print(f"warning: {review_file}, line {line}: {why}; skipped",
                           soft_wrap=True)
 
     try:
-        with on_cluster(scheduler):
+        with on_cluster(scheduler), size_limited(force):
             written = build_report(rules, path, deals=deals, method=method, fmt=fmt,
                                    compare=compare, review_file=review_file, seed=seed,
                                    others=others,

@@ -20,6 +20,8 @@ marked interrupted.
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from kernels.threads import max_threads, num_threads, set_threads
 from ..errors import UserError
 
 DEFAULT_CHUNK = 2048
+MAX_TOTAL = 2**62  # deal and game indices are 64-bit integers in the kernels
 _backend = None  # the active cluster backend (analyzer.cluster), None for this process
 
 
@@ -83,12 +86,115 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     chunk, in order)."""
     totals = Totals()
     start = time.perf_counter()
-    chunks = [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
+    chunks = _chunks(total, chunk)
     backend = _backend
     results = (backend.results(work, chunks, skip) if backend is not None
                else local_results(work, chunks, skip))
-    bar = None
-    task = None
+    try:
+        with deferred_interrupts() as stop:
+            totals = _gather(chunks, results, totals, total, start, progress, label, collect,
+                             enough, stop)
+    except KeyboardInterrupt:
+        totals.interrupted = True
+    finally:
+        results.close()  # a cluster backend cancels the tasks still in flight
+    totals.seconds = time.perf_counter() - start
+    return totals
+
+
+_limit_seconds: float | None = None  # see size_limit
+
+
+@contextlib.contextmanager
+def size_limit(seconds: float | None):
+    """Within this block a run whose first chunk says the whole would take longer than
+    ``seconds`` is refused (UserError with the estimate) instead of started; None: no limit.
+    The CLI sets one unless ``--force``."""
+    global _limit_seconds
+    before, _limit_seconds = _limit_seconds, seconds
+    try:
+        yield
+    finally:
+        _limit_seconds = before
+
+
+def duration_text(seconds: float) -> str:
+    """A duration in words: ``40 s``, ``12 minutes``, ``3.5 hours``, ``2.1 years``."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365.25 * 86400):,.1f} years"
+
+
+def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
+    if _limit_seconds is None or done >= total:
+        return
+    estimate = seconds / done * total
+    if estimate > _limit_seconds:
+        unit = "games" if label == "playing" else "deals"
+        raise UserError(f"{total:,} {unit} would take about {duration_text(estimate)} here "
+                        f"(timed on the first {done:,}; memory stays at one chunk's); ask for "
+                        f"fewer, or add --force to run it anyway")
+
+
+class _Chunks:
+    """The chunks ``(first, n)`` of ``0 .. total-1``, made as they are needed (a huge total
+    costs no memory), with a length for the backends that want one."""
+
+    def __init__(self, total: int, chunk: int):
+        self.total, self.chunk = total, chunk
+
+    def __len__(self) -> int:
+        return -(-self.total // self.chunk)
+
+    def __iter__(self):
+        for first in range(0, self.total, self.chunk):
+            yield first, min(self.chunk, self.total - first)
+
+    def __getitem__(self, i: int) -> tuple[int, int]:
+        first = i * self.chunk
+        return first, min(self.chunk, self.total - first)
+
+
+def _chunks(total: int, chunk: int) -> _Chunks:
+    if total > MAX_TOTAL:
+        raise UserError(f"{total:,} is too many: at most {MAX_TOTAL:,} deals or games a run")
+    return _Chunks(total, chunk)
+
+
+@contextlib.contextmanager
+def deferred_interrupts():
+    """Within this block Ctrl-C (SIGINT) does not raise inside a kernel (where numba would turn
+    it into a SystemError) but sets the yielded event, which the chunk loop checks between
+    chunks; a second Ctrl-C raises KeyboardInterrupt at once. Outside the main thread the
+    handler cannot be installed and nothing changes."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum, frame):
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    before = signal.signal(signal.SIGINT, handler)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _gather(chunks, results, totals, total, start, progress, label, collect, enough,
+            stop) -> Totals:
+    """The chunk loop of :func:`run_chunks`: add (or collect) each result in chunk order,
+    show progress, and stop when ``enough`` says so or Ctrl-C set ``stop``."""
+    bar = task = None
     try:
         for (first, n), part in zip(chunks, results, strict=False):
             if part is None:
@@ -108,15 +214,16 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
                 task = bar.add_task(label, total=total)
             if bar is not None:
                 bar.update(task, completed=first + n)
+            if stop.is_set():
+                totals.interrupted = True
+                break
+            if first == 0 and enough is None:
+                _check_estimate(n, total, time.perf_counter() - start, label)
             if enough is not None and enough(totals):
                 break
-    except KeyboardInterrupt:
-        totals.interrupted = True
     finally:
-        results.close()  # a cluster backend cancels the tasks still in flight
         if bar is not None:
             bar.stop()
-    totals.seconds = time.perf_counter() - start
     return totals
 
 

@@ -31,7 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
+from ..game.auction import heard_text, parse_heard
+from ..game.notation import SEATS, CardReader, NotationError
 from ..game.variants import Rules
+from ..outputs import check_output
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from .odds import DEFAULT_OTHERS, odds
 
@@ -92,9 +95,9 @@ def read_rows(path: Path, fmt: str | None = None) -> Iterator[Row | BadRow]:
     file as a whole is unusable."""
     fmt = fmt or detect_format(path)
     try:
-        handle = open(path, newline="" if fmt == "csv" else None, encoding="utf-8")
+        handle = open(path, newline="" if fmt == "csv" else None, encoding="utf-8-sig")
     except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     with handle:
         try:
             if fmt == "csv":
@@ -121,10 +124,14 @@ def _csv_rows(handle, path: Path) -> Iterator[Row | BadRow]:
             header = [c.strip().lower() for c in record]
             if "hand" not in header:
                 raise UserError(f"{path}: the CSV header (line {reader.line_num}) has no "
-                                f"'hand' column; columns are {', '.join(FIELDS)}")
+                                f"'hand' column; it has {', '.join(header)} (allowed: "
+                                f"{', '.join(FIELDS)})")
             if _unknown(header):
                 raise UserError(f"{path}: unknown column {_unknown(header)[0]!r} in the header;"
                                 f" columns are {', '.join(FIELDS)}")
+            twice = sorted({c for c in header if header.count(c) > 1})
+            if twice:
+                raise UserError(f"{path}: the column {twice[0]!r} appears twice in the header")
             continue
         line = reader.line_num
         if len(record) != len(header):
@@ -158,10 +165,15 @@ def _text_rows(handle) -> Iterator[Row | BadRow]:
         text = text.split("#", 1)[0].strip()
         if not text:
             continue
-        fields = {m.group(1).lower(): (m.group(2) if m.group(2) is not None
-                                       else m.group(3)).strip()
-                  for m in _FIELD.finditer(text)}
+        pairs = [(m.group(1).lower(), (m.group(2) if m.group(2) is not None
+                                       else m.group(3)).strip()) for m in _FIELD.finditer(text)]
+        fields = dict(pairs)
         cards = _FIELD.sub(" ", text).replace(",", " ").split()
+        if len(fields) < len(pairs):
+            keys = [k for k, _ in pairs]
+            yield BadRow(line, f"the field {next(k for k in keys if keys.count(k) > 1)!r} is "
+                               f"given twice")
+            continue
         if _unknown(fields):
             yield BadRow(line, f"unknown field {_unknown(fields)[0]!r}; fields are "
                                f"{', '.join(FIELDS[1:])}")
@@ -269,7 +281,6 @@ def _open_journal(out: Path, settings: dict, resume: bool) -> tuple[object, int]
         if journal.stat().st_size == 0:
             csv.writer(handle).writerow(OUT_COLUMNS)
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
         saved.write_text(json.dumps(settings))
         handle = open(journal, "w", newline="", encoding="utf-8")
         csv.writer(handle).writerow(OUT_COLUMNS)
@@ -323,6 +334,8 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
                     "others": others, "worlds": worlds}
         handle, done = _open_journal(out, settings, resume)
     writer = csv.writer(handle) if handle else None
+    if done:
+        _check_unchanged(path, out, rules)
     try:
         for row in read_rows(path):
             if row.line <= done:
@@ -354,9 +367,29 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
     finally:
         if handle is not None:
             handle.close()
+            if summary.evaluated + summary.resumed == 0:
+                _remove_scratch(out)  # nothing priced: nothing to resume
+    return _close_run(summary, path, out)
+
+
+def _close_run(summary: EvalSummary, path: Path, out: Path | None) -> EvalSummary:
+    """The summary of a run that ended, its output written; UserError when no hand at all
+    could be evaluated."""
+    if summary.evaluated + summary.resumed == 0 and not summary.interrupted:
+        raise UserError(f"no hand in {path} could be evaluated ({_rows(len(summary.bad))} "
+                        f"bad)" if summary.bad else f"{path} holds no hands")
     if out is not None and not summary.interrupted:
         summary.output = _finish(out)
     return summary
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row" + ("" if n == 1 else "s")
+
+
+def _remove_scratch(out: Path) -> None:
+    journal_path(out).unlink(missing_ok=True)
+    _settings_path(out).unlink(missing_ok=True)
 
 
 def _check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
@@ -365,10 +398,43 @@ def _check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     if deals < 1:
         raise UserError("--deals must be at least 1")
-    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
-        raise UserError(f"-o {out}: the output must end in .csv or .parquet")
+    if path.is_dir():
+        raise UserError(f"{path} is a folder: give a file of hands")
     if not path.is_file():
         raise UserError(f"{path}: no such file")
+    if out is not None:
+        check_output(out, inputs=[path], suffixes=(".csv", ".parquet"))
+
+
+def _identity(rules: Rules, f: dict) -> tuple:
+    """What a row asks, in a canonical form: the hand and upcard as masks, the seats, the
+    trump and the calls heard (spelling and card order do not matter)."""
+    reader = CardReader(rules)
+    seat = (f.get("seat") or "N")[:1].upper()
+    try:
+        dealer = (f.get("dealer") or SEATS[(SEATS.index(seat) - 1) % rules.players])[:1]
+        return (reader.cards(f.get("hand", "")),
+                reader.card(f["upcard"]) if f.get("upcard") else -1, seat, dealer.upper(),
+                f.get("trump", "").upper(),
+                heard_text(parse_heard(f.get("auction", ""), rules), rules))
+    except (NotationError, UserError, ValueError):
+        return ("unreadable", f.get("hand"))
+
+
+def _check_unchanged(path: Path, out: Path, rules: Rules) -> None:
+    """UserError when a row the interrupted run priced now asks something else (the input
+    was edited since): resuming would keep the old answer."""
+    with open(journal_path(out), newline="", encoding="utf-8") as f:
+        priced = {int(r["line"]): r for r in csv.DictReader(f) if r.get("line", "").isdigit()}
+    for row in read_rows(path):
+        if row.line > max(priced, default=0):
+            break
+        before = priced.get(row.line)
+        if before is None:
+            continue
+        if isinstance(row, BadRow) or _identity(rules, row.fields) != _identity(rules, before):
+            raise UserError(f"--resume: line {row.line} of {path} changed since the "
+                            f"interrupted run priced it; start again without --resume")
 
 
 def _cell(value):

@@ -21,7 +21,7 @@ from kernels import codes as K
 from kernels import query as Q
 
 from ..compute.query import MAX_TRIES, run_query
-from ..compute.runner import DEFAULT_CHUNK, run_chunks, using_threads
+from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
 from ..errors import UserError
 from ..game.auction import DecisionPoint, heard_text, parse_heard
 from ..game.notation import (
@@ -211,7 +211,7 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
     count, estimate = exact_estimate(d, seed)
     if estimate > EXACT_LIMIT_SECONDS:
         raise UserError(f"exact mode would play {count:,} layouts, about "
-                        f"{_duration(estimate)} here; use --deals or --precision instead")
+                        f"{duration_text(estimate)} here; use --deals or --precision instead")
     return count
 
 
@@ -256,11 +256,3 @@ def _check_accepted(d: Decision, counts: dict) -> None:
                         f"{MAX_TRIES:,} tries each ({why})")
     if int(counts["accepted"]) == 0:
         raise UserError("no layout meets the --given conditions and the calls heard")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.1f} hours"

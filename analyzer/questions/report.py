@@ -11,6 +11,7 @@ from reports.report import write_html, write_markdown
 
 from ..errors import UserError
 from ..game.variants import Rules
+from ..outputs import check_output
 from .review import all_decisions, reviewed, summarise
 from .tables import DEFAULT_OTHERS, build_tables, table_meta
 
@@ -33,17 +34,32 @@ def review_section(path: Path, rules: Rules, others: str = DEFAULT_OTHERS,
     return {"review_by_type": by_type, "review_costliest": costliest}
 
 
+FORMAT_OF = {".html": "html", ".htm": "html", ".md": "md"}
+
+
+def report_path(path: Path | str, fmt: str | None, review_file: Path | None = None) -> Path:
+    """The report's file, checked before any work (see ``analyzer.outputs``): it ends in
+    .html or .md, agreeing with ``fmt`` when one is given."""
+    if fmt is not None and fmt not in FORMATS:
+        raise UserError(f"--format {fmt!r}: choose html or md")
+    path = check_output(path, inputs=[review_file], suffixes=tuple(FORMAT_OF), flag="-o")
+    if fmt is not None and FORMAT_OF[path.suffix.lower()] != fmt:
+        raise UserError(f"-o {path} ends in {path.suffix}, but --format is {fmt}")
+    return path
+
+
 def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str = "dd",
-                 fmt: str = "html", compare: bool = True, review_file: Path | None = None,
-                 seed: int = 0, others: str = DEFAULT_OTHERS, progress: bool = False,
+                 fmt: str | None = None, compare: bool = True,
+                 review_file: Path | None = None, seed: int = 0,
+                 others: str = DEFAULT_OTHERS, progress: bool = False,
                  on_skipped: Callable[[int, str], None] | None = None) -> Path:
     """Build the tables (every seat bidding by the ``others`` strategy) and write the report
-    to ``path`` (``fmt`` html or md); returns the file written. The chunks go next to the
-    report, in ``.NAME.tables/``, so a report interrupted by Ctrl-C (KeyboardInterrupt)
-    resumes when built again."""
-    if fmt not in FORMATS:
-        raise UserError(f"--format {fmt!r}: choose html or md")
-    path = Path(path)
+    to ``path`` (``fmt`` html or md; None: from the file's ending); returns the file written.
+    The chunks go next to the report, in ``.NAME.tables/``, so a report interrupted by Ctrl-C
+    (KeyboardInterrupt) resumes when built again. UserError for a path that cannot be
+    written or whose ending disagrees with ``fmt``, before any work."""
+    path = report_path(path, fmt, review_file)
+    fmt = FORMAT_OF[path.suffix.lower()]
     reviewed_tables = review_section(review_file, rules, others, on_skipped) if review_file else {}
     work = tables_dir(path)
     tables = build_tables(rules, deals, work / method, seed=seed, method=method,

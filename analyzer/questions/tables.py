@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import UserError
 from ..game.describe import describe
 from ..game.variants import Rules
+from ..outputs import check_output_dir, written_whole
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
 from ..strategy.tables import CHUNK, tabulate
@@ -46,17 +47,19 @@ def table_meta(rules: Rules, tables: dict) -> dict:
 def write_tables(tables: dict, out_dir: Path) -> list[Path]:
     """Write every table as Parquet and CSV (and ``meta.json``) into ``out_dir``; returns the
     files written."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = check_output_dir(out_dir)
+    out_dir.mkdir(exist_ok=True)
     written = []
     for name, frame in tables.items():
         if name == "meta":
             continue
         for suffix, writer in ((".parquet", frame.to_parquet), (".csv", frame.to_csv)):
             path = out_dir / f"{name}{suffix}"
-            writer(path, index=False)
+            with written_whole(path) as tmp:
+                writer(tmp, index=False)
             written.append(path)
     meta_path = out_dir / "meta.json"
-    meta_path.write_text(json.dumps(tables["meta"], indent=2, default=str))
+    with written_whole(meta_path) as tmp:
+        tmp.write_text(json.dumps(tables["meta"], indent=2, default=str))
     written.append(meta_path)
     return written

@@ -1,0 +1,85 @@
+"""Where a command's results go. Every output path is checked before any work starts (its
+folder exists and is writable, it is not one of the inputs, it ends as it must), and every file
+is written to a temporary name beside it and renamed when complete, so a crash or Ctrl-C never
+leaves a half-written file under the final name."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import UserError
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _check_folder(folder: Path, flag: str, path: Path) -> None:
+    if not folder.exists():
+        raise UserError(f"{flag} {path}: the folder {folder} does not exist (create it first)")
+    if not folder.is_dir():
+        raise UserError(f"{flag} {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{flag} {path}: cannot write in {folder} (permission denied)")
+
+
+def check_output(path: Path | str, *, inputs=(), suffixes: tuple[str, ...] = (),
+                 flag: str = "-o") -> Path:
+    """``path`` as a Path when a file can be written there: its folder exists and is
+    writable, it is not a folder, not an existing file we may not replace, not one of
+    ``inputs``, and (when given) it ends in one of ``suffixes``. Raises UserError naming the
+    problem otherwise."""
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise UserError(f"{flag} {path}: the output must end in {' or '.join(suffixes)}")
+    for given in inputs:
+        if given is not None and str(given) != "-" and _same_file(path, Path(given)):
+            raise UserError(f"{flag} {path} is the input file: choose another output")
+    if path.is_dir():
+        raise UserError(f"{flag} {path} is a folder: give a file name")
+    _check_folder(path.parent if str(path.parent) else Path("."), flag, path)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UserError(f"{flag} {path}: the file exists and cannot be replaced (permission "
+                        f"denied)")
+    return path
+
+
+def check_output_dir(path: Path | str, flag: str = "-o") -> Path:
+    """``path`` as a Path when it is a writable folder, or can be made one (its parent exists
+    and is writable). Raises UserError naming the problem otherwise."""
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise UserError(f"{flag} {path} is a file: give a folder for the tables")
+        _check_folder(path, flag, path)
+    else:
+        _check_folder(path.parent if str(path.parent) else Path("."), flag, path)
+    return path
+
+
+def temporary_name(path: Path) -> Path:
+    """A name beside ``path`` for writing it before the rename (hidden, per process)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+@contextlib.contextmanager
+def written_whole(path: Path | str) -> Iterator[Path]:
+    """Write to the yielded temporary path; on success it replaces ``path`` at once, on any
+    error (or Ctrl-C) it is removed and ``path`` is left as it was. An OSError while writing
+    becomes a UserError naming the file."""
+    path = Path(path)
+    tmp = temporary_name(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
