@@ -2,6 +2,7 @@
 record, option or file) ends with one line on stderr, ``error: ...``, and exit code 2; never a
 traceback. The commands live in the sibling modules, each a thin wire to a library function."""
 
+import os
 import sys
 
 import typer
@@ -38,6 +39,16 @@ def _click_error(e: Exception) -> int | None:
     return None
 
 
+def _quiet_stdout() -> None:
+    """The reader of our output went away (``euchre review ... | head``): send what is left
+    to /dev/null, so the exit flush does not fail too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def run(argv: list[str]) -> int:
     """Run the CLI on ``argv`` (without the program name); returns the exit code. User errors
     print one line on stderr and return 2."""
@@ -51,7 +62,9 @@ def run(argv: list[str]) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+
     except Exception as e:
         code = _click_error(e)
         if code is None:

@@ -16,7 +16,17 @@ from rich.console import Console
 from ..errors import UserError
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
 
-console = Console(highlight=False)
+
+class _Console(Console):
+    """rich's console, except that a reader who closed the pipe (``| head``) ends the command
+    quietly with exit 0 (rich's own handling exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        """Raise BrokenPipeError for ``analyzer.cli.app.run`` to end quietly."""
+        raise BrokenPipeError
+
+
+console = _Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)  # warnings and progress, off stdout
 
 

@@ -15,6 +15,7 @@ from ..game.describe import describe, option_help_lines
 from ..game.notation import SEATS, format_card
 from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
+from ..questions.options import option_label
 
 
 def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> str:
@@ -77,8 +78,7 @@ def _options_table(r: OddsResult) -> Table:
     t = Table(*cols, *(["redeal %"] if redeal else []), box=None,
               title="Every call, played out on the same deals (we = your side)")
     for row in options.to_dict(orient="records"):
-        name = row["option"] + (f" {row['trump']}" if row["trump"] else "") + \
-            (f" ({row['detail']})" if row.get("detail") else "")
+        name = option_label(row["option"], row["trump"], row.get("detail") or "")
         if isinstance(row.get("received_most"), str):
             name += f", gets {row['received_most']} most often"
         ev = f"{row['ev']:+.2f}" if r.exact else \
@@ -95,13 +95,11 @@ def _print_verdict(console: Console, r: OddsResult) -> None:
     b = r.best
     if not b:
         return
-    what = b["best"] + (f" ({b['detail']})" if b.get("detail") else "") + \
-        (f", trump {b['trump']}" if b.get("trump") else "")
+    what = option_label(b["best"], b.get("trump") or "", b.get("detail") or "")
     line = f"Best: {what}: {b['ev']:+.2f} net points a hand"
     if "runner_up" in b:
-        other = b["runner_up"] + (f" ({b['runner_up_detail']})" if b.get("runner_up_detail")
-                                  else "") + (f" {b['runner_up_trump']}"
-                                              if b.get("runner_up_trump") else "")
+        other = option_label(b["runner_up"], b.get("runner_up_trump") or "",
+                             b.get("runner_up_detail") or "")
         margin = f"{b['margin']:+.2f}" + ("" if r.exact else
                                           f" [{b['margin_low']:+.2f}, {b['margin_high']:+.2f}]")
         line += f", {margin} against {other}"

@@ -11,6 +11,7 @@ error code into a sentence and ``check_replayed`` checks what the engine cannot.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -532,6 +533,42 @@ def read_json(text: str, source: str) -> dict:
                           f"{e.colno}") from None
     except (ValueError, RecursionError) as e:
         raise RecordError(f"{source} cannot be read as a record: {str(e)[:80]}") from None
+
+
+MAX_RECORD_LINES = 10_000  # an indented record longer than this is not one
+
+
+def json_records(handle) -> Iterator[tuple[int, object]]:
+    """The JSON values of a file of records, one a line (JSON Lines) or indented over several
+    lines (``euchre play --json`` before it wrote one line, or a pretty-printed file): ``(first
+    line, value)``, or ``(line, RecordError)`` for text that is not JSON, and reading goes on
+    at the next line."""
+    buf, start = [], 0
+    for line, text in enumerate(handle, start=1):
+        if buf:
+            buf.append(text)
+            if text.rstrip() in ("}", "},"):
+                yield start, _parsed("".join(buf).rstrip().rstrip(","), start)
+                buf = []
+            elif len(buf) > MAX_RECORD_LINES:
+                yield start, RecordError("not JSON: a record that does not end")
+                buf = []
+            continue
+        if not text.strip():
+            continue
+        if text.strip() == "{":
+            buf, start = [text], line
+            continue
+        yield line, _parsed(text, line)
+    if buf:
+        yield start, RecordError("not JSON: the file ends inside a record")
+
+
+def _parsed(text: str, line: int):
+    try:
+        return read_json(text, "the record")
+    except RecordError as e:
+        return e
 
 
 def check_result(record: Record, claimed) -> None:

@@ -37,6 +37,7 @@ from ..game.variants import Rules
 from ..outputs import check_output
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from .odds import DEFAULT_OTHERS, odds
+from .options import option_label
 
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction")
 OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "best_option",
@@ -230,11 +231,7 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
     return out
 
 
-def option_key(name: str, trump: str, detail: str) -> str:
-    """A call's name with its trump and detail, distinct for every option of a point
-    (``pick it up (discard 9C)``, ``bid 4 H``)."""
-    key = f"{name} {trump}".strip()
-    return f"{key} ({detail})" if detail else key
+option_key = option_label  # the name evaluate and review key their option values by
 
 
 # ---------------------------------------------------------------------------- the journal

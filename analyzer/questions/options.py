@@ -35,6 +35,14 @@ class CallOption:
         return SUITS[self.trump] if self.trump >= 0 else ""
 
 
+def option_label(name: str, trump: str, detail: str = "") -> str:
+    """A call as people say it, distinct for every option of a point: its name, the trump
+    when the name does not already say it, the detail (``order up S``, ``name C alone``,
+    ``pick it up S (discard 9C)``, ``bid 4 H``)."""
+    key = name if not trump or trump in name.split() else f"{name} {trump}"
+    return f"{key} ({detail})" if detail else key
+
+
 def _row(call=-1, alone=-1, discard=-1, give=-1, trump=-1, defend=-1) -> tuple:
     row = [-1] * Q.OPT.LEN
     row[Q.OPT.CALL], row[Q.OPT.ALONE], row[Q.OPT.DISCARD] = call, alone, discard

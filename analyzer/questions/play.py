@@ -14,7 +14,7 @@ from ..game.variants import Rules
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
 
-DEFAULT_STRATEGY = "random"
+DEFAULT_STRATEGY = "analyzer"  # the best the project has
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,

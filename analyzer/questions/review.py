@@ -46,7 +46,14 @@ from ..compute.engine import replay
 from ..compute.solver import card_values, solve_positions
 from ..errors import UserError
 from ..game.notation import SEATS, SUITS, format_card, format_hand
-from ..game.records import Record, RecordError, contract_text, load_record, read_json, result_of
+from ..game.records import (
+    Record,
+    RecordError,
+    contract_text,
+    json_records,
+    load_record,
+    result_of,
+)
 from ..game.scoring import net_points
 from ..game.seating import declaring_mask, tricks_needed
 from ..game.variants import DUMMY
@@ -424,16 +431,20 @@ def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
     try:
         handle = open(path, encoding="utf-8")
     except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     with handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield line, review(load_record(read_json(text, "the record")), method,
-                                  worlds, seed, call_deals, others)
-            except UserError as e:
-                yield line, str(e)
+        try:
+            for line, value in json_records(handle):
+                if isinstance(value, UserError):
+                    yield line, str(value)
+                    continue
+                try:
+                    yield line, review(load_record(value), method, worlds, seed, call_deals,
+                                       others)
+                except UserError as e:
+                    yield line, str(e)
+        except UnicodeDecodeError:
+            raise UserError(f"{path} is not a UTF-8 text file") from None
 
 
 def reviewed(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS, seed: int = 0,
