@@ -25,8 +25,13 @@ def _check_folder(folder: Path, flag: str, path: Path) -> None:
         raise UserError(f"{flag} {path}: the folder {folder} does not exist (create it first)")
     if not folder.is_dir():
         raise UserError(f"{flag} {path}: {folder} is a file, not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"{flag} {path}: cannot write in {folder} (permission denied)")
+    probe = folder / f".euchre-probe-{os.getpid()}"
+    try:  # try it: permissions, read-only file systems and /proc all answer the same way
+        os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.unlink(probe)
+    except OSError as e:
+        raise UserError(f"{flag} {path}: cannot write in {folder} "
+                        f"({(e.strerror or str(e)).lower()})") from None
 
 
 def check_output(path: Path | str, *, inputs=(), suffixes: tuple[str, ...] = (),

@@ -39,6 +39,7 @@ from ..strategy.named import DEFAULT_WORLDS, METHODS
 from .odds import DEFAULT_OTHERS, odds
 from .options import option_label
 
+MAX_LINE = 10_000  # characters: a row of hands is far shorter; longer is not one
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction")
 OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "best_option",
                "best_trump", "best_detail", "ev", "ev_low", "ev_high", "p_we_make",
@@ -102,13 +103,21 @@ def read_rows(path: Path, fmt: str | None = None) -> Iterator[Row | BadRow]:
     with handle:
         try:
             if fmt == "csv":
-                yield from _csv_rows(handle, path)
+                try:
+                    yield from _csv_rows(handle, path)
+                except csv.Error as e:
+                    raise UserError(f"{path} is not a CSV file of hands: {e}") from None
             elif fmt == "jsonl":
                 yield from _jsonl_rows(handle)
             else:
                 yield from _text_rows(handle)
         except UnicodeDecodeError:
             raise UserError(f"{path} is not a UTF-8 text file") from None
+
+
+def _shown(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters for a message (a header can be a megabyte)."""
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _unknown(keys) -> list:
@@ -125,10 +134,11 @@ def _csv_rows(handle, path: Path) -> Iterator[Row | BadRow]:
             header = [c.strip().lower() for c in record]
             if "hand" not in header:
                 raise UserError(f"{path}: the CSV header (line {reader.line_num}) has no "
-                                f"'hand' column; it has {', '.join(header)} (allowed: "
-                                f"{', '.join(FIELDS)})")
+                                f"'hand' column; it has {_shown(', '.join(header))} "
+                                f"(allowed: {', '.join(FIELDS)})")
             if _unknown(header):
-                raise UserError(f"{path}: unknown column {_unknown(header)[0]!r} in the header;"
+                raise UserError(f"{path}: unknown column {_shown(_unknown(header)[0])!r} in "
+                                f"the header;"
                                 f" columns are {', '.join(FIELDS)}")
             twice = sorted({c for c in header if header.count(c) > 1})
             if twice:
@@ -144,6 +154,9 @@ def _csv_rows(handle, path: Path) -> Iterator[Row | BadRow]:
 def _jsonl_rows(handle) -> Iterator[Row | BadRow]:
     for line, text in enumerate(handle, start=1):
         if not text.strip():
+            continue
+        if len(text) > MAX_LINE:
+            yield BadRow(line, f"longer than {MAX_LINE:,} characters")
             continue
         try:
             obj = json.loads(text)
@@ -163,6 +176,9 @@ def _jsonl_rows(handle) -> Iterator[Row | BadRow]:
 
 def _text_rows(handle) -> Iterator[Row | BadRow]:
     for line, text in enumerate(handle, start=1):
+        if len(text) > MAX_LINE:
+            yield BadRow(line, f"longer than {MAX_LINE:,} characters")
+            continue
         text = text.split("#", 1)[0].strip()
         if not text:
             continue

@@ -34,7 +34,7 @@ def review_section(path: Path, rules: Rules, others: str = DEFAULT_OTHERS,
     return {"review_by_type": by_type, "review_costliest": costliest}
 
 
-FORMAT_OF = {".html": "html", ".htm": "html", ".md": "md"}
+FORMAT_OF = {".html": "html", ".md": "md"}
 
 
 def report_path(path: Path | str, fmt: str | None, review_file: Path | None = None) -> Path:

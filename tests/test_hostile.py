@@ -1,0 +1,270 @@
+"""Hostile input, for every command: generated malformed cards, hands, deals, auctions,
+records, hand files and option values are run through the CLI entry point in-process, and
+each must give exit code 2, exactly one ``error:`` line, no traceback, and leave nothing under
+the output path. The slow suite runs ten times as many cases."""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.cli import run
+
+SLOW = os.environ.get("EUCHRE_HOSTILE_SLOW") == "1"
+SCALE = 10 if SLOW else 1
+
+KNOCK_HAND = ["AH", "JH", "KD", "QD", "JD"]
+BID_HAND = ["JH", "JD", "AH", "KH", "QH", "9S"]
+RECORD = {"variant": "knock", "dealer": "N",
+          "hands": {"N": "9S KH QH 9H 9C", "E": "AS JS TH KD QC", "S": "KS AD QD 9D AC",
+                    "W": "TS AH JD KC JC"},
+          "upcard": "QS", "kitty": "JH TD TC",
+          "auction": ["E pass", "S pass", "W pass", "N pass", "E name C"], "trump": "C",
+          "tricks": ["AS KS TS 9S", "KD AD JD 9H", "QD KC QH TH", "JC 9C QC AC",
+                     "AH KH JS 9D"]}
+DEAL = "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / W: 9S TS JS QS KS"
+
+# text that can never be a card, a seat, a suit, a variant or a number: it starts with "zq"
+junk = st.text(alphabet="xyzq!?#%&~*", min_size=0, max_size=12).map(lambda s: "zq" + s)
+
+
+def run_cli(args: list[str]) -> tuple[int, str, str]:
+    """Run the CLI in-process; ``(exit code, stdout, stderr)``."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = run(args)
+        except SystemExit as e:  # never expected: run() returns codes
+            code = f"SystemExit({e.code})"
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_one_error(args: list[str], out_path: Path | None = None) -> str:
+    """The command fails as a user error should; returns the error line."""
+    code, out, err = run_cli(args)
+    assert "Traceback" not in err + out, (args, err[-800:])
+    assert code == 2, (args, code, err[-400:])
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, (args, err)
+    if out_path is not None:
+        assert not out_path.exists(), (args, "created", out_path)
+    return errors[0]
+
+
+# ---------------------------------------------------------------------------- generators
+
+def _mutate_hand(cards: list[str], draw) -> list[str]:
+    cards = list(cards)
+    kind = draw(st.sampled_from(["junk", "twice", "short", "long"]))
+    i = draw(st.integers(0, len(cards) - 1))
+    if kind == "junk":
+        cards[i] = draw(junk)
+    elif kind == "twice":
+        cards[i] = cards[(i + 1) % len(cards)]
+    elif kind == "short":
+        del cards[i]
+    else:
+        cards.append(draw(st.sampled_from(["TS", "9S", "QS", "KS", "AS", "TC"])))
+        cards.append(draw(st.sampled_from(["9C", "QC", "KC", "AC"])))
+    return cards
+
+
+@st.composite
+def odds_args(draw):
+    """An odds question with one thing wrong."""
+    bid = draw(st.booleans())
+    hand = BID_HAND if bid else KNOCK_HAND
+    base = ["odds", *hand, "--variant", "bid" if bid else "knock", "--deals", "100"]
+    if not bid:
+        base += ["--upcard", "9H", "--seat", "E", "--dealer", "N"]
+    what = draw(st.sampled_from(["hand", "option", "value", "flag", "auction", "upcard",
+                                 "given"]))
+    if what == "hand":
+        return ["odds", *_mutate_hand(hand, draw), *base[1 + len(hand):]]
+    if what == "option":
+        return base + [draw(st.sampled_from(["--seat", "--dealer", "--trump", "--variant",
+                                             "--method", "--others", "--bid"])), draw(junk)]
+    if what == "value":
+        return base + [draw(st.sampled_from(["--deals", "--seed", "--precision", "--workers",
+                                             "--worlds"])),
+                       draw(st.sampled_from(["-5", "0x", "", "1e999", "nan", "-1"])
+                            | junk)]
+    if what == "flag":
+        return base + ["--" + draw(junk)]
+    if what == "auction":
+        return base + ["--auction", draw(st.sampled_from(["N ", "E ", "W 4, "])) + draw(junk)]
+    if what == "upcard":
+        return [*base, "--upcard", draw(st.sampled_from(hand) | junk)] if not bid else \
+            [*base, "--upcard", "9H"]
+    return base + ["--given", draw(st.sampled_from(["S: has ", "W: ", "Q: has AH", "E: has "]))
+                   + draw(junk)]
+
+
+@st.composite
+def record_text(draw):
+    """A recorded hand as text with one thing wrong."""
+    rec = json.loads(json.dumps(RECORD))
+    what = draw(st.sampled_from(["drop", "type", "card", "twice", "truncate", "seat",
+                                 "call", "variant", "binary"]))
+    if what == "drop":
+        del rec[draw(st.sampled_from(["variant", "hands", "tricks", "auction", "dealer"]))]
+    elif what == "type":
+        rec[draw(st.sampled_from(["hands", "tricks", "auction", "dealer", "upcard"]))] = \
+            draw(st.sampled_from([7, None, [1, 2], {"a": 1}, 2.5, True]))
+    elif what == "card":
+        t = draw(st.integers(0, 4))
+        cards = rec["tricks"][t].split()
+        cards[draw(st.integers(0, 3))] = draw(junk)
+        rec["tricks"][t] = " ".join(cards)
+    elif what == "twice":
+        rec["tricks"][1] = rec["tricks"][0]
+    elif what == "seat":
+        rec["dealer"] = draw(junk)
+    elif what == "call":
+        rec["auction"][draw(st.integers(0, 4))] = "E " + draw(junk)
+    elif what == "variant":
+        rec["variant"] = draw(junk)
+    text = json.dumps(rec)
+    if what == "truncate":
+        text = text[:draw(st.integers(0, len(text) - 2))]
+    if what == "binary":
+        return b"\xff\xfe\x00" + draw(st.binary(max_size=40))
+    return text.encode()
+
+
+@st.composite
+def hand_file(draw):
+    """A hand file (name, bytes) in which no row can be priced."""
+    kind = draw(st.sampled_from(["csv", "txt", "jsonl"]))
+    bom = b"\xef\xbb\xbf" if draw(st.booleans()) else b""
+    nl = draw(st.sampled_from([b"\n", b"\r\n"]))
+    rows = [" ".join(_mutate_hand(KNOCK_HAND, draw)) for _ in range(draw(st.integers(0, 4)))]
+    damage = draw(st.sampled_from(["rows", "header", "binary", "huge", "empty"]))
+    if damage == "binary":
+        return kind, b"\xff\xfe\x00\x81" + draw(st.binary(max_size=64))
+    if damage == "huge":
+        return kind, bom + b"zq" * 300_000 + nl
+    if damage == "empty":
+        return kind, bom + nl * draw(st.integers(0, 3))
+    if kind == "csv":
+        header = b"hand,upcard,seat" if damage == "rows" else \
+            draw(st.sampled_from([b"seat,upcard", b"hand,hand", b"hand,colour"]))
+        body = nl.join(f"{r},9S,E".encode() for r in rows)
+        return kind, bom + header + nl + body + nl
+    if kind == "jsonl":
+        lines = [json.dumps({"hand": r, "upcard": "9S", "seat": "E"}).encode() for r in rows]
+        if damage == "header":
+            lines.append(b'{"hand": "AH JH KD QD JD", "colour": 1}')
+        return kind, bom + nl.join(lines) + nl
+    lines = [f"{r} upcard=9S seat=E".encode() for r in rows]
+    if damage == "header":
+        lines.append(b"AH JH KD QD JD upcard=9S seat=E seat=W")
+    return kind, bom + nl.join(lines) + nl
+
+
+@st.composite
+def other_args(draw):
+    """Another command with one thing wrong: play, solve, rules, simulate, table, report,
+    strategy."""
+    command = draw(st.sampled_from(["play", "solve", "rules", "simulate", "table", "report",
+                                    "strategy"]))
+    if command == "play":
+        return ["play", "--variant", draw(st.sampled_from(["knock", "bid"])),
+                draw(st.sampled_from(["--seed", "--dealer", "--strategy", "--play"])),
+                draw(junk)]
+    if command == "solve":
+        cards = DEAL.split()
+        i = draw(st.sampled_from([k for k, c in enumerate(cards) if len(c) == 2 and
+                                  not c.endswith(":")]))
+        cards[i] = draw(junk | st.just(cards[i - 1]))
+        return ["solve", " ".join(cards), "--variant", "knock", "--trump", "H"]
+    if command == "rules":
+        return ["rules", draw(st.sampled_from(["bid", "knock"])),
+                draw(st.sampled_from(["--failed-moon-points", "--lone-defender-points",
+                                      "--target"])), draw(junk)]
+    if command == "simulate":
+        return ["simulate", "--variant", "knock", draw(st.sampled_from(
+            ["--games", "--strategy", "--vs", "--play", "--vs-play", "--worlds"])), draw(junk)]
+    if command == "strategy":
+        return ["strategy", "show", draw(junk)]
+    return [command, "--variant", draw(st.sampled_from(["knock", "zqx"])), "--deals",
+            draw(st.sampled_from(["0", "-3", "zq"]))]
+
+
+# ---------------------------------------------------------------------------- the suite
+
+def _cases(n: int):
+    return settings(max_examples=n * SCALE, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+@_cases(700)
+@given(odds_args())
+def test_hostile_odds_questions(args):
+    assert_one_error(args)
+
+
+@_cases(400)
+@given(record_text(), st.sampled_from(["score", "review"]))
+def test_hostile_records(data, command):
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "hand.json"
+        f.write_bytes(data)
+        out = Path(tmp) / "decisions.csv"
+        args = [command, str(f)] + (["-o", str(out), "--call-deals", "0"]
+                                    if command == "review" else [])
+        assert_one_error(args, out if command == "review" else None)
+
+
+@_cases(400)
+@given(hand_file(), st.sampled_from([".csv", ".parquet"]))
+def test_hostile_hand_files(named, suffix):
+    kind, data = named
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / f"hands.{kind}"
+        f.write_bytes(data)
+        out = Path(tmp) / f"priced{suffix}"
+        assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50",
+                          "-o", str(out)], out)
+        assert sorted(p.name for p in Path(tmp).iterdir()) == [f.name]  # no scratch left
+
+
+@_cases(300)
+@given(record_text())
+def test_hostile_record_files(data):
+    """A file of records none of which can be reviewed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "club.jsonl"
+        f.write_bytes(data + b"\n" + data + b"\n")
+        out = Path(tmp) / "decisions.csv"
+        assert_one_error(["review", str(f), "-o", str(out), "--call-deals", "0"], out)
+
+
+@_cases(300)
+@given(other_args())
+def test_hostile_other_commands(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out"
+        if args[0] in ("table", "report"):
+            args = args + ["-o", str(out) + (".html" if args[0] == "report" else "")]
+        assert_one_error(args)
+        assert list(Path(tmp).iterdir()) == []
+
+
+@pytest.mark.slow
+def test_the_slow_suite_runs_ten_times_as_many_cases():
+    """``make test-slow`` runs this module again with EUCHRE_HOSTILE_SLOW=1 (20,000 cases)."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, EUCHRE_HOSTILE_SLOW="1")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           __file__, "-k", "hostile and not slow_suite"], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]

@@ -1,0 +1,237 @@
+"""Long and hostile runs lose nothing: the cases of issue 14, one named test each — outputs
+that cannot be written, Ctrl-C mid-run, runaway sizes, an output that is the input, a dealer's
+options, resuming an edited file, files of records, Excel CSVs, failed runs' scratch files,
+runs where nothing could be processed, the play default, and the smaller ones."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analyzer.questions.play import DEFAULT_STRATEGY
+from tests.test_hostile import assert_one_error, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "records"
+KNOCK_ROW = "AH JH KD QD JD,E,N,9H"
+
+
+def _hands(tmp_path, rows=(KNOCK_ROW,), name="h.csv", header="hand,seat,dealer,upcard"):
+    f = tmp_path / name
+    f.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return f
+
+
+# ---------------------------------------------------------------------------- 1. outputs
+
+@pytest.mark.parametrize("where", ["missing-folder", "parent-is-a-file", "read-only"])
+def test_unwritable_outputs_fail_before_any_work(tmp_path, where):
+    f = _hands(tmp_path)
+    if where == "missing-folder":
+        base = tmp_path / "nowhere"
+    elif where == "parent-is-a-file":
+        base = f
+    else:
+        base = tmp_path / "locked"
+        base.mkdir()
+        base.chmod(0o500)
+        if os.access(base, os.W_OK):  # root writes anywhere: use a folder nobody can write
+            base = Path("/proc")
+    commands = [
+        ["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o", str(base / "o.csv")],
+        ["table", "--variant", "knock", "--deals", "200", "-o", str(base / "t")],
+        ["report", "--variant", "knock", "--deals", "200", "-o", str(base / "r.html")],
+        ["review", str(RECORDS / "knock_misplay.json"), "--call-deals", "0", "-o",
+         str(base / "d.csv")],
+    ]
+    for args in commands:
+        start = time.perf_counter()
+        line = assert_one_error(args)
+        assert str(base) in line or "/proc" in line, line
+        assert time.perf_counter() - start < 5  # refused before the work, not after
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_outputs_are_written_whole(tmp_path, monkeypatch):
+    """A crash while writing leaves the old file, not half a new one."""
+    from analyzer.outputs import written_whole
+
+    target = tmp_path / "r.html"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), written_whole(target) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("crash")
+    assert target.read_text() == "old" and list(tmp_path.iterdir()) == [target]
+
+
+# ---------------------------------------------------------------------------- 2. Ctrl-C
+
+@pytest.mark.parametrize("args, partial", [
+    (["odds", "JH", "AH", "KH", "QD", "9S", "TC", "--variant", "bid", "--deals", "5000000"],
+     "interrupted after"),
+    (["simulate", "--variant", "knock", "--games", "400000000", "--play", "heuristic",
+      "--force"], "interrupted after"),
+])
+def test_ctrl_c_prints_the_estimate_so_far(args, partial):
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(6)  # past start-up, into the chunks
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out[-500:], err[-500:])
+    assert "Traceback" not in err and "SystemError" not in err, err[-800:]
+    assert partial in out + err
+    assert "%" in out  # the estimate itself: intervals were printed
+
+
+# ---------------------------------------------------------------------------- 3. sizes
+
+def test_runaway_sizes_are_refused_with_an_estimate():
+    line = assert_one_error(["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid",
+                             "--deals", "99999999999999999999"])
+    assert "too many" in line
+    start = time.perf_counter()
+    line = assert_one_error(["simulate", "--variant", "knock", "--games", "99999999999999"])
+    assert "would take about" in line and "--force" in line
+    assert time.perf_counter() - start < 30
+
+
+# ---------------------------------------------------------------------------- 4-6, 8-10: evaluate
+
+def test_evaluate_will_not_overwrite_its_input(tmp_path):
+    f = _hands(tmp_path)
+    before = f.read_bytes()
+    assert "is the input file" in assert_one_error(["evaluate", str(f), "--variant", "knock",
+                                                     "-o", str(f)])
+    assert f.read_bytes() == before
+
+
+def test_a_dealers_options_are_keyed_by_discard(tmp_path):
+    from analyzer.questions.evaluate import option_key
+
+    f = _hands(tmp_path, ['9S TS AD KD 9H,N,N,QS,"E pass, S pass, W pass"'],
+               header="hand,seat,dealer,upcard,auction")
+    out = tmp_path / "o.csv"
+    code, _, err = run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "200",
+                            "-o", str(out)])
+    assert code == 0, err
+    row = pd.read_csv(out, keep_default_na=False).iloc[0]
+    options = json.loads(row["options"])
+    assert sum("discard" in k for k in options) >= 12  # six discards, alone or not
+    best = option_key(row["best_option"], row["best_trump"], row["best_detail"])
+    assert options[best] == pytest.approx(row["ev"], abs=1e-3)
+    assert max(options.values()) == pytest.approx(row["ev"], abs=1e-3)
+
+
+def test_resume_refuses_an_edited_input(tmp_path):
+    rows = [KNOCK_ROW, "9S TS QH KH AC,E,N,JH", "AS KS QS 9H TD,E,N,JS"]
+    f = _hands(tmp_path, rows)
+    out = tmp_path / "o.csv"
+    assert run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                    str(out)])[0] == 0
+    journal = out.with_name(out.name + ".partial.csv")
+    settings = out.with_name(out.name + ".partial.json")
+    # an interrupted run: the first two rows priced, then the input edited
+    priced = pd.read_csv(out, keep_default_na=False, dtype=str).head(2)
+    priced.to_csv(journal, index=False)
+    settings.write_text(json.dumps({"file": str(f.resolve()), "variant": "knock",
+                                    "rules": json.loads(json.dumps(_knock_rules())),
+                                    "deals": 50, "method": "dd", "seed": 0,
+                                    "others": "analyzer", "worlds": 20}))
+    out.unlink()
+    _hands(tmp_path, [rows[0], "9S TS QH KH AD,E,N,JH", rows[2]])
+    line = assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50",
+                             "-o", str(out), "--resume"])
+    assert "line 3" in line and "changed" in line
+
+
+def _knock_rules():
+    from analyzer.game.variants import make_rules
+
+    return make_rules("knock").options
+
+
+def test_excel_csv_with_bom_and_crlf(tmp_path):
+    f = tmp_path / "excel.csv"
+    f.write_bytes(b"\xef\xbb\xbfhand,seat,dealer,upcard\r\n" + KNOCK_ROW.encode() + b"\r\n")
+    code, out, err = run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50"])
+    assert code == 0, err
+    assert "line 2:" in out
+
+
+def test_a_run_that_stops_early_leaves_no_scratch(tmp_path):
+    f = _hands(tmp_path, ["AH AH KD QD JD,E,N,9H", KNOCK_ROW])
+    out = tmp_path / "o.csv"
+    line = assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                             str(out), "--strict"])
+    assert "line 2" in line and "--resume" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.csv"]
+    # so the next run fails (or succeeds) for its own reason, not "add --resume"
+    assert run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                    str(out)])[0] == 0
+
+
+def test_nothing_processed_is_a_failure(tmp_path):
+    f = _hands(tmp_path, ["AH AH KD QD JD,E,N,9H", "XX"])
+    assert "could be evaluated" in assert_one_error(["evaluate", str(f), "--variant",
+                                                     "knock"])
+    empty = tmp_path / "club.jsonl"
+    empty.write_text("")
+    assert "no record" in assert_one_error(["review", str(empty), "--call-deals", "0"])
+
+
+# ---------------------------------------------------------------------------- 7, 11: play, review
+
+def test_play_json_lines_make_a_file_review_reads(tmp_path):
+    club = tmp_path / "club.jsonl"
+    lines = []
+    for seed in range(3):
+        code, out, err = run_cli(["play", "--variant", "knock", "--seed", str(seed), "--json"])
+        assert code == 0, err
+        assert out.count("\n") == 1  # one record, one line
+        lines.append(out)
+    club.write_text("".join(lines))
+    code, out, err = run_cli(["review", str(club), "--call-deals", "0", "--json"])
+    assert code == 0 and "warning" not in err, err
+    assert json.loads(out)["records"] >= 2  # redealt hands are skipped with a warning only
+    pretty = tmp_path / "pretty.jsonl"
+    pretty.write_text("".join(json.dumps(json.loads(x), indent=2) + "\n" for x in lines))
+    code, out2, err = run_cli(["review", str(pretty), "--call-deals", "0", "--json"])
+    assert code == 0 and json.loads(out2)["records"] == json.loads(out)["records"], err
+
+
+def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
+    assert DEFAULT_STRATEGY == "analyzer"
+    readme = (ROOT / "README.md").read_text()
+    assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
+
+
+# ---------------------------------------------------------------------------- 12. smaller
+
+def test_a_closed_pipe_is_not_an_error():
+    done = subprocess.run(f"{sys.executable} -m analyzer review "
+                          f"{RECORDS / 'knock_misplay.json'} --call-deals 0 | head -1",
+                          shell=True, capture_output=True, text=True, cwd=ROOT,
+                          executable="/bin/bash", env=dict(os.environ, SHELLOPTS="pipefail"))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_smaller_cases(tmp_path):
+    assert "end in .html or .md" in assert_one_error(
+        ["report", "--variant", "knock", "--deals", "200", "-o", str(tmp_path / "r.pdf")])
+    assert "is a folder" in assert_one_error(["evaluate", str(tmp_path), "--variant", "knock"])
+    twice = tmp_path / "t.txt"
+    twice.write_text("AH JH KD QD JD upcard=9H seat=E seat=W\n" + KNOCK_ROW.replace(",", " ")
+                     .replace(" E N 9H", " seat=E dealer=N upcard=9H") + "\n")
+    code, _, err = run_cli(["evaluate", str(twice), "--variant", "knock", "--deals", "50"])
+    assert code == 0 and "'seat' is given twice" in err and "1 bad row skipped" in err
+    assert "--ace-no-face" in assert_one_error(["rules", "knock", "--ace-no-face"])
+    code, out, _ = run_cli(["review", str(RECORDS / "knock_misplay.json"), "--call-deals",
+                            "0"])
+    assert code == 0 and "<NA>" not in out
