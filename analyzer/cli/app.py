@@ -15,9 +15,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
 )
 bench_app = typer.Typer(help="Benchmarks that print figures (solves per second, nodes).",
-                        no_args_is_help=True)
+                        no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(bench_app, name="bench")
 
 

@@ -10,7 +10,8 @@ from .app import app
 from .common import VariantOption, console, err_console, rules_for, with_rule_options
 
 strategy_app = typer.Typer(help="Bidding strategies: show one as a TOML file, build the "
-                                "analyzer's tables.", no_args_is_help=True)
+                                "analyzer's tables.", no_args_is_help=True,
+                          rich_markup_mode="markdown")
 app.add_typer(strategy_app, name="strategy")
 
 
@@ -50,8 +51,9 @@ def show_cmd(
 def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
     """Build (or find in the cache) the analyzer strategy of a variant and its house rules:
     rounds of best response to itself, starting from the point count, until fewer than 1% of
-    its table cells change their best call. Any command that bids by the analyzer builds it
-    on first use; this does it ahead, with the rounds shown.
+    its table cells change their best call. The default rules' strategies ship with the
+    package; for other house rules any command that bids by the analyzer builds one on first
+    use (minutes) and caches it: this does it ahead, with the rounds shown.
 
       euchre strategy build --variant knock
     """
