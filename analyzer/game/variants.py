@@ -133,7 +133,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "a defender may go alone (their partner sits out)",
                {"knock": False}),
     OptionSpec("lone_defender_points", int,
-               "points when a lone defender euchres the makers (needs lone_defender)",
+               "points when a lone defender euchres the makers (needs --lone-defender)",
                {"knock": 4}),
     OptionSpec("win_by_two", bool,
                "the game must be won by 2 points",
