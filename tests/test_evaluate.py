@@ -16,8 +16,9 @@ import pytest
 from analyzer.cli import run
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.evaluate import BadRow, Row, evaluate_file, option_key, read_rows
+from analyzer.questions.evaluate import BadRow, Row, evaluate_file, read_rows
 from analyzer.questions.odds import odds
+from analyzer.questions.options import option_label
 
 KNOCK = make_rules("knock")
 DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
@@ -80,9 +81,9 @@ def test_rows_agree_with_direct_odds_queries(tmp_path):
         assert row["ev"] == pytest.approx(direct.best["ev"])
         assert row["best_option"] == direct.best["best"]
         values = json.loads(row["options"])
-        assert values == {option_key(r.option, r.trump, r.detail): pytest.approx(r.ev, abs=0.01)
+        assert values == {option_label(r.option, r.trump, r.detail): pytest.approx(r.ev, abs=0.01)
                           for r in direct.options.itertuples()}
-        assert values[option_key(row["best_option"], row["best_trump"], row["best_detail"])] \
+        assert values[option_label(row["best_option"], row["best_trump"], row["best_detail"])] \
             == pytest.approx(row["ev"], abs=0.01)
 
 

@@ -113,7 +113,7 @@ def test_evaluate_will_not_overwrite_its_input(tmp_path):
 
 
 def test_a_dealers_options_are_keyed_by_discard(tmp_path):
-    from analyzer.questions.evaluate import option_key
+    from analyzer.questions.options import option_label
 
     f = _hands(tmp_path, ['9S TS AD KD 9H,N,N,QS,"E pass, S pass, W pass"'],
                header="hand,seat,dealer,upcard,auction")
@@ -124,7 +124,7 @@ def test_a_dealers_options_are_keyed_by_discard(tmp_path):
     row = pd.read_csv(out, keep_default_na=False).iloc[0]
     options = json.loads(row["options"])
     assert sum("discard" in k for k in options) >= 12  # six discards, alone or not
-    best = option_key(row["best_option"], row["best_trump"], row["best_detail"])
+    best = option_label(row["best_option"], row["best_trump"], row["best_detail"])
     assert options[best] == pytest.approx(row["ev"], abs=1e-3)
     assert max(options.values()) == pytest.approx(row["ev"], abs=1e-3)
 

@@ -11,8 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from ..errors import UserError
 from ..game.records import load_record, read_json
 from ..outputs import check_output, written_whole
-from ..questions.evaluate import EvalSummary, count_rows, evaluate_file, option_key
+from ..questions.evaluate import EvalSummary, count_rows, evaluate_file
 from ..questions.odds import DEFAULT_OTHERS
+from ..questions.options import option_label
 from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
 from ..questions.review_calls import CALL_DEALS
 from ..strategy.named import DEFAULT_WORLDS
@@ -103,7 +104,7 @@ def _row_printer(json_out: bool, to_terminal: bool):
         if json_out:
             print(json.dumps({**row, "options": json.loads(row["options"])}), flush=True)
         elif to_terminal:
-            best = option_key(row["best_option"], row["best_trump"], row["best_detail"])
+            best = option_label(row["best_option"], row["best_trump"], row["best_detail"])
             close = f", too close to call against {row['runner_up']}" if row["too_close"] \
                 else ""
             console.print(f"line {row['line']}: {row['hand']} -> {best}: {row['ev']:+.2f} net "

@@ -154,10 +154,10 @@ def report_cmd(
 
       euchre report --variant bid --deals 20000 --format md -o bid.md
     """
-    from ..questions.report import build_report, report_path, tables_dir  # matplotlib: lazily
+    from ..questions.report import build_report, tables_dir  # matplotlib: loaded when drawing
 
     rules = rules_for(variant, rule_opts)
-    path = report_path(out, fmt, review_file)
+    path = Path(out)  # build_report checks it before any work
 
     def skipped(line: int, why: str) -> None:
         err_console.print(f"warning: {review_file}, line {line}: {why}; skipped",

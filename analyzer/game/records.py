@@ -548,7 +548,7 @@ def json_records(handle) -> Iterator[tuple[int, object]]:
         if buf:
             buf.append(text)
             if text.rstrip() in ("}", "},"):
-                yield start, _parsed("".join(buf).rstrip().rstrip(","), start)
+                yield start, _parsed("".join(buf).rstrip().rstrip(","))
                 buf = []
             elif len(buf) > MAX_RECORD_LINES:
                 yield start, RecordError("not JSON: a record that does not end")
@@ -559,12 +559,12 @@ def json_records(handle) -> Iterator[tuple[int, object]]:
         if text.strip() == "{":
             buf, start = [text], line
             continue
-        yield line, _parsed(text, line)
+        yield line, _parsed(text)
     if buf:
         yield start, RecordError("not JSON: the file ends inside a record")
 
 
-def _parsed(text: str, line: int):
+def _parsed(text: str):
     try:
         return read_json(text, "the record")
     except RecordError as e:

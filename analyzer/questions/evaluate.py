@@ -233,10 +233,10 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
            "dealer": result.dealer or "", "upcard": result.upcard or "",
            "trump": f.get("trump", "").upper(), "auction": result.auction,
            "best_option": v["best"], "best_trump": v["trump"], "best_detail": v["detail"],
-           "runner_up": option_key(v.get("runner_up", ""), v.get("runner_up_trump", ""),
+           "runner_up": option_label(v.get("runner_up", ""), v.get("runner_up_trump", ""),
                                    v.get("runner_up_detail", "")),
            "too_close": bool(v.get("too_close", False)), "deals": result.deals,
-           "options": json.dumps({option_key(r.option, r.trump, r.detail): round(float(r.ev), 4)
+           "options": json.dumps({option_label(r.option, r.trump, r.detail): round(float(r.ev), 4)
                                   for r in table.itertuples()})}
     for col in ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
                 "p_they_make"):
@@ -247,7 +247,6 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
     return out
 
 
-option_key = option_label  # the name evaluate and review key their option values by
 
 
 # ---------------------------------------------------------------------------- the journal
@@ -439,8 +438,9 @@ def _check_unchanged(path: Path, out: Path, rules: Rules) -> None:
     was edited since): resuming would keep the old answer."""
     with open(journal_path(out), newline="", encoding="utf-8") as f:
         priced = {int(r["line"]): r for r in csv.DictReader(f) if r.get("line", "").isdigit()}
+    last = max(priced, default=0)
     for row in read_rows(path):
-        if row.line > max(priced, default=0):
+        if row.line > last:
             break
         before = priced.get(row.line)
         if before is None:

@@ -36,10 +36,9 @@ class CallOption:
 
 
 def option_label(name: str, trump: str, detail: str = "") -> str:
-    """A call as people say it, distinct for every option of a point: its name, the trump
-    when the name does not already say it, the detail (``order up S``, ``name C alone``,
-    ``pick it up S (discard 9C)``, ``bid 4 H``)."""
-    key = name if not trump or trump in name.split() else f"{name} {trump}"
+    """A call as people say it, distinct for every option of a point: its name, its trump,
+    its detail (``order up S``, ``name alone C``, ``pick it up S (discard 9C)``, ``bid 4 H``)."""
+    key = f"{name} {trump}".strip()
     return f"{key} ({detail})" if detail else key
 
 
@@ -90,7 +89,7 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
     if code == K.ORDER:
         word = "pick it up" if point.seat == point.dealer else "order up"
     else:
-        word = f"name {SUITS[trump]}"
+        word = "name"  # the suit is the option's trump, as for order up
     out = []
     for alone in (0, 1):
         name = word + (" alone" if alone else with_partner)

@@ -20,8 +20,8 @@ from ..game.auction import DecisionPoint, Heard
 from ..game.notation import SEATS
 from ..game.records import Record, call_text
 from ..game.variants import LADDER
-from .evaluate import option_key
 from .odds import odds_at
+from .options import option_label
 
 CALL_DEALS = 400  # deals a call is priced on
 
@@ -90,7 +90,7 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     o = result.choices[best]
     note += f"{result.deals:,} deals; {gap:+.2f} [{low:+.2f}, {high:+.2f}] behind the best"
     return {"kind": "call", "seat": SEATS[seat], "trick": None, "choice": choice,
-            "best": option_key(o.name, o.trump_text, o.detail) if k != best else "",
+            "best": option_label(o.name, o.trump_text, o.detail) if k != best else "",
             "value_before": round(float(table["ev"].iloc[best]), 3),
             "value_after": round(float(table["ev"].iloc[k]), 3), "cost_tricks": math.nan,
             "cost_points": round(float(gap), 3) if costly else 0.0,
