@@ -48,6 +48,7 @@ from .layout import JOKER, deck_natural_ids
 from .query import X
 from .record import reset_record
 from .slots import C, M, R
+from .solver import new_deal
 
 ONE = np.uint64(1)
 MAX_ROWS = 16
@@ -264,6 +265,7 @@ def decision_rows_batch(cfg, score_table, to_norm, from_norm, policies, params, 
         cards = np.empty(deck_ids.shape[0], dtype=np.int64)
         deal_hand(cfg, seed, first + i, dealers[i], hm, rec, deck_ids, cards, ag.rng)
         deal_hm = hm.copy()
+        new_deal(works[tid])
         upcards[i] = rec[R.UPCARD]
         for s in range(4):
             dealt[i, s] = hm[M.DEALT + s]

@@ -30,7 +30,7 @@ from .record import clear_outcome, fail
 from .rng import STREAM_PLAY, reseed, stream_state
 from .seating import declaring_mask, first_leader, on_declaring_side
 from .slots import C, K, M, R
-from .solver import TT_WORDS, W, solve_exact
+from .solver import TT_WORDS, W, new_deal, solve_exact
 from .tricks import play_tricks
 
 ONE = np.uint64(1)
@@ -189,6 +189,7 @@ def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
         deal_hand(cfg, seed, first + i, dealers[i], masks[i], recs[i], deck_ids, cards, state)
         ag = new_agents(policies, params, state, works[tid], tables[tid], decks)
         next_hand(ag, seed, first + i)
+        new_deal(ag.work)
         play_hand(cfg, score_table, to_norm, from_norm, ag, masks[i], recs[i])
     return masks, recs
 

@@ -18,6 +18,7 @@ from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
 from .layout import deck_natural_ids
 from .slots import C, M, R
+from .solver import new_deal
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
@@ -102,6 +103,7 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
         index = deal_set * MAX_HANDS + h
         deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, deal_state)
         next_hand(ag, seed, index * 3 + a_seat)
+        new_deal(work)
         play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
         hands += 1
         dealer = (dealer + 1) % players

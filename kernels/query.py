@@ -36,7 +36,7 @@ from .layout import DECK_DOUBLE, SLOT_MASKS, TRUMP_SLOT, deck_mask, normalise_ma
 from .record import reset_record
 from .rng import STREAM_DEAL, stream_state
 from .slots import C, K, M, R
-from .solver import W, at_least, set_position, solve_exact
+from .solver import W, at_least, new_deal, set_position, solve_exact
 
 ONE = np.uint64(1)
 
@@ -316,6 +316,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         tries[i] = t
         if t < 0:
             continue
+        new_deal(works[tid])
         dealt_out[i] = dealt
         for s in range(n_scen):
             next_hand(ag, seed, (first + i) * 64 + s)

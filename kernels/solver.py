@@ -41,6 +41,10 @@ EVEN_BITS = np.uint64(0x5555555555555555)
 ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 
 
+MEMO_ENTRIES = 32  # answers solve_exact remembers: a deal's options often end alike
+MEMO_WORDS = 6
+
+
 class W(IntEnum):
     """Slots of the solver's per-thread work array ``w`` (uint64)."""
 
@@ -56,7 +60,7 @@ class W(IntEnum):
     MEMO_NEXT = 12  # the memo entry the next new answer goes to
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
     MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
-    LEN = 16 + 64 * 14 + 8 * 6
+    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
 
 
 MAX_TRICKS_DEEP = 14
@@ -96,10 +100,21 @@ def pext(x, m):
 
 
 @njit(**JIT)
+def new_deal(w):
+    """Start a new table generation in ``w``: entries and remembered answers of earlier deals
+    are ignored from here on. Every entry holds for any deal (it is keyed by the position
+    itself), so this is only to make node counts depend on the deal alone, whatever a thread
+    solved before it; the solves of one deal share their entries."""
+    w[W.STAMP] += ONE
+    for e in range(MEMO_ENTRIES):
+        w[W.MEMO + e * MEMO_WORDS + 4] = 0
+
+
+@njit(**JIT)
 def set_position(w, hands, active, decl, double):
-    """Load a deal into ``w``: normalised ``hands`` (4 masks), the 4-bit masks of playing
-    seats and of the declaring side, and the double-deck flag. Starts a new table generation,
-    so entries of earlier deals are ignored, and zeroes the node count."""
+    """Load a position into ``w``: normalised ``hands`` (4 masks), the 4-bit masks of playing
+    seats and of the declaring side, and the double-deck flag; zeroes the node count. The
+    table keeps its entries (see ``new_deal``)."""
     for s in range(4):
         w[W.HANDS + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
     w[W.ACTIVE] = active
@@ -109,7 +124,6 @@ def set_position(w, hands, active, decl, double):
     for s in range(4):
         n += (active >> s) & 1
     w[W.NACTIVE] = n
-    w[W.STAMP] += ONE
     w[W.NODES] = 0
 
 
@@ -203,13 +217,16 @@ def _last_trick(w, leader):
 def _tt_key(w, leader):
     """Key words of the position at a trick boundary: each hand over the *relative* ranks of
     the cards still out (pext by their union), the number still out of each suit, and the
-    leader; positions that differ only in which cards were played share an entry.
+    leader, and the seats that play and declare; positions that differ only in which cards
+    were played share an entry, whichever deal or solve they come from.
     Double deck: ranks are compressed a power class (both copies of a card) at a time, and
     which copy a player holds is made canonical, since equal cards are interchangeable
     between tricks."""
     lead = np.uint64(leader) << np.uint64(60)
+    seats = (w[W.ACTIVE] | (w[W.DECL] << np.uint64(4))) << np.uint64(56)
     if w[W.DOUBLE]:
-        return _tt_key_double(w, lead)
+        k0, k1, k2, k3 = _tt_key_double(w, lead)
+        return k0, k1 | seats, k2, k3
     h0 = w[W.HANDS]
     h1 = w[W.HANDS + 1]
     h2 = w[W.HANDS + 2]
@@ -218,7 +235,7 @@ def _tt_key(w, leader):
     counts = np.uint64(0)
     for s in range(4):
         counts |= np.uint64(popcount(u & SLOT_MASKS[s])) << np.uint64(4 * s)
-    return pext(h0, u) | lead, pext(h1, u), pext(h2, u), counts
+    return pext(h0, u) | lead, pext(h1, u) | seats, pext(h2, u), counts
 
 
 @njit(**JIT)
@@ -592,10 +609,6 @@ def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
     return lo
 
 
-MEMO_ENTRIES = 8
-MEMO_WORDS = 6
-
-
 @njit(**JIT)
 def solve_exact(w, tt, hands, active, decl, leader, double):
     """The declaring side's tricks from the first lead, everyone playing double dummy:
@@ -692,12 +705,14 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
 
 @njit(**JIT)
 def _load(w, hands, trump, leader, active, decl, table, n_table, to_norm, double, cards, seats):
-    """Load one position given in the natural layout into ``w`` (and its trick-so-far into
+    """Load one position given in the natural layout into ``w`` as a new deal (and its
+    trick-so-far into
     ``cards``/``seats``, normalised): the hands, the seats that play, the declaring side and
     the ``n_table`` cards already played to the current trick, in order from ``leader``."""
     nh = np.empty(4, dtype=np.uint64)
     for s in range(4):
         nh[s] = normalise_mask(hands[s], to_norm[trump])
+    new_deal(w)
     set_position(w, nh, active, decl, double)
     seat = leader
     for k in range(n_table):

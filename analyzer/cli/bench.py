@@ -9,6 +9,72 @@ from rich.table import Table
 from .app import bench_app
 from .common import JsonOption, OthersOption, console, print_json
 
+AgainstOption = Annotated[str | None, typer.Option(
+    "--against", metavar="REV",
+    help="Also time git revision REV of this checkout (e.g. HEAD~5, a tag), alternating with "
+         "this one in fresh processes, and print its figures beside these.")]
+RoundsOption = Annotated[int, typer.Option(
+    help="With --against: rounds of the alternation; figures are medians.", min=1, max=20)]
+
+
+def _fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "s":
+        return f"{value:,.1f} s"
+    if unit in ("ms", "MB"):
+        return f"{value:,.0f} {unit}"
+    return f"{value:,.0f}{unit}"
+
+
+def _show(kind: str, now: dict, before: dict | None, against: str | None) -> None:
+    """Print the figures of ``euchre bench KIND``, each beside its target and, with
+    --against, the same figure of that revision."""
+    from .. import bench
+
+    columns = ["figure", "now"] + ([against] if before is not None else []) + ["target"]
+    table = Table(*columns, box=None)
+    for figure in bench.FIGURES[kind]:
+        if figure.key not in now:
+            continue
+        value = now[figure.key]
+        ok = bench.met(figure, value)
+        target = "-" if ok is None else (f"{'≥' if figure.more_is_better else '≤'} "
+                                         f"{_fmt(figure.target, figure.unit)} "
+                                         f"{'met' if ok else 'missed'}")
+        row = [figure.label, _fmt(value, figure.unit)]
+        if before is not None:
+            row.append(_fmt(before.get(figure.key), figure.unit))
+        table.add_row(*row, target)
+    console.print(table)
+
+
+def _run(kind: str, args: list[str], against: str | None, rounds: int, json_out: bool,
+         here) -> None:
+    """Run benchmark ``kind`` here (``here(progress)`` returns its figures) or, with
+    ``against``, here and at that revision alternately in fresh processes; print."""
+    from .. import bench_against
+
+    with console.status("benchmarking") as status:
+        def progress(what):
+            status.update(f"benchmarking {what}")
+
+        if against is None:
+            figures = here(progress)
+            now, before = bench_against.flatten(figures), None
+        else:
+            now, before = bench_against.bench_against(kind, args, against, rounds, progress)
+            figures = {"now": now, "against": against, "before": before, "rounds": rounds}
+    if json_out:
+        print_json(figures)
+        return
+    header = {"solve": "exact double-dummy solves on fixed seeded deals",
+              "odds": "odds queries, double dummy", "play": "the play engine"}[kind]
+    threads = now.get("threads") or now.get("knock.threads")
+    console.print(f"{header}, {threads:.0f} threads" + (
+        f"; medians of {rounds} alternating rounds against {against}" if against else ""))
+    _show(kind, now, before, against)
+
 
 @bench_app.command("solve")
 def bench_solve_cmd(
@@ -17,41 +83,31 @@ def bench_solve_cmd(
                                          "for a quick look).", min=0.0001)] = 1.0,
     cold: Annotated[bool, typer.Option("--cold", help="Also time a fresh process with an "
                                        "empty numba cache (compiles everything).")] = False,
+    against: AgainstOption = None,
+    rounds: RoundsOption = 1,
 ):
     """Time exact double-dummy solves on fixed seeded deals per configuration: solves per
-    second on all cores and on one thread, nodes per solve, and the speed-up over the
-    pure-Python brute force of the tests.
+    second on all cores and on one thread, nodes per solve, each beside its target.
 
       euchre bench solve
 
       euchre bench solve --json --scale 0.2
+
+      euchre bench solve --scale 0.01 --against HEAD~1 --rounds 2
     """
 
     from .. import bench  # the benchmarks load every question and Dask: only when asked
 
-    with console.status("benchmarking") as status:
-        figures = bench.bench_solve(scale, progress=lambda name: status.update(
-            f"benchmarking {name}"))
+    def here(progress):
+        figures = bench.bench_solve(scale, progress=progress)
         if cold:
-            status.update("timing a cold start")
+            progress("a cold start")
             figures["cold_start_s"], figures["warm_start_s"] = bench.cold_start_seconds()
-    if json_out:
-        print_json(figures)
-        return
-    table = Table("config", "deals", "solves/s", "1 thread", "nodes", "max nodes",
-                  "× ref", "median ms", box=None)
-    for name, f in figures.items():
-        if not isinstance(f, dict):
-            continue
-        ratio = f.get("speedup_vs_reference_1thread")
-        table.add_row(name, str(f["deals"]), f"{f['solves_per_s']:,.0f}",
-                      f"{f['solves_per_s_1thread']:,.0f}", f"{f['mean_nodes']:,.0f}",
-                      f"{f['max_nodes']:,}", f"{ratio:,.0f}" if ratio else "-",
-                      f"{f['median_ms']:.0f}" if "median_ms" in f else "-")
-    console.print(table)
-    if cold:
-        console.print(f"cold start {figures['cold_start_s']:.1f} s, warm start "
-                      f"{figures['warm_start_s']:.1f} s (a new process solving one deal)")
+        return figures
+
+    args = ["--scale", str(scale)] + (["--cold"] if cold else [])
+    _run("solve", args, against, rounds, json_out, here)
+
 
 @bench_app.command("odds")
 def bench_odds_cmd(
@@ -59,6 +115,8 @@ def bench_odds_cmd(
     deals: Annotated[int, typer.Option(help="Deals for the all-trumps query.", min=100)]
     = 100_000,
     others: OthersOption = "analyzer",
+    against: AgainstOption = None,
+    rounds: RoundsOption = 1,
 ):
     """Time the odds engine, each figure beside its target: the default bid query, a bid
     hand with 100,000 deals on all four trumps (every option, and bid 3 alone), a knock
@@ -66,54 +124,31 @@ def bench_odds_cmd(
     one hand and trump (extrapolated), and the peak memory.
 
       euchre bench odds --json
+
       euchre bench odds --others points --deals 20000
     """
 
     from .. import bench
 
-    with console.status("benchmarking") as status:
-        figures = bench.bench_odds(deals, others, progress=lambda what: status.update(
-            f"timing {what}"))
-    if json_out:
-        print_json(figures)
-        return
-    target = figures["targets"]
-
-    def line(label: str, key: str) -> None:
-        goal = f" (target {target[key]:.0f} s)" if key in target else ""
-        console.print(f"  {label}: {figures[key]:.1f} s{goal}")
-
-    console.print(f"odds queries, double dummy, later calls by {figures['others']}, "
-                  f"{figures['threads']} threads:")
-    line(f"bid {figures['hand']}, 10,000 deals (the default query)", "default_bid_s")
-    line(f"the same, {figures['deals']:,} deals, every option in every trump",
-         "all_options_s")
-    line(f"the same, {figures['deals']:,} deals, bid 3 only", "trick_distribution_s")
-    line("knock JS AS KS 9H TD, QS up, first seat, 10,000 deals", "knock_point_s")
-    line("bid, S after 'N 3, E 4', 10,000 deals", "bid_heard_s")
-    console.print(f"  exact mode, bid 3 in hearts, {figures['exact_layouts']:,} layouts: about "
-                  f"{figures['exact_estimated_s'] / 60:.1f} minutes, extrapolated (target "
-                  f"{target['exact_estimated_s'] / 60:.0f})")
-    console.print(f"  peak memory: {figures['peak_memory_mb']:.0f} MB")
+    args = ["--deals", str(deals), "--others", others]
+    _run("odds", args, against, rounds, json_out,
+         lambda progress: bench.bench_odds(deals, others, progress=progress))
 
 
 @bench_app.command("play")
-def bench_play_cmd(json_out: JsonOption = False):
-    """Time the play engine: heuristic hands per second in whole games, PIMC hands per second
-    with 20 worlds, and a 10,000-game Bid Euchre match.
+def bench_play_cmd(json_out: JsonOption = False, against: AgainstOption = None,
+                   rounds: RoundsOption = 1):
+    """Time the play engine, each figure beside its target: heuristic hands per second in
+    whole games, PIMC hands per second with 20 worlds, and a 10,000-game Bid Euchre match.
 
       euchre bench play --json
     """
 
     from .. import bench
 
-    with console.status("benchmarking") as status:
-        figures = bench.bench_play(progress=lambda what: status.update(f"timing {what}"))
-    if json_out:
-        print_json(figures)
-        return
-    for key, value in figures.items():
-        console.print(f"{key.replace('_', ' ')}: {value:,.1f}")
+    _run("play", [], against, rounds, json_out,
+         lambda progress: bench.bench_play(progress=progress))
+
 
 @bench_app.command("cluster")
 def bench_cluster_cmd(
