@@ -214,6 +214,103 @@ def _last_trick(w, leader):
 
 
 @njit(**JIT)
+def _legal(hand, led):
+    follow = hand & SLOT_MASKS[led]
+    return follow if follow else hand
+
+
+@njit(**JIT)
+def _endgame_won(w, winner, target):
+    """1 if the declaring side, ``winner`` having taken the next-to-last trick, ends with
+    ``target`` of the last two tricks (the last one is forced)."""
+    won = ((np.int64(w[W.DECL]) >> winner) & 1) + _last_trick(w, winner)
+    return 1 if won >= target else 0
+
+
+@njit(**JIT)
+def _endgame(w, leader, target):
+    """1 if the declaring side takes ``target`` of the last two tricks, ``leader`` to lead:
+    the plays of the next-to-last trick as nested loops over at most two cards a hand,
+    without move lists or table (loops, not recursion: numba's cache cannot reload a
+    recursive function it has type-inferred)."""
+    decl = np.int64(w[W.DECL])
+    double = np.int64(w[W.DOUBLE])
+    active = np.int64(w[W.ACTIVE])
+    nact = np.int64(w[W.NACTIVE])
+    p0 = leader
+    p1 = next_active(p0, active)
+    p2 = next_active(p1, active)
+    p3 = next_active(p2, active)
+    s0 = (decl >> p0) & 1
+    s1 = (decl >> p1) & 1
+    s2 = (decl >> p2) & 1
+    s3 = (decl >> p3) & 1
+    h0 = w[W.HANDS + p0]
+    h1 = w[W.HANDS + p1]
+    h2 = w[W.HANDS + p2]
+    h3 = w[W.HANDS + p3]
+    nodes = 0
+    result = 1 - s0
+    m0 = h0
+    while m0:
+        c0 = lowest_bit(m0)
+        m0 &= m0 - ONE
+        w[W.HANDS + p0] = h0 ^ (ONE << np.uint64(c0))
+        led = c0 >> 4
+        r1 = 1 - s1
+        m1 = _legal(h1, led)
+        while m1:
+            c1 = lowest_bit(m1)
+            m1 &= m1 - ONE
+            w[W.HANDS + p1] = h1 ^ (ONE << np.uint64(c1))
+            nodes += 1
+            wc1, ws1 = (c1, p1) if beats(c1, c0, double) else (c0, p0)
+            if nact == 2:
+                r = _endgame_won(w, ws1, target)
+            else:
+                r2 = 1 - s2
+                m2 = _legal(h2, led)
+                while m2:
+                    c2 = lowest_bit(m2)
+                    m2 &= m2 - ONE
+                    w[W.HANDS + p2] = h2 ^ (ONE << np.uint64(c2))
+                    nodes += 1
+                    wc2, ws2 = (c2, p2) if beats(c2, wc1, double) else (wc1, ws1)
+                    if nact == 3:
+                        r = _endgame_won(w, ws2, target)
+                    else:
+                        r3 = 1 - s3
+                        m3 = _legal(h3, led)
+                        while m3:
+                            c3 = lowest_bit(m3)
+                            m3 &= m3 - ONE
+                            w[W.HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
+                            nodes += 1
+                            r = _endgame_won(w, p3 if beats(c3, wc2, double) else ws2, target)
+                            if r == s3:
+                                r3 = r
+                                break
+                        w[W.HANDS + p3] = h3
+                        r = r3
+                    if r == s2:
+                        r2 = r
+                        break
+                w[W.HANDS + p2] = h2
+                r = r2
+            if r == s1:
+                r1 = r
+                break
+        w[W.HANDS + p1] = h1
+        nodes += 1
+        if r1 == s0:
+            result = r1
+            break
+    w[W.HANDS + p0] = h0
+    w[W.NODES] += np.uint64(nodes)
+    return result
+
+
+@njit(**JIT)
 def _tt_key(w, leader):
     """Key words of the position at a trick boundary: each hand over the *relative* ranks of
     the cards still out (pext by their union), the number still out of each suit, and the
@@ -389,6 +486,8 @@ def _trick(w, tt, leader, target, depth):
                 return np.int64(1)
         elif rem - k < target:
             return np.int64(0)
+    if rem == 2:
+        return _endgame(w, leader, target)
     k0, k1, k2, k3 = _tt_key(w, leader)
     idx = _tt_index(k0, k1, k2, k3, w[W.TT_MASK])
     data = tt[idx, TT_DATA]

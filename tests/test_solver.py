@@ -1,6 +1,8 @@
 """The double-dummy solver against the brute-force minimax of tests/reference.py."""
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -242,3 +244,25 @@ def test_same_answers_and_nodes_whatever_the_thread_count():
     finally:
         set_threads(before)
     assert len(results) >= 2 and all(r == results[0] for r in results)
+
+
+DOUBLE_DECK_DEALS = Path(__file__).parent / "data" / "double_deck_deals.json"
+
+
+@pytest.mark.slow
+def test_double_deck_whole_deals_agree_with_the_previous_solver():
+    """200 whole 12-trick double-deck deals (160 with four seats, 40 with a lone declarer;
+    random declarer, trump and leader): beyond brute force, so each exact answer is checked
+    against the one the solver gave before issue 15's changes (commit cea1958), which the
+    brute force checked on endgames; a change to the search must not change one."""
+    data = json.loads(DOUBLE_DECK_DEALS.read_text())
+    deals = data["deals"]
+    assert len(deals) == 200
+    hands = np.array([[int(h, 16) for h in d["hands"]] for d in deals], dtype=np.uint64)
+    answers, _ = solve_positions(
+        make_rules("bid", double_deck=True), hands, [d["trump"] for d in deals],
+        [d["leader"] for d in deals], [d["active"] for d in deals],
+        [d["decl"] for d in deals], -1)
+    expected = [d["tricks"] for d in deals]
+    wrong = [i for i, (a, e) in enumerate(zip(answers.tolist(), expected, strict=True)) if a != e]
+    assert not wrong, f"{len(wrong)} of 200 deals differ, first {wrong[:5]}"
