@@ -377,19 +377,32 @@ def _tt_index(k0, k1, k2, k3, mask):
 @njit(**JIT)
 def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
-    ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed."""
+    ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
+    Leads: top cards of a suit, then low cards to the partner's top card, then low cards;
+    trumps first for the declarers, last for the defenders. Follows: the cheapest card that
+    wins when an opponent is winning, else the lowest, keeping trumps."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
+    ours = np.uint64(0)
+    if pos == 0:
+        for s in range(4):
+            if ((decl >> s) & 1) == side:
+                ours |= w[W.HANDS + s]
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
         if pos == 0:
-            top = highest_bit(allc & SLOT_MASKS[b >> 4]) == b
-            sc = 100 + power if top else -power
-            if b >> 4 == TRUMP_SLOT and side == 1:
-                sc += 20
+            hi = highest_bit(allc & SLOT_MASKS[b >> 4])
+            if hi == b:
+                sc = 100 + power
+            elif (ours >> np.uint64(hi)) & ONE:
+                sc = 60 - power  # low, to the partner's top card of the suit
+            else:
+                sc = -power
+            if b >> 4 == TRUMP_SLOT:
+                sc += 20 if side == 1 else -20
         elif ((decl >> win_seat) & 1) == side:
             sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
         elif beats(b, win_card, double):
