@@ -12,13 +12,13 @@ are reproducible whatever the threads.
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit, popcount
+from .bits import highest_bit, lowest_bit, popcount
 from .codes import NOBODY
 from .config import JIT
 from .layout import SLOT_MASKS
 from .rng import random_set_bit, uniform_int
 from .slots import K
-from .solver import card_values, set_position
+from .solver import EVEN_BITS, ODD_BITS, card_values, set_position
 
 ONE = np.uint64(1)
 
@@ -135,6 +135,21 @@ def solve_card(w, tt, hands, active, decl, double, leader, table_cards, table_se
 
 
 @njit(**JIT)
+def one_class(legal, others, double):
+    """True if the cards of ``legal`` are all equivalent whatever the layout: one suit, and no
+    card of ``others`` (the cards other seats still hold, and the cards on the table) between
+    any two of them (double deck: nor a card of the same power)."""
+    low = lowest_bit(legal)
+    top = highest_bit(legal)
+    if (low >> 4) != (top >> 4):
+        return False
+    if double:
+        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    span = ((ONE << np.uint64(top + 1)) - ONE) & ~((ONE << np.uint64(low)) - ONE)
+    return not (others & span)
+
+
+@njit(**JIT)
 def dd_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
             seat, legal):
     """The double-dummy player: sees every hand and plays its best card."""
@@ -148,8 +163,13 @@ def dd_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats
 @njit(**JIT)
 def pimc_card(w, tt, rng, worlds, hands, active, decl, double, leader, table_cards,
               table_seats, n_table, seat, legal, know):
-    """The PIMC player: the best average over ``worlds`` sampled layouts."""
-    if legal & (legal - ONE) == 0:
+    """The PIMC player: the best average over ``worlds`` sampled layouts; no sampling when
+    every legal card is alike in every world."""
+    table = np.uint64(0)
+    for i in range(n_table):
+        table |= ONE << np.uint64(table_cards[i])
+    others = (know[K.DECK] & ~know[K.PLAYED] & ~hands[seat]) | table
+    if legal & (legal - ONE) == 0 or one_class(legal, others, double):
         return lowest_bit(legal)
     totals = np.zeros(64, dtype=np.int64)
     values = np.empty(64, dtype=np.int64)

@@ -782,7 +782,8 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
     """Double-dummy value of every legal card of the seat to play: ``out[bit]`` = tricks still
     to come (counting the current trick) that the declaring side takes if that card is played
     and everyone plays best afterwards; -1 for cards that cannot be played. Returns the mask
-    of legal cards."""
+    of legal cards. Cards with no card out between them share one search, and each search
+    starts from the value of the card before (most cards of a hand are worth the same)."""
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
@@ -800,13 +801,25 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
     nactive = np.int64(w[W.NACTIVE])
     cards = np.empty(4, dtype=np.int64)
     seats = np.empty(4, dtype=np.int64)
+    table = np.uint64(0)
     for i in range(n_table):
         cards[i] = table_cards[i]
         seats[i] = table_seats[i]
+        table |= ONE << np.uint64(table_cards[i])
+    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
+    if double:
+        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    prev = -1
     m = legal
     while m:
         b = lowest_bit(m)
         m &= m - ONE
+        if prev >= 0 and (b >> 4) == (prev >> 4):
+            span = ((ONE << np.uint64(b + 1)) - ONE) & ~((ONE << np.uint64(prev)) - ONE)
+            if not (others & span):  # no card out between them: the same value
+                out[b] = out[prev]
+                prev = b
+                continue
         w[W.HANDS + seat] = hand ^ (ONE << np.uint64(b))
         cards[n_table] = b
         seats[n_table] = seat
@@ -816,10 +829,13 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
                 if beats(cards[i], cards[wi], double):
                     wi = i
             won = (decl >> seats[wi]) & 1
-            v = won + exact(w, tt, seats[wi], cards, seats, 0, guess_tricks(w, seats[wi]))
+            g = guess_tricks(w, seats[wi]) if prev < 0 else out[prev] - won
+            v = won + exact(w, tt, seats[wi], cards, seats, 0, g)
         else:
-            v = exact(w, tt, leader, cards, seats, n_table + 1, guess_tricks(w, leader) + 1)
+            g = guess_tricks(w, leader) + 1 if prev < 0 else out[prev]
+            v = exact(w, tt, leader, cards, seats, n_table + 1, g)
         out[b] = v
+        prev = b
         w[W.HANDS + seat] = hand
     return legal
 
