@@ -38,8 +38,10 @@ lint: $(STAMP)
 clean:
 	rm -rf $(VENV) out .pytest_cache
 
+# make bench BENCH_AGAINST=REV: each figure beside git revision REV's, timed alternately
+AGAINST = $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST) --rounds 3)
 bench: $(STAMP)
-	$(BIN)/euchre bench solve --cold
-	$(BIN)/euchre bench odds
-	$(BIN)/euchre bench play
+	$(BIN)/euchre bench solve --cold $(AGAINST)
+	$(BIN)/euchre bench odds $(AGAINST)
+	$(BIN)/euchre bench play $(AGAINST)
 	$(BIN)/euchre bench cluster

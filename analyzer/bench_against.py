@@ -29,8 +29,10 @@ def checkout_of(rev: str) -> Path:
     git checkout or ``rev`` is not a commit of it."""
     if not (ROOT / ".git").exists():
         raise UserError("--against needs a git checkout of the analyzer (no .git here)")
-    sha = _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}") if rev else ""
-    if not sha:
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet",
+                            f"{rev}^{{commit}}"], capture_output=True, text=True)
+    sha = found.stdout.strip()
+    if found.returncode != 0 or not sha:
         raise UserError(f"--against: {rev!r} is not a commit of this repository")
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     path = cache / "euchre" / "bench" / sha

@@ -31,7 +31,11 @@ def _click_error(e: Exception) -> int | None:
         return 0
     if "UsageError" in names:
         ctx = getattr(e, "ctx", None)
-        hint = f" (see 'euchre {ctx.command.name} --help')" if ctx and ctx.parent else ""
+        names = []
+        while ctx is not None and ctx.parent is not None:  # 'bench solve', not 'solve'
+            names.append(ctx.info_name or ctx.command.name)
+            ctx = ctx.parent
+        hint = f" (see 'euchre {' '.join(reversed(names))} --help')" if names else ""
         print(f"error: {' '.join(e.format_message().split())}{hint}", file=sys.stderr)
         return 2
     if "Abort" in names:
