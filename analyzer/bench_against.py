@@ -25,7 +25,7 @@ def _git(*args: str) -> str:
 
 def checkout_of(rev: str) -> Path:
     """A worktree of revision ``rev`` of this repository, made on first use and kept (with
-    its numba cache) under ``~/.cache/euchre/bench/<commit>``. UserError when this is not a
+    its numba cache) under ``~/.cache/euchre-analyzer/bench/<commit>``. UserError when this is not a
     git checkout or ``rev`` is not a commit of it."""
     if not (ROOT / ".git").exists():
         raise UserError("--against needs a git checkout of the analyzer (no .git here)")
@@ -35,7 +35,7 @@ def checkout_of(rev: str) -> Path:
     if found.returncode != 0 or not sha:
         raise UserError(f"--against: {rev!r} is not a commit of this repository")
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    path = cache / "euchre" / "bench" / sha
+    path = cache / "euchre-analyzer" / "bench" / sha
     if not (path / "analyzer").is_dir():
         path.parent.mkdir(parents=True, exist_ok=True)
         _git("worktree", "add", "--detach", "--force", str(path), sha)
@@ -46,6 +46,7 @@ def run_bench(root: Path, kind: str, args: list[str]) -> dict:
     """``euchre bench KIND --json ARGS`` of the checkout at ``root``, in a fresh process;
     its figures. UserError (with the last line it printed) if it fails."""
     env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("NUMBA_CACHE_DIR", None)  # ours names this checkout's sources: REV keys its own
     result = subprocess.run([sys.executable, "-m", "analyzer", "bench", kind, "--json", *args],
                             cwd=root, env=env, capture_output=True, text=True)
     if result.returncode != 0:

@@ -318,3 +318,21 @@ def test_odds_errors(capsys, args, words):
     code, out, err = cli(capsys, "odds", *args)
     assert code == 2 and err.count("\n") == 1, err
     assert words in err
+
+
+def test_bench_against_a_revision_that_does_not_exist_is_one_line(capsys):
+    code, out, err = cli(capsys, "bench", "play", "--against", "no-such-revision-xyz")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        "error: --against: 'no-such-revision-xyz' is not a commit of this repository"]
+
+
+def test_bench_figures_flatten_and_take_medians():
+    from analyzer.bench_against import flatten, medians
+
+    runs = [flatten({"bid": {"solves_per_s": v, "threads": 2}, "hand": "JH", "ok": True,
+                     "peak_memory_mb": m}) for v, m in ((10.0, 5), (30.0, 7), (20.0, 6))]
+    assert runs[0] == {"bid.solves_per_s": 10.0, "bid.threads": 2.0, "peak_memory_mb": 5.0}
+    assert medians(runs) == {"bid.solves_per_s": 20.0, "bid.threads": 2.0,
+                             "peak_memory_mb": 6.0}
+    assert medians([{"a": 1.0}, {"b": 2.0}]) == {"a": 1.0, "b": 2.0}
