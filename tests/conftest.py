@@ -40,3 +40,9 @@ def config_id(cfg):
 def thread_counts(available: int) -> list[int]:
     """The numba thread counts a thread-identity test compares: 1, 2 and all of them."""
     return sorted({1, min(2, available), available})
+
+
+def pytest_collection_modifyitems(items):
+    """The cold-cache test first: on a fresh clone its cold compile fills the suite's cache
+    (tests/test_kernels_cache.py), so the rest of the suite loads the kernels."""
+    items.sort(key=lambda item: 0 if item.name == "test_cold_then_warm_cache" else 1)
