@@ -129,7 +129,7 @@ def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
     suit) and the swap. Returns the next free row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
     bids = allowed & ~(ONE << np.uint64(SWAP))
-    _, trump = best_suit(hand, 15, ag.params, ASKER)
+    trump = best_suit(hand, 15, ag.params, ASKER)[1]  # its points are a float: not kept
     ctx = ladder_context(bids, place, ASKER, holder, swapped, cfg[C.PLAYERS],
                          trump_bucket(hand, trump))
     for code in (PASS, 3, 4, 5, ASK, MOON, SWAP):
@@ -155,7 +155,7 @@ def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, point, rows, k):
             k = _row(rows, k, point, option, ctx, turned, code)
         return k
     names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
-    _, best = best_suit(hand, names, ag.params, ASKER)
+    best = best_suit(hand, names, ag.params, ASKER)[1]
     if allowed & ONE:
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
         k = _row(rows, k, point, U_PASS, ctx, best, PASS)
