@@ -35,8 +35,9 @@ def float_scalars(dispatchers) -> list[str]:
         if disp.py_func.__name__ in FLOAT_FUNCTIONS:
             continue
         for cres in disp.overloads.values():
-            annotation = getattr(cres, "type_annotation", None)
-            for var, typ in (annotation.typemap.items() if annotation else ()):
+            # a string, not a TypeAnnotation, for some overloads (seen in a fresh CI clone)
+            typemap = getattr(getattr(cres, "type_annotation", None), "typemap", None)
+            for var, typ in (typemap.items() if isinstance(typemap, dict) else ()):
                 if typ == types.float64:
                     found.add(f"{name}:{var}")
     return sorted(found)
