@@ -30,7 +30,7 @@ from .record import clear_outcome, fail
 from .rng import STREAM_PLAY, reseed, stream_state
 from .seating import declaring_mask, first_leader, on_declaring_side
 from .slots import C, K, M, R
-from .solver import TT_WORDS, W, new_deal, solve_exact
+from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
 
 ONE = np.uint64(1)
@@ -156,16 +156,6 @@ def next_hand(ag, seed, index):
     reseed(ag.rng, seed, STREAM_PLAY, index)
     ag.know[:] = 0
     ag.know[K.UP_HOLDER] = NOBODY
-
-
-@njit(**JIT)
-def solver_arrays(nthreads, tt_bits):
-    """Per-thread solver work arrays and tables for the dd and pimc players."""
-    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
-    for t in range(nthreads):
-        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
-    return works, tables
 
 
 @njit(**PARALLEL_JIT)

@@ -8,9 +8,10 @@ The search is a zero-window alpha-beta ("can the declaring side take at least k 
 over single card plays, with
   - cut-offs at each trick start: already made, cannot make, and quick tricks (top trumps the
     leader can cash, then top side-suit cards once the opponents are out of trumps);
-  - a transposition table at trick boundaries, in a preallocated per-thread array, keyed by the
-    hands over *relative* ranks (which of the cards still out each seat holds, via BMI2 ``pext``
-    where the CPU has it), storing lower and upper bounds on the tricks still to come;
+  - partition search: a transposition table at trick boundaries whose entries each hold a
+    bound for a *set* of positions — those that agree on the hand shapes and on who holds the
+    cards that decided the answer (``kernels.partition_table``); every answer of ``_trick``
+    comes with those cards in ``w[W.REL]``;
   - one move per run of equivalent cards (adjacent among the cards still out and on the table,
     held by the same hand);
   - move ordering: cheapest winning card first when the trick can be won, else the lowest card;
@@ -24,15 +25,12 @@ Working memory is one uint64 array ``w`` per thread (hands, counters, move lists
 from enum import IntEnum
 
 import numpy as np
-from llvmlite import ir
-from numba import config as numba_config
-from numba import get_thread_id, njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import get_thread_id, njit, prange
 
 from .bits import highest_bit, lowest_bit, popcount
-from .config import HAVE_BMI2, JIT, PARALLEL_JIT
+from .config import JIT, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
+from .partition_table import bucket_of, new_tables, position_key, probe, store
 from .rules import next_active
 
 ONE = np.uint64(1)
@@ -58,45 +56,24 @@ class W(IntEnum):
     NODES = 10
     PROBES = 11
     MEMO_NEXT = 12  # the memo entry the next new answer goes to
+    REL = 13  # the cards that decided the answer _trick (or a cut-off) just returned
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
     MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
     LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
 
 
 MAX_TRICKS_DEEP = 14
-# Transposition table rows: 4 key words and one data word.
-TT_WORDS = 5
-TT_DATA = 4
-UNKNOWN_UB = 15
-
-
-@intrinsic
-def _pext_hw(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-
-    return sig, codegen
+TT_WAYS = 64  # entries of a bucket in a large (double-deck) table
 
 
 @njit(**JIT)
-def pext(x, m):
-    """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
-    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
-        return _pext_hw(np.uint64(x), np.uint64(m))
-    res = np.uint64(0)
-    k = np.uint64(0)
-    mm = np.uint64(m)
-    while mm:
-        low = mm & (~mm + ONE)
-        if x & low:
-            res |= ONE << k
-        k += ONE
-        mm ^= low
-    return res
+def solver_arrays(nthreads, tt_bits):
+    """``(works, tables)``: a work array and a table of ``2**tt_bits`` entries per thread."""
+    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
+    tables, bucket_mask = new_tables(nthreads, tt_bits, TT_WAYS if tt_bits >= 16 else 8)
+    for t in range(nthreads):
+        works[t, W.TT_MASK] = bucket_mask
+    return works, tables
 
 
 @njit(**JIT)
@@ -129,22 +106,25 @@ def set_position(w, hands, active, decl, double):
 
 @njit(**JIT)
 def quick_tricks(w, leader):
-    """Tricks the side of ``leader`` is sure to take by leading now: the run of top trumps the
-    leader holds, then, if no opponent can have a trump left after those leads, the runs of
-    top cards of each side suit in the leader's hand."""
+    """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
+    and the cards that count them: the run of top trumps the leader holds, then, if no
+    opponent can have a trump left after those leads, the runs of top cards of each side suit
+    in the leader's hand."""
     own = w[W.HANDS + leader]
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
     mine = decl if (decl >> leader) & 1 else active & ~decl
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     q = 0
+    counted = np.uint64(0)
     t = allc & TRUMP_MASK
     while t:
-        top = highest_bit(t)
-        if not (own >> np.uint64(top)) & ONE:
+        bit = ONE << np.uint64(highest_bit(t))
+        if not own & bit:
             break
         q += 1
-        t ^= ONE << np.uint64(top)
+        counted |= bit
+        t ^= bit
     most = 0
     for s in range(4):
         if (active >> s) & 1 and not (mine >> s) & 1:
@@ -155,28 +135,29 @@ def quick_tricks(w, leader):
         for slot in range(3):
             sl = allc & SLOT_MASKS[slot]
             while sl:
-                top = highest_bit(sl)
-                if not (own >> np.uint64(top)) & ONE:
+                bit = ONE << np.uint64(highest_bit(sl))
+                if not own & bit:
                     break
                 q += 1
-                sl ^= ONE << np.uint64(top)
+                counted |= bit
+                sl ^= bit
     n = popcount(own)
-    return q if q < n else n
+    return (q if q < n else n), counted
 
 
 @njit(**JIT)
 def top_trump_run(w):
-    """``owner << 8 | k``: the seat holding the highest trump still out and how many of the
-    highest trumps it holds in a row (each will win a trick); 0 when no trump is left.
-    Double deck: a trump whose twin someone else holds may lose to that twin played first,
-    so the run stops there."""
+    """``(owner << 8 | k, cards)``: the seat holding the highest trump still out, how many of
+    the highest trumps it holds in a row (each will win a trick), and those trumps; 0 when no
+    trump is left. Double deck: a trump whose twin someone else holds may lose to that twin
+    played first, so the run stops there."""
     h0 = w[W.HANDS]
     h1 = w[W.HANDS + 1]
     h2 = w[W.HANDS + 2]
     h3 = w[W.HANDS + 3]
     t = (h0 | h1 | h2 | h3) & TRUMP_MASK
     if t == 0:
-        return 0
+        return 0, np.uint64(0)
     double = w[W.DOUBLE] != 0
     top = highest_bit(t)
     owner = 0 if h0 & (ONE << np.uint64(top)) else (
@@ -184,6 +165,7 @@ def top_trump_run(w):
     own = w[W.HANDS + owner] & TRUMP_MASK
     others = t & ~own
     k = 0
+    counted = np.uint64(0)
     while t:
         top = highest_bit(t)
         bit = ONE << np.uint64(top)
@@ -192,24 +174,47 @@ def top_trump_run(w):
         if double and (others & (ONE << np.uint64(top ^ 1))):
             break
         k += 1
+        counted |= bit
         t ^= bit
-    return (owner << 8) | k
+    return (owner << 8) | k, counted
+
+
+@njit(**JIT)
+def _by_rank(win_card, c0, c1, c2, c3, n):
+    """The winning card's bit if another of the ``n`` cards of the trick is of its suit (it
+    won by rank, so its rank decided the trick), else 0."""
+    slot = win_card >> 4
+    same = ((c0 >> 4) == slot) + ((c1 >> 4) == slot)
+    if n > 2:
+        same += (c2 >> 4) == slot
+    if n > 3:
+        same += (c3 >> 4) == slot
+    return ONE << np.uint64(win_card) if same > 1 else np.uint64(0)
 
 
 @njit(**JIT)
 def _last_trick(w, leader):
-    """1 if the declaring side wins the last trick (one card each, all forced), else 0."""
+    """1 if the declaring side wins the last trick (one card each, all forced), else 0;
+    ``w[W.REL]`` gets the cards that decided it."""
     active = np.int64(w[W.ACTIVE])
     double = np.int64(w[W.DOUBLE])
     best = np.int64(lowest_bit(w[W.HANDS + leader]))
     best_seat = leader
-    s = next_active(leader, active)
-    while s != leader:
+    suits = np.uint64(0)  # the suits played so far, and those played twice
+    twice = np.uint64(0)
+    s = leader
+    while True:
         b = np.int64(lowest_bit(w[W.HANDS + s]))
-        if beats(b, best, double):
+        bit = ONE << np.uint64(b >> 4)
+        twice |= suits & bit
+        suits |= bit
+        if s != leader and beats(b, best, double):
             best = b
             best_seat = s
         s = next_active(s, active)
+        if s == leader:
+            break
+    w[W.REL] = ONE << np.uint64(best) if (twice >> np.uint64(best >> 4)) & ONE else np.uint64(0)
     return (np.int64(w[W.DECL]) >> best_seat) & 1
 
 
@@ -222,9 +227,13 @@ def _legal(hand, led):
 @njit(**JIT)
 def _endgame_won(w, winner, target):
     """1 if the declaring side, ``winner`` having taken the next-to-last trick, ends with
-    ``target`` of the last two tricks (the last one is forced)."""
-    won = ((np.int64(w[W.DECL]) >> winner) & 1) + _last_trick(w, winner)
-    return 1 if won >= target else 0
+    ``target`` of the last two tricks (the last one is forced); ``w[W.REL]`` gets the cards
+    of the last trick that decided it."""
+    need = target - ((np.int64(w[W.DECL]) >> winner) & 1)
+    if need <= 0 or need > 1:
+        w[W.REL] = 0
+        return 1 if need <= 0 else 0
+    return _last_trick(w, winner)
 
 
 @njit(**JIT)
@@ -232,7 +241,7 @@ def _endgame(w, leader, target):
     """1 if the declaring side takes ``target`` of the last two tricks, ``leader`` to lead:
     the plays of the next-to-last trick as nested loops over at most two cards a hand,
     without move lists or table (loops, not recursion: numba's cache cannot reload a
-    recursive function it has type-inferred)."""
+    recursive function it has type-inferred). ``w[W.REL]`` gets the deciding cards."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     active = np.int64(w[W.ACTIVE])
@@ -251,6 +260,7 @@ def _endgame(w, leader, target):
     h3 = w[W.HANDS + p3]
     nodes = 0
     result = 1 - s0
+    rel0 = np.uint64(0)
     m0 = h0
     while m0:
         c0 = lowest_bit(m0)
@@ -258,6 +268,7 @@ def _endgame(w, leader, target):
         w[W.HANDS + p0] = h0 ^ (ONE << np.uint64(c0))
         led = c0 >> 4
         r1 = 1 - s1
+        rel1 = np.uint64(0)
         m1 = _legal(h1, led)
         while m1:
             c1 = lowest_bit(m1)
@@ -267,8 +278,10 @@ def _endgame(w, leader, target):
             wc1, ws1 = (c1, p1) if beats(c1, c0, double) else (c0, p0)
             if nact == 2:
                 r = _endgame_won(w, ws1, target)
+                rel = w[W.REL] | _by_rank(wc1, c0, c1, c1, c1, 2)
             else:
                 r2 = 1 - s2
+                rel2 = np.uint64(0)
                 m2 = _legal(h2, led)
                 while m2:
                     c2 = lowest_bit(m2)
@@ -278,100 +291,51 @@ def _endgame(w, leader, target):
                     wc2, ws2 = (c2, p2) if beats(c2, wc1, double) else (wc1, ws1)
                     if nact == 3:
                         r = _endgame_won(w, ws2, target)
+                        rel = w[W.REL] | _by_rank(wc2, c0, c1, c2, c2, 3)
                     else:
                         r3 = 1 - s3
+                        rel3 = np.uint64(0)
                         m3 = _legal(h3, led)
                         while m3:
                             c3 = lowest_bit(m3)
                             m3 &= m3 - ONE
                             w[W.HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
                             nodes += 1
-                            r = _endgame_won(w, p3 if beats(c3, wc2, double) else ws2, target)
+                            wc3, ws3 = (c3, p3) if beats(c3, wc2, double) else (wc2, ws2)
+                            r = _endgame_won(w, ws3, target)
+                            rel = w[W.REL] | _by_rank(wc3, c0, c1, c2, c3, 4)
                             if r == s3:
                                 r3 = r
+                                rel3 = rel
                                 break
+                            rel3 |= rel
                         w[W.HANDS + p3] = h3
                         r = r3
+                        rel = rel3
                     if r == s2:
                         r2 = r
+                        rel2 = rel
                         break
+                    rel2 |= rel
                 w[W.HANDS + p2] = h2
                 r = r2
+                rel = rel2
             if r == s1:
                 r1 = r
+                rel1 = rel
                 break
+            rel1 |= rel
         w[W.HANDS + p1] = h1
         nodes += 1
         if r1 == s0:
             result = r1
+            rel0 = rel1
             break
+        rel0 |= rel1
     w[W.HANDS + p0] = h0
     w[W.NODES] += np.uint64(nodes)
+    w[W.REL] = rel0
     return result
-
-
-@njit(**JIT)
-def _tt_key(w, leader):
-    """Key words of the position at a trick boundary: each hand over the *relative* ranks of
-    the cards still out (pext by their union), the number still out of each suit, and the
-    leader, and the seats that play and declare; positions that differ only in which cards
-    were played share an entry, whichever deal or solve they come from.
-    Double deck: ranks are compressed a power class (both copies of a card) at a time, and
-    which copy a player holds is made canonical, since equal cards are interchangeable
-    between tricks."""
-    lead = np.uint64(leader) << np.uint64(60)
-    seats = (w[W.ACTIVE] | (w[W.DECL] << np.uint64(4))) << np.uint64(56)
-    if w[W.DOUBLE]:
-        k0, k1, k2, k3 = _tt_key_double(w, lead)
-        return k0, k1 | seats, k2, k3
-    h0 = w[W.HANDS]
-    h1 = w[W.HANDS + 1]
-    h2 = w[W.HANDS + 2]
-    h3 = w[W.HANDS + 3]
-    u = h0 | h1 | h2 | h3
-    counts = np.uint64(0)
-    for s in range(4):
-        counts |= np.uint64(popcount(u & SLOT_MASKS[s])) << np.uint64(4 * s)
-    return pext(h0, u) | lead, pext(h1, u) | seats, pext(h2, u), counts
-
-
-@njit(**JIT)
-def _tt_key_double(w, lead):
-    u = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
-    occupied = (u | (u >> ONE)) & EVEN_BITS  # even bit of each class with a card left
-    keep = occupied | (occupied << ONE)
-    taken = np.uint64(0)
-    k0 = k1 = k2 = k3 = np.uint64(0)
-    for s in range(4):
-        h = w[W.HANDS + s]
-        classes = (h | (h >> ONE)) & EVEN_BITS
-        both = h & (h >> ONE) & EVEN_BITS
-        one = classes & ~both
-        first = one & ~taken  # the first holder of a class gets its even bit
-        canonical = both | (both << ONE) | first | ((one & taken) << ONE)
-        taken |= first | both
-        key = pext(canonical, keep)
-        if s == 0:
-            k0 = key
-        elif s == 1:
-            k1 = key
-        elif s == 2:
-            k2 = key
-        else:
-            k3 = key
-    counts = np.uint64(0)
-    for s in range(4):
-        counts |= np.uint64(popcount(occupied & SLOT_MASKS[s])) << np.uint64(4 * s)
-    return k0 | lead, k1, k2, k3 | (counts << np.uint64(48))
-
-
-@njit(**JIT)
-def _tt_index(k0, k1, k2, k3, mask):
-    x = k0 * np.uint64(0x9E3779B97F4A7C15)
-    x ^= (k1 + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
-    x ^= (k2 + k3 * np.uint64(0x94D049BB133111EB)) * np.uint64(0xD6E8FEB86659FD93)
-    x ^= x >> np.uint64(29)
-    return np.int64(x & mask)
 
 
 @njit(**JIT)
@@ -470,65 +434,49 @@ def _card(w, i):
 
 
 @njit(**JIT)
-def _trick(w, tt, leader, target, depth):
-    """1 if the declaring side can take at least ``target`` more tricks from this trick start
-    (``leader`` to lead), else 0. The four plays of a trick are nested loops over locals;
-    only the next trick is a (recursive) call, so the recursion is at most 12 deep.
-    Move lists of this trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
+def _cutoff(w, leader, target, rem):
+    """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
+    that decided it), else -1: the tricks already made or out of reach, the quick tricks of
+    the side to lead, and the run of top trumps one player holds."""
+    decl = np.int64(w[W.DECL])
+    w[W.REL] = 0
     if target <= 0:
         return np.int64(1)
-    h0 = w[W.HANDS + leader]
-    rem = popcount(h0)
     if target > rem:
         return np.int64(0)
-    decl = np.int64(w[W.DECL])
     if rem == 1:
-        return _last_trick(w, leader) if target == 1 else np.int64(0)
+        return _last_trick(w, leader)
     s0 = (decl >> leader) & 1
-    q = quick_tricks(w, leader)
+    q, counted = quick_tricks(w, leader)
     if s0 == 1:
         if q >= target:
+            w[W.REL] = counted
             return np.int64(1)
     elif rem - q < target:
+        w[W.REL] = counted
         return np.int64(0)
-    run = top_trump_run(w)
+    run, counted = top_trump_run(w)
     if run > 0:
         k = np.int64(run & 255)
         if (decl >> np.int64(run >> 8)) & 1:
             if k >= target:
+                w[W.REL] = counted
                 return np.int64(1)
         elif rem - k < target:
+            w[W.REL] = counted
             return np.int64(0)
-    if rem == 2:
-        return _endgame(w, leader, target)
-    k0, k1, k2, k3 = _tt_key(w, leader)
-    idx = _tt_index(k0, k1, k2, k3, w[W.TT_MASK])
-    data = tt[idx, TT_DATA]
-    best = 0
-    hit = (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
-           and (data >> np.uint64(24)) == w[W.STAMP])
-    if hit:
-        if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
-            return np.int64(1)
-        if np.int64(data & np.uint64(255)) < target:
-            return np.int64(0)
-        best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+    return np.int64(-1)
 
-    active = np.int64(w[W.ACTIVE])
-    double = np.int64(w[W.DOUBLE])
-    nact = np.int64(w[W.NACTIVE])
-    p0 = leader
-    p1 = next_active(p0, active)
-    p2 = next_active(p1, active)
-    p3 = next_active(p2, active)
-    s1 = (decl >> p1) & 1
-    s2 = (decl >> p2) & 1
-    s3 = (decl >> p3) & 1
-    base = W.MOVES + 64 * depth
-    n0 = _gen_moves(w, base, h0, h0, np.uint64(0), double)
+
+@njit(**JIT)
+def _lead_moves(w, base, leader, best):
+    """The leader's candidate cards at ``w[base:]``, best first (``best``: a lead that decided
+    this position before, card + 1, goes first); returns how many."""
+    h0 = w[W.HANDS + leader]
+    n0 = _gen_moves(w, base, h0, h0, np.uint64(0), np.int64(w[W.DOUBLE]))
     if n0 > 1:
-        _order_moves(w, base, n0, p0, 0, -1, -1, -1)
-        if best > 0:  # the move that decided this position last time goes first
+        _order_moves(w, base, n0, leader, 0, -1, -1, -1)
+        if best > 0:
             for j in range(n0):
                 if _card(w, base + j) == best - 1:
                     first = w[base + j]
@@ -536,7 +484,46 @@ def _trick(w, tt, leader, target, depth):
                         w[base + k] = w[base + k - 1]
                     w[base] = first
                     break
+    return n0
+
+
+@njit(**JIT)
+def _trick(w, tt, leader, target, depth):
+    """1 if the declaring side can take at least ``target`` more tricks from this trick start
+    (``leader`` to lead), else 0; ``w[W.REL]`` gets the cards that decided the answer (see
+    ``kernels.partition_table``). The four plays of a trick are nested loops over locals;
+    only the next trick is a (recursive) call, so the recursion is at most 12 deep.
+    Move lists of this trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
+    rem = popcount(w[W.HANDS + leader])
+    cut = _cutoff(w, leader, target, rem)
+    if cut >= 0:
+        return cut
+    if rem == 2:
+        return _endgame(w, leader, target)
+    decl = np.int64(w[W.DECL])
+    active = np.int64(w[W.ACTIVE])
+    double = np.int64(w[W.DOUBLE])
+    nact = np.int64(w[W.NACTIVE])
+    key = position_key(w[W.HANDS:W.HANDS + 4], leader, active, decl, double)
+    row = bucket_of(key, w[W.TT_MASK])
+    known, region, best = probe(tt, row, key, w[W.STAMP], target, double)
+    if known >= 0:
+        w[W.REL] = region
+        return known
+    nodes_before = w[W.NODES]
+    p0 = leader
+    p1 = next_active(p0, active)
+    p2 = next_active(p1, active)
+    p3 = next_active(p2, active)
+    s0 = (decl >> p0) & 1
+    s1 = (decl >> p1) & 1
+    s2 = (decl >> p2) & 1
+    s3 = (decl >> p3) & 1
+    h0 = w[W.HANDS + leader]
+    base = W.MOVES + 64 * depth
+    n0 = _lead_moves(w, base, leader, best)
     result = 1 - s0
+    rel0 = np.uint64(0)
     best = 0
     nodes = 0
     for i0 in range(n0):
@@ -548,10 +535,10 @@ def _trick(w, tt, leader, target, depth):
         h1 = w[W.HANDS + p1]
         n1 = _follow_moves(w, base + 16, h1, led, b0, c0, p0, 1, p1, double)
         r1 = 1 - s1
+        rel1 = np.uint64(0)
         for i1 in range(n1):
             c1 = _card(w, base + 16 + i1)
-            b1 = ONE << np.uint64(c1)
-            w[W.HANDS + p1] = h1 ^ b1
+            w[W.HANDS + p1] = h1 ^ (ONE << np.uint64(c1))
             nodes += 1
             if beats(c1, c0, double):
                 wc1 = c1
@@ -561,15 +548,16 @@ def _trick(w, tt, leader, target, depth):
                 ws1 = p0
             if nact == 2:
                 r = _trick(w, tt, ws1, target - ((decl >> ws1) & 1), depth + 1)
+                rel = w[W.REL] | _by_rank(wc1, c0, c1, c1, c1, 2)
             else:
                 h2 = w[W.HANDS + p2]
                 n2 = _follow_moves(w, base + 32, h2, led, ONE << np.uint64(wc1), wc1, ws1, 2, p2,
                                    double)
                 r2 = 1 - s2
+                rel2 = np.uint64(0)
                 for i2 in range(n2):
                     c2 = _card(w, base + 32 + i2)
-                    b2 = ONE << np.uint64(c2)
-                    w[W.HANDS + p2] = h2 ^ b2
+                    w[W.HANDS + p2] = h2 ^ (ONE << np.uint64(c2))
                     nodes += 1
                     if beats(c2, wc1, double):
                         wc2 = c2
@@ -579,58 +567,58 @@ def _trick(w, tt, leader, target, depth):
                         ws2 = ws1
                     if nact == 3:
                         r = _trick(w, tt, ws2, target - ((decl >> ws2) & 1), depth + 1)
+                        rel = w[W.REL] | _by_rank(wc2, c0, c1, c2, c2, 3)
                     else:
                         h3 = w[W.HANDS + p3]
                         n3 = _follow_moves(w, base + 48, h3, led, ONE << np.uint64(wc2), wc2, ws2,
                                            3, p3, double)
                         r3 = 1 - s3
+                        rel3 = np.uint64(0)
                         for i3 in range(n3):
                             c3 = _card(w, base + 48 + i3)
                             w[W.HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
                             nodes += 1
-                            ws3 = p3 if beats(c3, wc2, double) else ws2
+                            if beats(c3, wc2, double):
+                                wc3 = c3
+                                ws3 = p3
+                            else:
+                                wc3 = wc2
+                                ws3 = ws2
                             r = _trick(w, tt, ws3, target - ((decl >> ws3) & 1), depth + 1)
+                            rel = w[W.REL] | _by_rank(wc3, c0, c1, c2, c3, 4)
                             if r == s3:
                                 r3 = r
+                                rel3 = rel
                                 break
+                            rel3 |= rel
                         w[W.HANDS + p3] = h3
                         r = r3
+                        rel = rel3
                     if r == s2:
                         r2 = r
+                        rel2 = rel
                         break
+                    rel2 |= rel
                 w[W.HANDS + p2] = h2
                 r = r2
+                rel = rel2
             if r == s1:
                 r1 = r
+                rel1 = rel
                 break
+            rel1 |= rel
         w[W.HANDS + p1] = h1
         if r1 == s0:
             result = r1
+            rel0 = rel1
             best = c0 + 1
             break
+        rel0 |= rel1
     w[W.HANDS + p0] = h0
     w[W.NODES] += np.uint64(nodes)
-
-    data = tt[idx, TT_DATA]
-    if (tt[idx, 0] == k0 and tt[idx, 1] == k1 and tt[idx, 2] == k2 and tt[idx, 3] == k3
-            and (data >> np.uint64(24)) == w[W.STAMP]):
-        lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
-        ub = np.int64(data & np.uint64(255))
-        if best == 0:
-            best = np.int64((data >> np.uint64(16)) & np.uint64(255))
-    else:
-        lb = 0
-        ub = UNKNOWN_UB
-    if result == 1:
-        lb = max(lb, target)
-    else:
-        ub = min(ub, target - 1)
-    tt[idx, 0] = k0
-    tt[idx, 1] = k1
-    tt[idx, 2] = k2
-    tt[idx, 3] = k3
-    tt[idx, TT_DATA] = (w[W.STAMP] << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
-        (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
+    weight = highest_bit(w[W.NODES] - nodes_before) + 1
+    store(tt, row, key, w[W.STAMP], (result, target), rel0, best, weight, double)
+    w[W.REL] = rel0
     return result
 
 
@@ -871,15 +859,12 @@ def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, t
     asks "can the declaring side take at least k of the tricks still to come (counting the
     current one)?" (answer 1/0), -1 asks for that number exactly. ``to_norm`` is the deck's
     layout map, ``double`` the double-deck flag, ``tt_bits`` the log2 of the rows of each
-    thread's table (memory per thread: 40 * 2**tt_bits + 8 * W.LEN bytes), ``nthreads`` the
+    thread's table (memory per thread: 56 * 2**tt_bits + 8 * W.LEN bytes), ``nthreads`` the
     number of numba threads. Returns ``(answers[N] int8, nodes[N] int64)``."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
-    for t in range(nthreads):
-        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    works, tables = solver_arrays(nthreads, tt_bits)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
@@ -908,10 +893,7 @@ def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_n
     n = hands.shape[0]
     values = np.full((n, 64), -1, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables = np.zeros((nthreads, 1 << tt_bits, TT_WORDS), dtype=np.uint64)
-    for t in range(nthreads):
-        works[t, W.TT_MASK] = (ONE << np.uint64(tt_bits)) - ONE
+    works, tables = solver_arrays(nthreads, tt_bits)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]

@@ -19,7 +19,7 @@ from kernels.layout import normalise_mask
 from kernels.pimc import pimc_card, sample_world
 from kernels.rng import stream_state
 from kernels.slots import K
-from kernels.solver import TT_WORDS, W
+from kernels.solver import solver_arrays
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.conftest import thread_counts
 from tests.reference import referee
@@ -198,9 +198,8 @@ def test_pimc_choice_ignores_the_true_unseen_cards():
                  dtype=np.uint64)
     b = np.array([own, n("QH KH TC JC QC"), n("9S JS QS KS AS"), n("9D TD QD KC AC")],
                  dtype=np.uint64)
-    work = np.zeros(W.LEN, dtype=np.uint64)
-    work[W.TT_MASK] = (1 << 12) - 1
-    table = np.zeros((1 << 12, TT_WORDS), dtype=np.uint64)
+    works, tables = solver_arrays(1, 12)
+    work, table = works[0], tables[0]
     empty = np.zeros(4, dtype=np.int64)
     choices = set()
     for hands in (a, b):

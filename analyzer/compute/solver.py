@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels import solver as S
+from kernels.partition_table import E
 from kernels.threads import num_threads
 
 from ..game.variants import Rules
@@ -18,7 +19,7 @@ def table_bits(rules: Rules) -> int:
 
 def solver_memory_bytes(rules: Rules) -> int:
     """Memory the solver uses per thread, whatever the batch size."""
-    return 40 * (1 << table_bits(rules)) + 8 * S.W.LEN
+    return 8 * E.FIELDS * (1 << table_bits(rules)) + 8 * S.W.LEN
 
 
 def _i64(values, n) -> np.ndarray:

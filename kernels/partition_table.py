@@ -1,0 +1,311 @@
+"""The solver's transposition table of *partitions* (Ginsberg's partition search; DDS's
+"winning ranks").
+
+An entry holds a bound on the tricks the declaring side takes from a trick start for a whole
+set of positions: every position with
+
+  - the same **shape**: each hand's length in each suit (and, in the double deck, the number of
+    card classes of each suit still out),
+  - the same leader, playing seats and declaring side,
+  - and, in each suit, the same owners of the top cards down to the lowest card that decided
+    the result (the **region** of the entry); the cards of a suit below its region are *small*:
+    which small cards a hand holds, and which small cards were played before, does not matter.
+
+The search (``kernels.solver``) returns with each answer the cards that decided it: the cards a
+quick-trick cut-off counted, the card that won a trick *by rank* (another card of its suit was
+played to that trick), and, through every trick below, the cards that decided the answers
+there (the chosen line's at a cut-off, every line's when no move reaches the goal). The
+region of a suit is then every card of it at or above the lowest deciding card. Why a bound
+then holds for the whole set: map each card of one position to the same card of the other
+(in the region) or to any small card of the same hand and suit; small cards never win a trick
+by rank (the winner is in the region), so every line of play maps to a line with the same
+tricks, and after each trick the two positions agree again on the region below.
+
+Positions are compared over *relative* ranks (``pext`` of each hand by the cards still out),
+as before, so an entry also holds across the solves of a deal and across deals. In the double
+deck the two copies of a card are one class: the region covers whole classes, and which copy a
+player holds is made canonical (equal cards are interchangeable between tricks).
+
+Layout: ``tt[bucket, field, way]`` uint64; the bucket is a hash of the shape and seats, and
+holds ``ways`` entries whose fields are contiguous (see ``E``).
+"""
+
+from enum import IntEnum
+
+import numpy as np
+from llvmlite import ir
+from numba import config as numba_config
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .bits import lowest_bit, popcount
+from .config import HAVE_BMI2, JIT
+from .layout import SLOT_MASKS
+
+ONE = np.uint64(1)
+EVEN_BITS = np.uint64(0x5555555555555555)
+ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
+PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out
+UNKNOWN_UB = 15
+STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the CTX word
+
+
+class E(IntEnum):
+    """Fields of the table, ``tt[bucket, field, way]``: each field of a bucket's entries is
+    contiguous, so a lookup compares a whole bucket at once (the compiler vectorises it)."""
+
+    SHAPE = 0  # 4 bits a (hand, suit): 16 lengths
+    CTX = 1  # leader | active << 2 | decl << 6 | double-deck class counts << 10 | stamp << 26
+    REGION = 2  # the region as a mask over the owner planes (see position_key)
+    OWNERS = 3  # 3 words: the owner planes of the position, masked by the region
+    DATA = 6  # weight << 24 | best lead + 1 << 16 | lower bound << 8 | upper bound
+    FIELDS = 7
+
+
+def _bmi_intrinsic(name):
+    @intrinsic
+    def _hw(typingctx, x, m):
+        sig = types.uint64(types.uint64, types.uint64)
+
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+            return builder.call(fn, args)
+
+        return sig, codegen
+    return _hw
+
+
+_pext_hw = _bmi_intrinsic("llvm.x86.bmi.pext.64")
+_pdep_hw = _bmi_intrinsic("llvm.x86.bmi.pdep.64")
+
+
+@njit(**JIT)
+def pext(x, m):
+    """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
+    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
+        return _pext_hw(np.uint64(x), np.uint64(m))
+    res = np.uint64(0)
+    k = np.uint64(0)
+    mm = np.uint64(m)
+    while mm:
+        low = mm & (~mm + ONE)
+        if x & low:
+            res |= ONE << k
+        k += ONE
+        mm ^= low
+    return res
+
+
+@njit(**JIT)
+def pdep(x, m):
+    """Parallel bit deposit, the inverse of ``pext``: the low bits of ``x`` placed, in order,
+    at the set positions of ``m``."""
+    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
+        return _pdep_hw(np.uint64(x), np.uint64(m))
+    res = np.uint64(0)
+    k = np.uint64(0)
+    mm = np.uint64(m)
+    while mm:
+        low = mm & (~mm + ONE)
+        if (np.uint64(x) >> k) & ONE:
+            res |= low
+        k += ONE
+        mm ^= low
+    return res
+
+
+@njit(**JIT)
+def new_tables(nthreads, tt_bits, ways):
+    """``(tables, bucket_mask)``: a zeroed table of ``2**tt_bits`` entries (at least one
+    bucket of ``ways`` entries) for each of ``nthreads`` threads, and the mask that picks a
+    bucket from a hash."""
+    buckets = 1
+    while buckets * 2 * ways <= (1 << tt_bits):
+        buckets *= 2
+    tables = np.zeros((nthreads, buckets, np.int64(E.FIELDS), ways), dtype=np.uint64)
+    return tables, np.uint64(buckets - 1)
+
+
+@njit(**JIT)
+def position_key(hands, leader, active, decl, double):
+    """The table key of a trick start: ``(shape, ctx, keep, o0, o1, o2)``, ``hands`` the 4
+    normalised masks. ``keep`` marks the cards still out (double deck: both copies of every
+    class still out). The owners of the cards still out, in relative rank order, are bit
+    planes: ``o0`` holds two planes of 32 bits (bit 0 and bit 1 of the seat holding each
+    card); in the double deck, planes per class: ``o0`` the holder of its first copy, ``o1``
+    the holder of the second, ``o2`` whether a second copy is still out."""
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    shape = np.uint64(0)
+    for s in range(4):
+        for q in range(4):
+            shape |= np.uint64(popcount(hands[s] & SLOT_MASKS[q])) << np.uint64(16 * s + 4 * q)
+    ctx = np.uint64(leader | (active << 2) | (decl << 6))
+    if not double:
+        k1 = pext(hands[1], u)
+        k2 = pext(hands[2], u)
+        k3 = pext(hands[3], u)
+        return shape, ctx, u, (k1 | k3) | ((k2 | k3) << PLANE), np.uint64(0), np.uint64(0)
+    occupied = (u | (u >> ONE)) & EVEN_BITS  # the even bit of each class with a card left
+    keep = occupied | (occupied << ONE)
+    for q in range(4):
+        ctx |= np.uint64(popcount(occupied & SLOT_MASKS[q])) << np.uint64(10 + 4 * q)
+    taken = np.uint64(0)
+    first0 = first1 = second0 = second1 = second = np.uint64(0)
+    for s in range(4):
+        h = hands[s]
+        classes = (h | (h >> ONE)) & EVEN_BITS
+        both = h & (h >> ONE) & EVEN_BITS
+        one = classes & ~both
+        first = one & ~taken  # the first holder of a class gets its first copy
+        canonical = pext(both | (both << ONE) | first | ((one & taken) << ONE), keep)
+        taken |= first | both
+        f = pext(canonical, EVEN_BITS)
+        g = pext(canonical, ODD_BITS)
+        second |= g
+        if s & 1:
+            first0 |= f
+            second0 |= g
+        if s & 2:
+            first1 |= f
+            second1 |= g
+    return (shape, ctx, keep, first0 | (first1 << PLANE), second0 | (second1 << PLANE),
+            second)
+
+
+@njit(**JIT)
+def bucket_of(key, bucket_mask):
+    """The bucket of ``key`` (a ``position_key``): a hash of its shape and seats."""
+    x = key[0] * np.uint64(0x9E3779B97F4A7C15)
+    x ^= (key[1] + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(32)
+    return np.int64(x & bucket_mask)
+
+
+@njit(**JIT)
+def _matches(tt, b, key, sc):
+    """Bit i set when entry i of bucket ``b`` holds for the position ``key``: a loop without
+    branches over the bucket's contiguous fields, which the compiler vectorises."""
+    shape = tt[b, E.SHAPE]
+    ctx = tt[b, E.CTX]
+    region = tt[b, E.REGION]
+    o0 = tt[b, E.OWNERS]
+    o1 = tt[b, E.OWNERS + 1]
+    o2 = tt[b, E.OWNERS + 2]
+    hits = np.uint64(0)
+    for i in range(shape.shape[0]):
+        m = region[i]
+        ok = (shape[i] == key[0]) & (ctx[i] == sc) & ((key[3] & m) == o0[i]) & \
+            ((key[4] & m) == o1[i]) & ((key[5] & m) == o2[i])
+        hits |= np.uint64(ok) << np.uint64(i)
+    return hits
+
+
+@njit(**JIT)
+def _region_cards(m, keep, double):
+    """The cards of the position (normalised mask) in the region ``m`` (over owner planes)."""
+    m &= (ONE << PLANE) - ONE  # one plane of the region (both hold the same cards)
+    if double:
+        return pdep(pdep(m, EVEN_BITS) | pdep(m, ODD_BITS), keep)
+    return pdep(m, keep)
+
+
+@njit(**JIT)
+def probe(tt, b, key, stamp, target, double):
+    """Look the position ``key`` up in bucket ``b``: ``(answer, region, best)``, answer 1 when
+    an entry holding for it proves at least ``target`` tricks, 0 when one proves fewer
+    (``region``: that entry's cards, as a normalised mask of this position), -1 when no entry
+    decides (``best``: a lead that decided this position before, card + 1, or 0)."""
+    hits = _matches(tt, b, key, key[1] | (stamp << STAMP_SHIFT))
+    best = np.int64(0)
+    while hits:
+        i = lowest_bit(hits)
+        hits &= hits - ONE
+        data = tt[b, E.DATA, i]
+        if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
+            return np.int64(1), _region_cards(tt[b, E.REGION, i], key[2], double), best
+        if np.int64(data & np.uint64(255)) < target:
+            return np.int64(0), _region_cards(tt[b, E.REGION, i], key[2], double), best
+        if best == 0:
+            best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+    return np.int64(-1), np.uint64(0), best
+
+
+@njit(**JIT)
+def region_of(deciding, keep, double):
+    """The region of a position whose answer was decided by the cards ``deciding``: in each
+    suit, every card still out (``keep``) at or above the lowest deciding card (its whole
+    class in the double deck)."""
+    region = np.uint64(0)
+    for q in range(4):
+        d = deciding & SLOT_MASKS[q]
+        if d:
+            low = lowest_bit(d)
+            if double:
+                low &= ~1
+            region |= keep & SLOT_MASKS[q] & ~((ONE << np.uint64(low)) - ONE)
+    return region
+
+
+@njit(**JIT)
+def store(tt, b, key, stamp, answer, deciding, best, weight, double):
+    """Record in bucket ``b`` that the position ``key`` takes at least ``answer[1]`` tricks
+    (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``; ``best`` is the
+    deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2 nodes). An entry
+    with the same region and owners takes the tighter bounds; otherwise the new entry replaces
+    a stale one or the one that cost least."""
+    sc = key[1] | (stamp << STAMP_SHIFT)
+    m = pext(region_of(deciding, key[2], double), key[2])
+    if double:
+        m = pext(m, EVEN_BITS)
+    m |= m << PLANE
+    result, target = answer
+    o0 = key[3] & m
+    o1 = key[4] & m
+    o2 = key[5] & m
+    ways = tt.shape[2]
+    victim = 0
+    cheapest = 1 << 30
+    for e in range(ways):
+        if tt[b, E.CTX, e] != sc or tt[b, E.SHAPE, e] != key[0]:
+            if tt[b, E.CTX, e] >> STAMP_SHIFT != stamp:  # stale: a free entry
+                victim = e
+                cheapest = -1
+            continue
+        if tt[b, E.REGION, e] == m and tt[b, E.OWNERS, e] == o0 and \
+                tt[b, E.OWNERS + 1, e] == o1 and tt[b, E.OWNERS + 2, e] == o2:
+            data = tt[b, E.DATA, e]
+            lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
+            ub = np.int64(data & np.uint64(255))
+            if result == 1:
+                lb = max(lb, target)
+            else:
+                ub = min(ub, target - 1)
+            if best == 0:
+                best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+            weight = max(weight, np.int64(data >> np.uint64(24)))
+            tt[b, E.DATA, e] = _data(weight, best, lb, ub)
+            return
+        w_e = np.int64(tt[b, E.DATA, e] >> np.uint64(24))
+        if w_e < cheapest:
+            victim = e
+            cheapest = w_e
+    tt[b, E.SHAPE, victim] = key[0]
+    tt[b, E.CTX, victim] = sc
+    tt[b, E.REGION, victim] = m
+    tt[b, E.OWNERS, victim] = o0
+    tt[b, E.OWNERS + 1, victim] = o1
+    tt[b, E.OWNERS + 2, victim] = o2
+    if result == 1:
+        tt[b, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB)
+    else:
+        tt[b, E.DATA, victim] = _data(weight, best, 0, target - 1)
+
+
+@njit(**JIT)
+def _data(weight, best, lb, ub):
+    return (np.uint64(weight) << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
+        (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
