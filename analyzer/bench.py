@@ -20,13 +20,15 @@ from kernels.threads import max_threads, num_threads, set_threads
 
 from .compute import runner
 from .compute.cluster import scheduler
-from .compute.solver import solve_positions, solver_memory_bytes
+from .compute.solver import Solver, solve_positions, solver_memory_bytes
+from .game.notation import Deal
 from .game.seating import seating
 from .game.variants import Rules, make_rules
 from .questions.decide import prepare
 from .questions.odds import decision_point, exact_estimate, odds
 from .questions.play import play_hands
 from .questions.simulate import simulate
+from .questions.solve import solve_deal
 from .strategy.seats import others_policies
 
 
@@ -57,7 +59,10 @@ def solve_configs(scale: float = 1.0) -> list[SolveConfig]:
         SolveConfig("bid_moon", bid, 6, 3, True, n(40000)),
         SolveConfig("ghost", make_rules("ghost"), 6, 3, True, n(40000)),
         SolveConfig("cutthroat", make_rules("cutthroat"), 5, 3, True, n(40000)),
-        SolveConfig("double_deck", make_rules("bid", double_deck=True), 12, 4, False, n(9)),
+        SolveConfig("double_deck", make_rules("bid", double_deck=True), 12, 4, False, n(50)),
+        # random deals the benchmark's own set was not chosen from (another seed)
+        SolveConfig("double_deck_unseen", make_rules("bid", double_deck=True), 12, 4, False,
+                    n(20)),
     ]
 
 
@@ -156,7 +161,53 @@ def bench_solve(scale: float = 1.0, reference_deals: int = 10, progress=None) ->
             figures["speedup_vs_reference_1thread"] = ref_s * figures["solves_per_s_1thread"]
         figures["memory_per_thread_bytes"] = solver_memory_bytes(config.rules)
         out[config.name] = figures
+    if progress:
+        progress("single calls")
+    out["single_calls"] = bench_single_calls(max(50, int(2000 * scale)))
     return out
+
+
+def bench_single_calls(count: int) -> dict:
+    """What a bot pays to ask about one knock deal at a time, one thread: microseconds a
+    solve in a batch, a ``Solver.solve`` call, and a ``solve_deal`` call (which also values
+    every opening lead), over the same ``count`` deals; medians of three runs."""
+    config = next(c for c in solve_configs() if c.name == "knock")
+    config = SolveConfig(config.name, config.rules, config.cards, config.seats, config.alone,
+                         count)
+    hands, trumps, leaders, active, decl = bench_deals(config)
+    rules = config.rules
+    solver = Solver(rules)
+    deals = [Deal(hands={s: int(hands[i, s]) for s in range(4)}) for i in range(count)]
+
+    def batch():
+        solve_positions(rules, hands, trumps, leaders, active, decl, -1)
+
+    def one_by_one():
+        for i in range(count):
+            solver.solve(hands[i], int(trumps[i]), int(leaders[i]), active, decl)
+
+    def whole_deals():
+        for i in range(count):
+            solve_deal(rules, deals[i], int(trumps[i]), 0, leader=int(leaders[i]))
+
+    before = num_threads()
+    try:
+        set_threads(1)
+        micro = {}
+        for name, run in (("batch", batch), ("solver", one_by_one), ("solve_deal", whole_deals)):
+            run()
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                run()
+                times.append(time.perf_counter() - start)
+            micro[name] = 1e6 * statistics.median(times) / count
+    finally:
+        set_threads(before)
+    return {"deals": count, "batch_us": micro["batch"], "solver_us": micro["solver"],
+            "solve_deal_us": micro["solve_deal"],
+            "solver_overhead_us": micro["solver"] - micro["batch"],
+            "solve_deal_ratio": micro["solve_deal"] / micro["batch"]}
 
 
 def _bench_one_by_one(config, deals) -> dict:
@@ -224,6 +275,16 @@ FIGURES = {
         Figure("double_deck.median_ms", "double deck 4×12: median solve", "ms", 50, False),
         Figure("double_deck.max_ms", "double deck 4×12: slowest solve", "ms", 2000, False),
         Figure("double_deck.mean_nodes", "double deck 4×12: nodes a solve", "", None, False),
+        Figure("double_deck_unseen.median_ms", "double deck, other random deals: median", "ms",
+               50, False),
+        Figure("double_deck_unseen.max_ms", "double deck, other random deals: slowest", "ms",
+               2000, False),
+        Figure("single_calls.batch_us", "knock, one solve in a batch (1 thread)", "µs", None,
+               False),
+        Figure("single_calls.solver_overhead_us", "knock, a Solver.solve call over that", "µs",
+               5, False),
+        Figure("single_calls.solve_deal_ratio", "knock, a solve_deal call ÷ a batch solve",
+               "×", 2, False),
         Figure("cold_start_s", "a fresh process, empty numba cache, one solve", "s", None,
                False),
     ],

@@ -62,15 +62,29 @@ class W(IntEnum):
     LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
 
 
+class Q(IntEnum):
+    """Slots of the int64 ``spec`` of one position for ``solve_one`` and ``values_one``."""
+
+    TRUMP = 0
+    LEADER = 1  # who leads, or led, the current trick
+    ACTIVE = 2  # 4-bit mask of the seats that play
+    DECL = 3  # 4-bit mask of the declaring side
+    N_TABLE = 4  # cards already on the table in the current trick
+    TARGET = 5  # k >= 0: "at least k tricks still to come?"; -1: how many
+    DOUBLE = 6  # the double-deck flag
+    LEN = 7
+
+
 MAX_TRICKS_DEEP = 14
 TT_WAYS = 64  # entries of a bucket in a large (double-deck) table
+SMALL_TT_WAYS = 4  # in a small (single-deck) one, where a deal visits few positions
 
 
 @njit(**JIT)
 def solver_arrays(nthreads, tt_bits):
     """``(works, tables)``: a work array and a table of ``2**tt_bits`` entries per thread."""
     works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables, bucket_mask = new_tables(nthreads, tt_bits, TT_WAYS if tt_bits >= 16 else 8)
+    tables, bucket_mask = new_tables(nthreads, tt_bits, TT_WAYS if tt_bits >= 16 else SMALL_TT_WAYS)
     for t in range(nthreads):
         works[t, W.TT_MASK] = bucket_mask
     return works, tables
@@ -147,36 +161,46 @@ def quick_tricks(w, leader):
 
 @njit(**JIT)
 def top_trump_run(w):
-    """``(owner << 8 | k, cards)``: the seat holding the highest trump still out, how many of
-    the highest trumps it holds in a row (each will win a trick), and those trumps; 0 when no
-    trump is left. Double deck: a trump whose twin someone else holds may lose to that twin
-    played first, so the run stops there."""
-    h0 = w[W.HANDS]
-    h1 = w[W.HANDS + 1]
-    h2 = w[W.HANDS + 2]
-    h3 = w[W.HANDS + 3]
-    t = (h0 | h1 | h2 | h3) & TRUMP_MASK
+    """``(owner << 8 | k, cards)``: a seat of the side holding the highest trump still out,
+    and k, the tricks that side is sure of from its run of top trumps (the trumps above any
+    the other side holds): each wins the trick it is played to, and one hand plays one card a
+    trick, so the side takes at least as many tricks as one of its hands holds of the run;
+    ``cards`` the run. 0 when no trump is left. Double deck: a trump whose twin the other side
+    holds may lose to that twin played first, so the run stops there."""
+    t = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]) & TRUMP_MASK
     if t == 0:
         return 0, np.uint64(0)
     double = w[W.DOUBLE] != 0
-    top = highest_bit(t)
-    owner = 0 if h0 & (ONE << np.uint64(top)) else (
-        1 if h1 & (ONE << np.uint64(top)) else (2 if h2 & (ONE << np.uint64(top)) else 3))
-    own = w[W.HANDS + owner] & TRUMP_MASK
-    others = t & ~own
-    k = 0
-    counted = np.uint64(0)
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    top = ONE << np.uint64(highest_bit(t))
+    owner = 0
+    while not (w[W.HANDS + owner] & top):
+        owner += 1
+    side = decl if (decl >> owner) & 1 else active & ~decl
+    ours = np.uint64(0)
+    for s in range(4):
+        if (side >> s) & 1:
+            ours |= w[W.HANDS + s]
+    ours &= TRUMP_MASK
+    theirs = t & ~ours
+    run = np.uint64(0)
     while t:
-        top = highest_bit(t)
-        bit = ONE << np.uint64(top)
-        if not (own & bit):
+        b = highest_bit(t)
+        bit = ONE << np.uint64(b)
+        if not (ours & bit):
             break
-        if double and (others & (ONE << np.uint64(top ^ 1))):
+        if double and theirs & (ONE << np.uint64(b ^ 1)):  # its twin
             break
-        k += 1
-        counted |= bit
+        run |= bit
         t ^= bit
-    return (owner << 8) | k, counted
+    k = 0
+    for s in range(4):
+        if (side >> s) & 1:
+            c = popcount(w[W.HANDS + s] & run)
+            if c > k:
+                k = c
+    return (owner << 8) | k, run
 
 
 @njit(**JIT)
@@ -433,7 +457,7 @@ def _card(w, i):
     return np.int64(w[i] & np.uint64(255))
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
     that decided it), else -1: the tricks already made or out of reach, the quick tricks of
@@ -468,7 +492,7 @@ def _cutoff(w, leader, target, rem):
     return np.int64(-1)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _lead_moves(w, base, leader, best):
     """The leader's candidate cards at ``w[base:]``, best first (``best``: a lead that decided
     this position before, card + 1, goes first); returns how many."""
@@ -846,6 +870,55 @@ def _load(w, hands, trump, leader, active, decl, table, n_table, to_norm, double
         seat = next_active(seat, active)
 
 
+@njit(**JIT)
+def _answer(w, tt, leader, cards, seats, n_table, target):
+    """The answer for the position loaded in ``w``: 1/0 for ``target`` >= 0, else the
+    declaring side's tricks still to come."""
+    if target >= 0:
+        return 1 if at_least(w, tt, leader, cards, seats, n_table, target) else 0
+    return exact(w, tt, leader, cards, seats, n_table,
+                 guess_tricks(w, leader) + (1 if n_table > 0 else 0))
+
+
+@njit(**JIT)
+def solve_one(w, tt, hands, spec, table, to_norm):
+    """One position on one thread's ``w`` and ``tt`` (from ``solver_arrays``): natural masks
+    ``hands[4]``, ``spec`` (int64, slots ``Q``), ``table`` the natural cards already on the
+    table from the leader, ``to_norm`` the deck's layout map. Returns ``(answer, nodes)``, as
+    one entry of ``solve_batch``; no thread pool and nothing allocated but two small arrays."""
+    cards = np.empty(4, dtype=np.int64)
+    seats = np.empty(4, dtype=np.int64)
+    _load(w, hands, spec[Q.TRUMP], spec[Q.LEADER], spec[Q.ACTIVE], spec[Q.DECL], table,
+          spec[Q.N_TABLE], to_norm, spec[Q.DOUBLE], cards, seats)
+    answer = _answer(w, tt, spec[Q.LEADER], cards, seats, spec[Q.N_TABLE], spec[Q.TARGET])
+    return answer, np.int64(w[W.NODES])
+
+
+@njit(**JIT)
+def values_one(w, tt, hands, spec, table, to_norm, from_norm, values):
+    """``card_values`` of one position (as ``solve_one``): fills ``values[64]`` (indexed by
+    natural card id, -1 for cards that cannot be played) and returns the nodes searched."""
+    cards = np.empty(4, dtype=np.int64)
+    seats = np.empty(4, dtype=np.int64)
+    _load(w, hands, spec[Q.TRUMP], spec[Q.LEADER], spec[Q.ACTIVE], spec[Q.DECL], table,
+          spec[Q.N_TABLE], to_norm, spec[Q.DOUBLE], cards, seats)
+    _natural_values(w, tt, spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
+                    from_norm[spec[Q.TRUMP]], values)
+    return np.int64(w[W.NODES])
+
+
+@njit(**JIT)
+def _natural_values(w, tt, leader, cards, seats, n_table, from_norm_t, values):
+    """``card_values`` of the position loaded in ``w``, written to ``values[64]`` by natural
+    card id (``from_norm_t``: the layout map of its trump), -1 for cards that cannot be played."""
+    out = np.empty(64, dtype=np.int64)
+    card_values(w, tt, leader, cards, seats, n_table, out)
+    values[:] = -1
+    for b in range(64):
+        if out[b] >= 0:
+            values[from_norm_t[b]] = out[b]
+
+
 @njit(**PARALLEL_JIT)
 def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, to_norm, double,
                 tt_bits, nthreads):
@@ -868,17 +941,11 @@ def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, t
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
-        tt = tables[tid]
         cards = np.empty(4, dtype=np.int64)
         seats = np.empty(4, dtype=np.int64)
         _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
               to_norm, double, cards, seats)
-        if targets[i] >= 0:
-            ok = at_least(w, tt, leaders[i], cards, seats, n_table[i], targets[i])
-            out[i] = 1 if ok else 0
-        else:
-            out[i] = exact(w, tt, leaders[i], cards, seats, n_table[i],
-                           guess_tricks(w, leaders[i]) + (1 if n_table[i] > 0 else 0))
+        out[i] = _answer(w, tables[tid], leaders[i], cards, seats, n_table[i], targets[i])
         nodes[i] = np.int64(w[W.NODES])
     return out, nodes
 
@@ -891,21 +958,17 @@ def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_n
     for the declaring side. Returns ``(values[N, 64] int8 indexed by natural card id, -1 for
     cards that cannot be played; nodes[N])``."""
     n = hands.shape[0]
-    values = np.full((n, 64), -1, dtype=np.int8)
+    values = np.empty((n, 64), dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
-        tt = tables[tid]
         cards = np.empty(4, dtype=np.int64)
         seats = np.empty(4, dtype=np.int64)
-        out = np.empty(64, dtype=np.int64)
         _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
               to_norm, double, cards, seats)
-        card_values(w, tt, leaders[i], cards, seats, n_table[i], out)
-        for b in range(64):
-            if out[b] >= 0:
-                values[i, from_norm[trumps[i], b]] = out[b]
+        _natural_values(w, tables[tid], leaders[i], cards, seats, n_table[i],
+                        from_norm[trumps[i]], values[i])
         nodes[i] = np.int64(w[W.NODES])
     return values, nodes

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.compute.solver import card_values, solve_positions
+from analyzer.compute.solver import Solver, card_values, solve_positions
 from analyzer.game.variants import make_rules
 from tests import reference as ref
 from tests.cards import card_name, deck_ids
@@ -266,3 +266,28 @@ def test_double_deck_whole_deals_agree_with_the_previous_solver():
     expected = [d["tricks"] for d in deals]
     wrong = [i for i, (a, e) in enumerate(zip(answers.tolist(), expected, strict=True)) if a != e]
     assert not wrong, f"{len(wrong)} of 200 deals differ, first {wrong[:5]}"
+
+
+@pytest.mark.parametrize("name", ["knock", "bid_moon", "cutthroat_lone_defender"])
+def test_the_solver_object_answers_as_the_batch(name):
+    """``Solver`` (one position a call, for bots) gives the batch's answer, threshold answers,
+    node count and card values on every position, whole deals and partly played ones, with
+    one table reused across calls."""
+    rng = random.Random(f"solver object {name}")
+    positions = [play_randomly(random_position(name, rng), rng, rng.randrange(0, 9))
+                 for _ in range(40)]
+    rules = positions[0]["rules"]
+    hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
+    exact, nodes = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table,
+                                   n_table)
+    at_least_3, _ = solve_positions(rules, hands, trumps, leaders, active, decl, 3, table,
+                                    n_table)
+    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table, n_table)
+    solver = Solver(rules)
+    for i in range(len(positions)):
+        args = (hands[i], trumps[i], leaders[i], active[i], decl[i])
+        on_table = list(table[i, :n_table[i]])
+        assert solver.solve(*args, table=on_table) == exact[i], i
+        assert solver.nodes == nodes[i], i
+        assert solver.solve(*args, target=3, table=on_table) == at_least_3[i], i
+        assert list(solver.values(*args, table=on_table)) == list(values[i]), i

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from kernels import solver as S
@@ -61,3 +63,59 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl, table=None,
     to_norm, from_norm = rules.layout
     return S.card_values_batch(*pos, to_norm, from_norm, 1 if rules.double_deck else 0,
                                table_bits(rules), num_threads())
+
+
+class Solver:
+    """A reusable one-thread double-dummy solver for one set of rules, for a caller (a bot)
+    that asks about one position at a time: its table and work arrays are allocated once,
+    and each call is one compiled function on plain arrays, with no thread pool. The table
+    starts a new generation at each call (as ``solve_positions`` does at each position), so
+    every answer and node count equals the batch's. Batches (``solve_positions``,
+    ``card_values``) stay the fast path for many positions. See docs/solver.md."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        works, tables = S.solver_arrays(1, table_bits(rules))
+        self._work, self._table = works[0], tables[0]
+        self._to_norm, self._from_norm = rules.layout
+        self._spec = np.zeros(S.Q.LEN, dtype=np.int64)
+        self._spec[S.Q.DOUBLE] = 1 if rules.double_deck else 0
+        self._hands = np.zeros(4, dtype=np.uint64)
+        self._cards = np.full(4, -1, dtype=np.int64)
+        self._values = np.empty(64, dtype=np.int8)
+        self.nodes = 0  # nodes searched by the last call
+
+    def _set(self, hands, trump, leader, active, decl, table, target):
+        self._hands[:] = hands
+        spec = self._spec
+        spec[S.Q.TRUMP], spec[S.Q.LEADER], spec[S.Q.ACTIVE] = trump, leader, active
+        spec[S.Q.DECL], spec[S.Q.N_TABLE], spec[S.Q.TARGET] = decl, len(table), target
+        self._cards[:len(table)] = table
+
+    def solve(self, hands, trump: int, leader: int, active: int, decl: int,
+              target: int = -1, table=()) -> int:
+        """The answer for one position, as one entry of :func:`solve_positions`: natural masks
+        ``hands`` (4), the trump, the seat that leads (or led) the current trick, the 4-bit
+        masks of the playing seats and of the declaring side, ``table`` the natural ids of the
+        cards already on the table, and ``target`` (k: 1/0 for "at least k tricks still to
+        come?", -1: how many)."""
+        self._set(hands, trump, leader, active, decl, table, target)
+        answer, self.nodes = S.solve_one(self._work, self._table, self._hands, self._spec,
+                                         self._cards, self._to_norm)
+        return int(answer)
+
+    def values(self, hands, trump: int, leader: int, active: int, decl: int,
+               table=()) -> np.ndarray:
+        """The value of every legal card of the seat to play (as :func:`card_values`):
+        int8[64] by natural card id, -1 where a card cannot be played; a view that the next
+        call overwrites."""
+        self._set(hands, trump, leader, active, decl, table, -1)
+        self.nodes = S.values_one(self._work, self._table, self._hands, self._spec,
+                                  self._cards, self._to_norm, self._from_norm, self._values)
+        return self._values
+
+
+@lru_cache(maxsize=4)
+def shared_solver(rules: Rules) -> Solver:
+    """One :class:`Solver` per rule set for this process (one-position questions)."""
+    return Solver(rules)

@@ -151,8 +151,17 @@ def format_card(cid: int) -> str:
 def card_ids(mask: int) -> list[int]:
     """Natural ids of the cards in ``mask``, in canonical display order: the joker, then
     spades, hearts, diamonds, clubs, each from ace down."""
-    ids = [i for i in range(64) if (int(mask) >> i) & 1]
-    return sorted(ids, key=lambda c: (c != L.JOKER, -((c & 31) // 8), -((c & 31) % 8), c))
+    ids = []
+    m = int(mask)
+    while m:
+        low = m & -m
+        ids.append(low.bit_length() - 1)
+        m ^= low
+    return sorted(ids, key=_display_order)
+
+
+def _display_order(c: int) -> tuple:
+    return c != L.JOKER, -((c & 31) // 8), -((c & 31) % 8), c
 
 
 def format_hand(mask: int) -> str:

@@ -89,6 +89,9 @@ _LEAD_CODES = {LEAD_DECLARER: K.LEAD_DECLARER, LEAD_LEFT_OF_DEALER: K.LEAD_LEFT_
                LEAD_LEFT_OF_LONE: K.LEAD_LEFT_OF_LONE}
 
 
+_CONFIGS: dict = {}  # Rules -> its config vector
+
+
 class RulesError(UserError):
     """A variant or option that does not exist, does not fit the variant, or has a bad value."""
 
@@ -309,7 +312,14 @@ class Rules:
         return (0, K.CT_MAKER_ALONE, K.CT_DEFENDER_ALONE, K.CT_MAKER_ALONE | K.CT_DEFENDER_ALONE)
 
     def config(self) -> np.ndarray:
-        """The int64 configuration vector the kernels read (slots ``kernels.slots.C``)."""
+        """The int64 configuration vector the kernels read (slots ``kernels.slots.C``); one
+        array per rule set, built once (nothing writes to it)."""
+        cfg = _CONFIGS.get(self)
+        if cfg is None:
+            cfg = _CONFIGS[self] = self._build_config()
+        return cfg
+
+    def _build_config(self) -> np.ndarray:
         cfg = np.zeros(C.LEN, dtype=np.int64)
         cfg[C.DECK] = self.deck
         cfg[C.HAND] = self.hand_size

@@ -11,7 +11,7 @@ import numpy as np
 
 from kernels import layout as L
 
-from ..compute.solver import card_values, solve_positions
+from ..compute.solver import shared_solver, solve_positions
 from ..errors import UserError
 from ..game.notation import SEATS, Deal, format_card, format_hand
 from ..game.seating import default_leader, partner, seating
@@ -84,11 +84,10 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
         nodes += int(used.sum())
         picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
         best = int(np.argmax(picks))
-    values, used = card_values(rules, hands[best:best + 1], trump, leader, active, decl)
-    nodes += int(used.sum())
-    leads = {}
-    for cid in np.nonzero(values[0] >= 0)[0]:
-        leads[format_card(int(cid))] = int(values[0, cid])
+    solver = shared_solver(rules)
+    values = solver.values(hands[best], trump, leader, active, decl)
+    nodes += solver.nodes
+    leads = {format_card(int(cid)): int(values[cid]) for cid in np.nonzero(values >= 0)[0]}
     lead_side = (decl >> leader) & 1
     total = max(leads.values()) if lead_side else min(leads.values())
     return SolveResult(
