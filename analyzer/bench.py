@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -171,9 +171,7 @@ def bench_single_calls(count: int) -> dict:
     """What a bot pays to ask about one knock deal at a time, one thread: microseconds a
     solve in a batch, a ``Solver.solve`` call, and a ``solve_deal`` call (which also values
     every opening lead), over the same ``count`` deals; medians of three runs."""
-    config = next(c for c in solve_configs() if c.name == "knock")
-    config = SolveConfig(config.name, config.rules, config.cards, config.seats, config.alone,
-                         count)
+    config = replace(solve_configs()[0], deals=count)  # the first: knock, four seats
     hands, trumps, leaders, active, decl = bench_deals(config)
     rules = config.rules
     solver = Solver(rules)

@@ -268,3 +268,60 @@ def test_the_slow_suite_runs_ten_times_as_many_cases():
                            __file__, "-k", "hostile and not slow_suite"], env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def _strict_json(text: str):
+    """Parse ``text`` as a browser's JSON.parse would: NaN and Infinity are errors."""
+    def reject(name):
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=reject)
+
+
+def test_every_json_output_is_strict_json(tmp_path):
+    """Every --json output parses with a strict parser (review and evaluate printed bare NaN
+    for a cost or a margin that does not exist)."""
+    code, out, err = run_cli(["play", "--variant", "knock", "--seed", "3", "--json"])
+    assert code == 0, err
+    record = tmp_path / "hand.json"
+    record.write_text(out)
+    code, out2, err = run_cli(["play", "--variant", "knock", "--seed", "4", "--json"])
+    records = tmp_path / "hands.jsonl"
+    records.write_text(out + out2)
+    hands = tmp_path / "hands.csv"
+    hands.write_text("hand,upcard,seat,dealer\nJS AS KS 9H TD,QS,E,N\n9H TD QC KC 9D,9S,E,N\n")
+    commands = {
+        "odds": ["odds", "JS", "AS", "KS", "9H", "TD", "--variant", "knock", "--upcard", "QS",
+                 "--deals", "200", "--json"],
+        "review": ["review", str(record), "--call-deals", "100", "--json"],
+        "review of a file": ["review", str(records), "--call-deals", "0", "--json"],
+        "score": ["score", str(record), "--json"],
+        "solve": ["solve", "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / "
+                  "W: 9S TS JS QS KS", "--variant", "knock", "--trump", "H", "--json"],
+        "simulate": ["simulate", "--variant", "knock", "--games", "20", "--json"],
+    }
+    for name, args in commands.items():
+        code, out, err = run_cli(args)
+        assert code == 0, (name, err[-400:])
+        _strict_json(out)
+    code, out, err = run_cli(["evaluate", str(hands), "--variant", "knock", "--deals", "100",
+                              "--json"])
+    assert code == 0, err[-400:]
+    rows = [_strict_json(line) for line in out.splitlines() if line.strip()]
+    assert len(rows) == 2
+
+
+def test_json_text_writes_null_for_what_json_cannot_hold():
+    """The one writer of --json: NaN and infinities (a margin with no runner-up, a cost with
+    no tricks) become null, numpy numbers plain ones; anything else it cannot write fails
+    loudly instead of printing text a strict parser rejects."""
+    import math
+
+    import numpy as np
+
+    from analyzer.cli.common import json_text
+
+    text = json_text({"margin": math.nan, "cost": [np.float64("inf"), np.int64(3)],
+                      "close": np.bool_(True)}, indent=None)
+    assert _strict_json(text) == {"margin": None, "cost": [None, 3], "close": True}
+    with pytest.raises(TypeError):
+        json_text({"x": object()})

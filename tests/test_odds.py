@@ -206,6 +206,11 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
           auction="E pass", others="nobody"), "unknown strategy"),
     (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", seat="S", dealer="N",
           auction="E pass", others="missing.toml"), "no such strategy file"),
+    # a bid below the one heard is not a call to price (it used to show only "pass")
+    (dict(hand="JH AH KH QD 9S TC", variant="bid", seat="S", dealer="W", auction="N 3, E 4",
+          trump="H", bid="4"), "--bid 4 is not a legal call here; the legal calls are: pass, 5"),
+    # "6" used to be a moon without a word; it could as well be the ask
+    (dict(hand="JH AH KH QD 9S TC", variant="bid", bid="6"), "say ask or moon"),
 ])
 def test_bad_queries(kw, words):
     kw.setdefault("others", "points")
@@ -268,3 +273,29 @@ def test_knock_strong_trumps_order_up_from_every_seat(seat, dealer, auction):
 def test_knock_no_trump_no_ace_passes_from_every_seat(seat, dealer, auction):
     order, passing = _order_and_pass("9H TH 9D TD 9C", seat, dealer, auction)
     assert passing > order + 0.2, (order, passing)
+
+
+def test_the_dealer_compares_calls_not_discards():
+    """The dealer's pick-up comes in a row per discard; the table, the verdict and the JSON
+    compare calls, each at its best discard, and keep every discard as a detail."""
+    r = odds("JC TS AS AH TD", "knock", upcard="JS", seat="N", dealer="N",
+             auction="E pass, S pass, W pass", deals=300, others="points")
+    calls = list(zip(r.options["option"], r.options["trump"], strict=True))
+    assert len(calls) == len(set(calls)) and len(r.details) > len(r.options)
+    for row in r.options.itertuples():
+        same = r.details[(r.details["option"] == row.option) & (r.details["trump"] == row.trump)]
+        assert row.ev == same["ev"].max()
+    v = r.best
+    assert (v["call"], v["trump"]) != (v["runner_up"], v["runner_up_trump"])
+    assert v["best"] == v["call"]  # the old key, kept for one release
+    picked = r.to_dict()
+    assert len(picked["options"]) == len(calls) and len(picked["details"]) == len(r.details)
+
+
+def test_the_verdict_keys_are_always_there():
+    """A verdict has the same keys whatever the number of legal calls (None when there is
+    no runner-up), so a script can read ``best["call"]`` and ``best["margin"]``."""
+    keys = {"call", "trump", "detail", "ev", "runner_up", "runner_up_trump", "runner_up_detail",
+            "margin", "margin_low", "margin_high", "too_close", "best"}
+    r = odds("JH JD AH KH QH 9S", "bid", trump="H", bid="5", deals=200, others="points")
+    assert set(r.best) == keys and r.best["runner_up"] is not None

@@ -78,16 +78,48 @@ def test_outputs_are_written_whole(tmp_path, monkeypatch):
     (["simulate", "--variant", "knock", "--games", "400000000", "--play", "heuristic",
       "--force"], "interrupted after"),
 ])
-def test_ctrl_c_prints_the_estimate_so_far(args, partial):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_prints_the_estimate_so_far(args, partial, sig):
+    """Ctrl-C, or SIGTERM from a supervisor, during a long run: the estimate so far, one line
+    saying so, exit 130."""
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(6)  # past start-up, into the chunks
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out[-500:], err[-500:])
     assert "Traceback" not in err and "SystemError" not in err, err[-800:]
     assert partial in out + err
     assert "%" in out  # the estimate itself: intervals were printed
+
+
+@pytest.mark.parametrize("command", ["strategy build", "review"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_command_without_its_own_handler_says_it_was_interrupted(command, sig, tmp_path):
+    """A strategy build for house rules (minutes), or a review pricing its calls: cut short,
+    one line on stderr saying so and that nothing was kept, exit 130, no traceback (typer's
+    own handling was silent, and the review used to finish on a shortened estimate)."""
+    import kernels.config  # noqa: F401  (sets NUMBA_CACHE_DIR: the compiled kernels are kept)
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EUCHRE_STRATEGY_")}
+    env["XDG_CACHE_HOME"] = str(tmp_path)  # no strategy cached: a full build (minutes)
+    if command == "review":
+        code, out, err = run_cli(["play", "--variant", "knock", "--seed", "3", "--json"])
+        (tmp_path / "hand.json").write_text(out)
+        args = ["review", str(tmp_path / "hand.json"), "--call-deals", "5000000", "--method",
+                "pimc", "-o", str(tmp_path / "review.csv")]
+    else:
+        args = ["strategy", "build", "--variant", "bid", "--stick-the-dealer"]
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    time.sleep(6)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out[-500:], err[-500:])
+    assert "Traceback" not in err and "SystemError" not in err, err[-800:]
+    last = [line for line in err.splitlines() if line.strip()][-1]
+    assert last.startswith("interrupted") and "kept" in last, err[-500:]
+    assert not (tmp_path / "review.csv").exists()
 
 
 # ---------------------------------------------------------------------------- 3. sizes

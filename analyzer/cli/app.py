@@ -3,6 +3,7 @@ record, option or file) ends with one line on stderr, ``error: ...``, and exit c
 traceback. The commands live in the sibling modules, each a thin wire to a library function."""
 
 import os
+import signal
 import sys
 
 import typer
@@ -26,8 +27,9 @@ def _click_error(e: Exception) -> int | None:
     """The exit code for one of click's own exceptions (typer vendors click, so they are
     recognised by class name), after printing it; None for any other exception."""
     names = {c.__name__ for c in type(e).__mro__}
-    if "NoArgsIsHelpError" in names:
-        print(e.ctx.get_help())
+    if "Exit" in names:  # --help, or a command's typer.Exit(code)
+        return e.exit_code
+    if "NoArgsIsHelpError" in names:  # typer's rich help printed itself as it was made
         return 0
     if "UsageError" in names:
         ctx = getattr(e, "ctx", None)
@@ -39,9 +41,26 @@ def _click_error(e: Exception) -> int | None:
         print(f"error: {' '.join(e.format_message().split())}{hint}", file=sys.stderr)
         return 2
     if "Abort" in names:
-        print("interrupted", file=sys.stderr)
+        print(NOTHING_KEPT, file=sys.stderr)
         return 130
     return None
+
+
+NOTHING_KEPT = "interrupted before anything was finished: nothing was kept"
+
+
+def _cut_short(e: BaseException) -> bool:
+    """True for Ctrl-C (or SIGTERM): a KeyboardInterrupt, or the SystemError numba raises
+    when the interrupt lands as a compiled function returns."""
+    while e is not None:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
 
 
 def _quiet_stdout() -> None:
@@ -59,18 +78,24 @@ def run(argv: list[str]) -> int:
     print one line on stderr and return 2."""
     command = typer.main.get_command(app)
     try:
-        rv = command.main(args=argv, prog_name="euchre", standalone_mode=False)
+        # the context is made and invoked here, not through click's (and typer's) main,
+        # which would turn Ctrl-C into a silent exit 130 before this function could say so
+        with command.make_context("euchre", list(argv)) as ctx:
+            rv = command.invoke(ctx)
     except UserError as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(NOTHING_KEPT, file=sys.stderr)
         return 130
     except BrokenPipeError:
         _quiet_stdout()
         return 0
 
     except Exception as e:
+        if _cut_short(e):
+            print(NOTHING_KEPT, file=sys.stderr)
+            return 130
         code = _click_error(e)
         if code is None:
             raise
@@ -79,5 +104,7 @@ def run(argv: list[str]) -> int:
 
 
 def main() -> None:
-    """Console entry point of ``euchre``."""
+    """Console entry point of ``euchre``. SIGTERM is handled as Ctrl-C: what was finished is
+    kept and said, exit code 130."""
+    signal.signal(signal.SIGTERM, _terminate)
     sys.exit(run(sys.argv[1:]))

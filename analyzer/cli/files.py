@@ -2,6 +2,7 @@
 decision of played hands)."""
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -102,7 +103,8 @@ def _row_printer(json_out: bool, to_terminal: bool):
     the output file)."""
     def on_row(row):
         if json_out:
-            print(json.dumps({**row, "options": json.loads(row["options"])}), flush=True)
+            print_json({**row, "options": json.loads(row["options"])}, indent=None)
+            sys.stdout.flush()
         elif to_terminal:
             best = option_label(row["best_option"], row["best_trump"], row["best_detail"])
             close = f", too close to call against {row['runner_up']}" if row["too_close"] \

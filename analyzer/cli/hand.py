@@ -1,6 +1,5 @@
 """Commands about one hand: ``rules``, ``play``, ``score`` and ``solve``."""
 
-import json
 from typing import Annotated
 
 import typer
@@ -87,7 +86,7 @@ def play_cmd(
         raise UserError(f"in {rules.variant} W holds the {rules.seat_w} and cannot deal")
     record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds)
     if json_out:
-        print(json.dumps(to_json(record), ensure_ascii=False))  # one line: files of these are JSONL
+        print_json(to_json(record), indent=None)  # one line: files of these are JSONL
     else:
         how = f"strategy {strategy}" + (f", play {play}" if play else "")
         print_record(console, record, f"{rules.variant}, seed {seed}, {how}")

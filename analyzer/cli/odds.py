@@ -31,6 +31,11 @@ GivenOption = Annotated[list[str] | None, typer.Option(
          "Repeatable.")]
 
 
+DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for every discard (and "
+                                              "every card given in a 6-ask), not only each "
+                                              "call's best.")]
+
+
 @app.command("odds")
 @with_rule_options
 def odds_cmd(
@@ -48,6 +53,7 @@ def odds_cmd(
     = None,
     bid: Annotated[str | None, typer.Option(help="Only this bid (and passing): 3, 4, 5, ask or "
                                             "moon (bid, ghost).")] = None,
+    discards: DiscardsOption = False,
     others: OthersOption = DEFAULT_OTHERS,
     infer: Annotated[bool, typer.Option(help="Deal the unseen cards so that the calls heard "
                                         "are the others' strategy's (--no-infer: any "
@@ -90,15 +96,15 @@ def odds_cmd(
                       others=others, infer=infer, deals=deals, precision=precision,
                       exact=exact, seed=seed, workers=workers, given=given or (),
                       progress=not json_out, worlds=worlds)
-    _show(result, json_out)
+    _show(result, json_out, discards)
 
 
-def _show(result, json_out: bool) -> None:
+def _show(result, json_out: bool, details: bool = False) -> None:
     """Print an answer (exit 130 after it when Ctrl-C cut the run: it is the estimate so
     far, and says so)."""
     if json_out:
         print_json(result.to_dict())
     else:
-        print_odds(console, result)
+        print_odds(console, result, details)
     if result.interrupted:
         raise typer.Exit(130)

@@ -27,10 +27,11 @@ def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> 
     return f"{100 * p:.1f}{'' if compact else ' '}±{100 * max(hi - p, p - lo):.1f}"
 
 
-def print_odds(console: Console, r: OddsResult) -> None:
+def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     """Print an odds result: the decision point and how it was priced, the trick table
     (ladder auctions), every legal call with its value and chances (ours and theirs), and
-    the verdict against the runner-up."""
+    the verdict against the runner-up (``details``: a row for every discard or card given,
+    not only each call's best)."""
     rules = r.rules
     up = f", upcard {r.upcard}" if r.upcard else ""
     heard = f"heard: {r.auction}" if r.auction else "first to speak"
@@ -45,7 +46,7 @@ def print_odds(console: Console, r: OddsResult) -> None:
                   f"rules: {changed}; {r.seconds:.1f} s{fit}")
     if len(r.tricks):
         console.print(_tricks_table(r))
-    console.print(_options_table(r))
+    console.print(_options_table(r, details))
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
@@ -62,17 +63,11 @@ def _tricks_table(r: OddsResult) -> Table:
     return t
 
 
-def _best_per_trump(options: pd.DataFrame) -> pd.DataFrame:
-    """One n-ask row per trump: the best card to give (every row is in --json)."""
-    ask = options["option"].str.endswith("-ask")
-    best_asks = options[ask].sort_values("ev", ascending=False).groupby("trump").head(1)
-    return pd.concat([options[~ask], best_asks]).sort_index()
-
-
-def _options_table(r: OddsResult) -> Table:
-    """Every call with its net points, its difference from the best (same deals), and the
-    chances: ours (our side makes / is set) and theirs (they make), and of a redeal."""
-    options = _best_per_trump(r.options) if r.rules.has_ask and len(r.options) else r.options
+def _options_table(r: OddsResult, details: bool) -> Table:
+    """Every call (at its best discard or card given; ``details``: every one) with its net
+    points, its difference from the best (same deals), and the chances: ours (our side
+    makes / is set) and theirs (they make), and of a redeal."""
+    options = r.details if details else r.options
     redeal = bool(len(options)) and options["p_redeal"].max() > 0
     cols = ["call", "net points", "vs best", "we make %", "we're set %", "they make %"]
     t = Table(*cols, *(["redeal %"] if redeal else []), box=None,
@@ -95,9 +90,9 @@ def _print_verdict(console: Console, r: OddsResult) -> None:
     b = r.best
     if not b:
         return
-    what = option_label(b["best"], b.get("trump") or "", b.get("detail") or "")
+    what = option_label(b["call"], b.get("trump") or "", b.get("detail") or "")
     line = f"Best: {what}: {b['ev']:+.2f} net points a hand"
-    if "runner_up" in b:
+    if b.get("runner_up") is not None:
         other = option_label(b["runner_up"], b.get("runner_up_trump") or "",
                              b.get("runner_up_detail") or "")
         margin = f"{b['margin']:+.2f}" + ("" if r.exact else

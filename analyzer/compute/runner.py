@@ -169,10 +169,10 @@ def _chunks(total: int, chunk: int) -> _Chunks:
 
 @contextlib.contextmanager
 def deferred_interrupts():
-    """Within this block Ctrl-C (SIGINT) does not raise inside a kernel (where numba would turn
-    it into a SystemError) but sets the yielded event, which the chunk loop checks between
-    chunks; a second Ctrl-C raises KeyboardInterrupt at once. Outside the main thread the
-    handler cannot be installed and nothing changes."""
+    """Within this block Ctrl-C (SIGINT) or SIGTERM does not raise inside a kernel (where
+    numba would turn it into a SystemError) but sets the yielded event, which the chunk loop
+    checks between chunks; a second one raises KeyboardInterrupt at once. Outside the main
+    thread the handler cannot be installed and nothing changes."""
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -184,10 +184,12 @@ def deferred_interrupts():
         stop.set()
 
     before = signal.signal(signal.SIGINT, handler)
+    before_term = signal.signal(signal.SIGTERM, handler)
     try:
         yield stop
     finally:
         signal.signal(signal.SIGINT, before)
+        signal.signal(signal.SIGTERM, before_term)
 
 
 def _gather(chunks, results, totals, total, start, progress, label, collect, enough,

@@ -143,13 +143,30 @@ def paired(counts: dict, a: int, b: int, exact: bool = False) -> tuple[float, fl
     return (mean, mean, mean) if exact else (mean, lo, hi)
 
 
-def option_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
-    """One row per option: its value with interval, its difference from the best (paired),
-    and the probability of each outcome, ours or theirs."""
+def best_per_call(d: Decision, counts: dict) -> list[int]:
+    """The option indices that stand for the calls: for each call (its name and trump), the
+    option with the most net points among its details (the dealer's discards, the 6-ask's
+    card given away), in the options' order. A call is compared with other calls at its best
+    detail; the details themselves are not calls."""
+    best: dict = {}
+    for i, opt in enumerate(d.options):
+        key = (opt.name, opt.trump_text)
+        if key not in best or counts["net"][i] > counts["net"][best[key]]:
+            best[key] = i
+    return sorted(best.values())
+
+
+def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
+                 ) -> pd.DataFrame:
+    """One row per call at its best detail (``details``: one per option, every discard or
+    card given): its value with interval, its difference from the best (paired), and the
+    probability of each outcome, ours or theirs."""
     deals = float(counts["accepted"])
     best = int(np.argmax(counts["net"])) if len(d.options) else 0
+    shown = range(len(d.options)) if details else best_per_call(d, counts)
     rows = []
-    for i, opt in enumerate(d.options):
+    for i in shown:
+        opt = d.options[i]
         ev, lo, hi = mean_interval(counts["net"][i], counts["products"][i, i], deals)
         row = {"option": opt.name, "trump": opt.trump_text, "detail": opt.detail,
                "ev": ev, "ev_low": ev if exact else lo, "ev_high": ev if exact else hi}
@@ -165,22 +182,28 @@ def option_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
 
 
 def verdict(d: Decision, counts: dict, exact: bool) -> dict:
-    """The best option against the runner-up on the same deals: the difference with its 95%
-    interval, and whether that interval holds 0 (too close to call)."""
+    """The best call (at its best detail) against the runner-up call on the same deals: the
+    difference with its 95% interval, and whether that interval holds 0 (too close to call).
+    Every key is always there: the runner-up's are None when only one call is legal.
+    ``best`` repeats ``call`` (its name until this release; kept for one release)."""
     if not d.options:
         return {}
-    order = np.argsort(-counts["net"], kind="stable")
-    best = int(order[0])
-    out = {"best": d.options[best].name, "trump": d.options[best].trump_text,
+    calls = best_per_call(d, counts)
+    order = sorted(calls, key=lambda i: -counts["net"][i])
+    best = order[0]
+    out = {"call": d.options[best].name, "trump": d.options[best].trump_text,
            "detail": d.options[best].detail,
-           "ev": float(counts["net"][best] / max(1, counts["accepted"]))}
+           "ev": float(counts["net"][best] / max(1, counts["accepted"])),
+           "runner_up": None, "runner_up_trump": None, "runner_up_detail": None,
+           "margin": None, "margin_low": None, "margin_high": None, "too_close": None}
     if len(order) > 1:
-        second = int(order[1])
+        second = order[1]
         diff, lo, hi = paired(counts, best, second, exact)
         close = diff <= 0 if exact else lo <= 0
         out.update(runner_up=d.options[second].name, runner_up_trump=d.options[second].trump_text,
                    runner_up_detail=d.options[second].detail, margin=diff, margin_low=lo,
                    margin_high=hi, too_close=bool(close))
+    out["best"] = out["call"]
     return out
 
 

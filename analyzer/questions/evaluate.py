@@ -232,9 +232,9 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
     out = {"line": row.line, "hand": result.hand, "seat": result.seat,
            "dealer": result.dealer or "", "upcard": result.upcard or "",
            "trump": f.get("trump", "").upper(), "auction": result.auction,
-           "best_option": v["best"], "best_trump": v["trump"], "best_detail": v["detail"],
-           "runner_up": option_label(v.get("runner_up", ""), v.get("runner_up_trump", ""),
-                                   v.get("runner_up_detail", "")),
+           "best_option": v["call"], "best_trump": v["trump"], "best_detail": v["detail"],
+           "runner_up": option_label(v["runner_up"] or "", v["runner_up_trump"] or "",
+                                   v["runner_up_detail"] or ""),
            "too_close": bool(v.get("too_close", False)), "deals": result.deals,
            "options": json.dumps({option_label(r.option, r.trump, r.detail): round(float(r.ev), 4)
                                   for r in table.itertuples()})}
@@ -242,7 +242,7 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
                 "p_they_make"):
         out[col] = float(best[col])
     for col in ("margin", "margin_low", "margin_high"):
-        out[col] = float(v.get(col, math.nan))
+        out[col] = math.nan if v[col] is None else round(float(v[col]), 4)
     out["acceptance"] = float(result.acceptance)
     return out
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from kernels import codes as K
 from kernels import query as Q
 
 from ..compute.query import MAX_TRIES, run_query
@@ -33,6 +32,7 @@ from ..game.notation import (
     parse_seat,
     parse_suit,
 )
+from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
@@ -69,7 +69,8 @@ class OddsResult:
     inference: bool = False
     notes: list = field(default_factory=list)
     nodes: int = 0
-    choices: list = field(default_factory=list)  # the options (CallOption), in table order
+    choices: list = field(default_factory=list)  # the options (CallOption), in detail order
+    details: pd.DataFrame | None = None  # one row per option: every discard, every card given
 
     @property
     def acceptance(self) -> float:
@@ -89,7 +90,9 @@ class OddsResult:
                 "deals_tried": self.tried, "inference": self.inference,
                 "acceptance": self.acceptance, "seconds": self.seconds,
                 "interrupted": self.interrupted, "nodes": self.nodes,
-                "options": records(self.options), "tricks": records(self.tricks),
+                "options": records(self.options),
+                "details": [] if self.details is None else records(self.details),
+                "tricks": records(self.tricks),
                 "best": self.best, "notes": self.notes}
 
 
@@ -127,12 +130,10 @@ def _bids(rules: Rules, bid) -> set | None:
     if rules.auction != LADDER:
         raise UserError(f"--bid is for bid and ghost; {rules.variant} has no bids")
     text = str(bid).lower()
-    names = {str(k): k for k in rules.bid_ladder if k < K.ASK}
-    names.update(moon=K.MOON, **{str(rules.hand_size): K.MOON})
-    if rules.has_ask:
-        names["ask"] = K.ASK
+    names = {call_text(k, rules): k for k in rules.bid_ladder}
     if text not in names:
-        raise UserError(f"--bid {text}: {rules.variant} bids are {', '.join(names)}")
+        hint = " (all the tricks: say ask or moon)" if text == str(rules.hand_size) else ""
+        raise UserError(f"--bid {text}: {rules.variant} bids are {', '.join(names)}{hint}")
     return {names[text]}
 
 
@@ -240,7 +241,8 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         auction=heard_text(p.heard, p.rules), others=others, method=method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
-        options=option_table(d, counts, exact), tricks=trick_table(d, counts, exact),
+        options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),
+        tricks=trick_table(d, counts, exact),
         best=verdict(d, counts, exact), inference=bool(d.query.point[Q.PT.CHECK]), notes=notes,
         nodes=int(counts["nodes"]), choices=list(d.options))
 

@@ -15,6 +15,7 @@ from ..compute.engine import PointState
 from ..errors import UserError
 from ..game.auction import DecisionPoint
 from ..game.notation import SUITS, format_card
+from ..game.records import call_text
 from ..game.variants import DUMMY, Rules
 
 
@@ -120,7 +121,13 @@ def point_options(point: DecisionPoint, state: PointState, trumps: list | None =
                    CallOption("defend alone", -1, -1, "", _row(defend=1))]
     else:
         make = _ladder_call if point.rules.bid_ladder else _upcard_call
-        codes = [c for c in state.codes() if bids is None or c == K.PASS or c in bids]
+        legal = state.codes()
+        if bids and not set(bids) & set(legal):
+            asked = "/".join(call_text(b, point.rules) for b in sorted(bids))
+            names = ", ".join(dict.fromkeys(call_text(c, point.rules) for c in legal))
+            raise UserError(f"--bid {asked} is not a legal call here; the legal calls are: "
+                            f"{names}")
+        codes = [c for c in legal if bids is None or c == K.PASS or c in bids]
         options = [o for c in codes for o in make(point, c, trumps)]
     if not options:
         raise UserError("no legal call at this point fits --trump and --bid")

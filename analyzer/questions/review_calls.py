@@ -59,12 +59,17 @@ def _made(record: Record, result, j: int, call: int, alone: bool) -> list[int]:
 
 def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
     """``(result, note)``: the odds at the point, with inference, or without it (and a note)
-    when no deal fits the calls heard under the others' strategy."""
+    when no deal fits the calls heard under the others' strategy. KeyboardInterrupt when
+    Ctrl-C cut the pricing short."""
+    note = ""
     try:
-        return odds_at(point, others=others, deals=deals, seed=seed), ""
+        result = odds_at(point, others=others, deals=deals, seed=seed)
     except UserError:
-        return odds_at(point, others=others, deals=deals, seed=seed, infer=False), \
-            f"the calls heard are not the {others} strategy's: dealt without inference; "
+        result = odds_at(point, others=others, deals=deals, seed=seed, infer=False)
+        note = f"the calls heard are not the {others} strategy's: dealt without inference; "
+    if result.interrupted:  # a shortened estimate would pass for a whole one
+        raise KeyboardInterrupt
+    return result, note
 
 
 def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
@@ -77,7 +82,7 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + seat]),
                           int(rec[R.UPCARD]), heard)
     result, note = _priced(point, deals, others, seed)
-    table = result.options
+    table = result.details  # a row per option, in the order of result.choices
     made = _made(record, result, j, call, alone)
     if not made:
         raise UserError(f"call {j + 1} ({SEATS[seat]} {call_text(call, rules)}) is not among "
