@@ -1,5 +1,5 @@
 """``python -m analyzer``: the ``euchre`` command."""
 
-from .cli import main
+from .launch import main
 
 main()

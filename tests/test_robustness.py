@@ -267,3 +267,27 @@ def test_smaller_cases(tmp_path):
     code, out, _ = run_cli(["review", str(RECORDS / "knock_misplay.json"), "--call-deals",
                             "0"])
     assert code == 0 and "<NA>" not in out
+
+
+def test_a_first_run_says_it_compiles_and_stops_on_ctrl_c(tmp_path):
+    """With an empty numba cache a command says at once that it compiles the kernels (it
+    used to be silent for minutes), and Ctrl-C during the compilation stops it at once with
+    one line (numba's LLVM callbacks used to swallow it: the run went on to the end)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "solve",
+                             "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / "
+                             "W: 9S TS JS QS KS", "--variant", "knock", "--trump", "H"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=env)
+    first = proc.stderr.readline()
+    said = time.perf_counter() - start
+    assert first.startswith("compiling the kernels") and "first run" in first, first
+    assert said < 5, f"said after {said:.1f} s"
+    time.sleep(4)  # the imports are done; numba is compiling
+    proc.send_signal(signal.SIGINT)
+    stopped = time.perf_counter()
+    out, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - stopped < 10
+    assert proc.returncode == 130, (out[-300:], err[-500:])
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("interrupted")

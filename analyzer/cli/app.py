@@ -3,7 +3,6 @@ record, option or file) ends with one line on stderr, ``error: ...``, and exit c
 traceback. The commands live in the sibling modules, each a thin wire to a library function."""
 
 import os
-import signal
 import sys
 
 import typer
@@ -59,10 +58,6 @@ def _cut_short(e: BaseException) -> bool:
     return False
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt
-
-
 def _quiet_stdout() -> None:
     """The reader of our output went away (``euchre review ... | head``): send what is left
     to /dev/null, so the exit flush does not fail too."""
@@ -103,8 +98,19 @@ def run(argv: list[str]) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-def main() -> None:
-    """Console entry point of ``euchre``. SIGTERM is handled as Ctrl-C: what was finished is
-    kept and said, exit code 130."""
-    signal.signal(signal.SIGTERM, _terminate)
+COMPILING = ("compiling the kernels for this machine (a kernel changed since they were "
+             "cached): a minute or more")
+
+
+def _say_compiling() -> None:
+    print(COMPILING, file=sys.stderr, flush=True)
+
+
+def main(interrupts, announced: bool = False) -> None:
+    """Run ``euchre`` (called by ``analyzer.launch``, which installed ``interrupts``, the
+    Ctrl-C and SIGTERM handler): what was finished is kept and said, exit code 130. When
+    numba has to compile, it says so (unless the launcher already did: ``announced``)."""
+    from kernels.compile_events import watch_compiles
+
+    interrupts.watch = watch_compiles(lambda: None if announced else _say_compiling())
     sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,34 @@
+"""The one place that listens to numba's compile events, so the command line can tell a
+person that numba is compiling (a first run, or after a kernel changed) instead of leaving
+minutes of silence, and can stop at once on Ctrl-C while it compiles (numba's LLVM callbacks
+swallow the KeyboardInterrupt a Ctrl-C raises there). Plain Python: no jitted code here."""
+
+from numba.core import event
+
+
+class CompileWatch(event.Listener):
+    """Counts the compilations under way (``active``) and calls ``on_first()`` when the
+    first one of this process starts. Cache loads fire nothing."""
+
+    def __init__(self, on_first):
+        self.on_first = on_first
+        self.started = False
+        self.active = 0
+
+    def on_start(self, ev):
+        """numba starts compiling a function."""
+        self.active += 1
+        if not self.started:
+            self.started = True
+            self.on_first()
+
+    def on_end(self, ev):
+        """numba finished (or gave up) compiling a function."""
+        self.active -= 1
+
+
+def watch_compiles(on_first) -> CompileWatch:
+    """A :class:`CompileWatch` listening from now on in this process."""
+    watch = CompileWatch(on_first)
+    event.register("numba:compile", watch)
+    return watch
