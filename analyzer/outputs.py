@@ -34,12 +34,19 @@ def _check_folder(folder: Path, flag: str, path: Path) -> None:
                         f"({(e.strerror or str(e)).lower()})") from None
 
 
+def _check_named(path, flag: str, what: str) -> None:
+    """An empty name would be the current folder (``-o ""`` wrote a dozen files there)."""
+    if not str(path).strip():
+        raise UserError(f"{flag} is empty: give {what}")
+
+
 def check_output(path: Path | str, *, inputs=(), suffixes: tuple[str, ...] = (),
                  flag: str = "-o") -> Path:
     """``path`` as a Path when a file can be written there: its folder exists and is
     writable, it is not a folder, not an existing file we may not replace, not one of
     ``inputs``, and (when given) it ends in one of ``suffixes``. Raises UserError naming the
     problem otherwise."""
+    _check_named(path, flag, "a file name")
     path = Path(path)
     if suffixes and path.suffix.lower() not in suffixes:
         raise UserError(f"{flag} {path}: the output must end in {' or '.join(suffixes)}")
@@ -58,6 +65,7 @@ def check_output(path: Path | str, *, inputs=(), suffixes: tuple[str, ...] = (),
 def check_output_dir(path: Path | str, flag: str = "-o") -> Path:
     """``path`` as a Path when it is a writable folder, or can be made one (its parent exists
     and is writable). Raises UserError naming the problem otherwise."""
+    _check_named(path, flag, "a folder name")
     path = Path(path)
     if path.exists():
         if not path.is_dir():

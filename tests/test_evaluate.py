@@ -144,3 +144,49 @@ def test_a_killed_run_resumes_to_the_same_output(tmp_path):
     assert summary.resumed >= rows_before and summary.resumed + summary.evaluated == 60
     pd.testing.assert_frame_equal(pd.read_parquet(out), pd.read_parquet(whole))
     assert not journal.exists()
+
+
+def test_a_resumed_run_counts_the_rows_it_priced_and_says_when_it_starts_over(tmp_path):
+    """After an interruption the resumed run counts the rows of the journal (not every line
+    before it: a bad row there was never priced), and --resume with no interrupted run says
+    that it started from the first row."""
+    f = tmp_path / "h.txt"
+    f.write_text("JS AS KS 9H TD upcard=QS seat=N dealer=W\n"
+                 "9C TC JC QC KC upcard=QS seat=E dealer=W\n"  # read, then refused: not E's turn
+                 "9H TD QC KC 9D upcard=9S seat=N dealer=W\nJH JD AH KH QH upcard=9H seat=N "
+                 "dealer=W\nAS AD AC 9S 9D upcard=TC seat=N dealer=W\n")
+    out = tmp_path / "o.csv"
+
+    def stop_after_line_3(line):
+        if line == 3:
+            raise KeyboardInterrupt
+    first = evaluate_file(f, KNOCK, out, deals=100, on_progress=stop_after_line_3)
+    assert first.interrupted and first.evaluated == 2 and len(first.bad) == 1
+    again = evaluate_file(f, KNOCK, out, deals=100, resume=True)
+    assert (again.resumed, again.evaluated, again.fresh) == (2, 2, False)
+    assert len(pd.read_csv(out)) == 4
+    out.unlink()
+    fresh = evaluate_file(f, KNOCK, out, deals=100, resume=True)
+    assert fresh.fresh and (fresh.resumed, fresh.evaluated) == (0, 4)
+
+
+def test_a_strict_stop_leaves_no_scratch_files(tmp_path, capsys):
+    f = tmp_path / "h.txt"
+    f.write_text("JS AS KS 9H TD upcard=QS seat=N dealer=W\nXX XX\n")
+    out = tmp_path / "o.csv"
+    code = run(["evaluate", str(f), "--variant", "knock", "--deals", "100", "--strict",
+                "-o", str(out)])
+    assert code == 2 and "line 2" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.txt"]
+
+
+def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
+    """``-o ""`` is the current folder to pathlib: it wrote a dozen table files there."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h.txt").write_text("JS AS KS 9H TD upcard=QS seat=N dealer=W\n")
+    for args in (["table", "--variant", "knock", "--deals", "100", "-o", ""],
+                 ["evaluate", "h.txt", "--variant", "knock", "-o", " "]):
+        assert run(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: -o is empty"), err  # one line, no blank line first
+    assert [p.name for p in tmp_path.iterdir()] == ["h.txt"]

@@ -72,6 +72,18 @@ def test_outputs_are_written_whole(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------------- 2. Ctrl-C
 
+def finish(proc, timeout: float = 60) -> tuple[str, str]:
+    """``(stdout, stderr)`` of ``proc`` once it ends; killed (and the test failed) when it is
+    still running after ``timeout`` seconds, so no run outlives its test."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"still running {timeout} s after the signal: {err[-300:]}") \
+            from None
+
+
 @pytest.mark.parametrize("args, partial", [
     (["odds", "JH", "AH", "KH", "QD", "9S", "TC", "--variant", "bid", "--deals", "5000000"],
      "interrupted after"),
@@ -86,7 +98,7 @@ def test_ctrl_c_prints_the_estimate_so_far(args, partial, sig):
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(6)  # past start-up, into the chunks
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    out, err = finish(proc)
     assert proc.returncode == 130, (out[-500:], err[-500:])
     assert "Traceback" not in err and "SystemError" not in err, err[-800:]
     assert partial in out + err
@@ -114,7 +126,7 @@ def test_a_command_without_its_own_handler_says_it_was_interrupted(command, sig,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     time.sleep(6)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)
+    out, err = finish(proc)
     assert proc.returncode == 130, (out[-500:], err[-500:])
     assert "Traceback" not in err and "SystemError" not in err, err[-800:]
     last = [line for line in err.splitlines() if line.strip()][-1]
@@ -287,7 +299,7 @@ def test_a_first_run_says_it_compiles_and_stops_on_ctrl_c(tmp_path):
     time.sleep(4)  # the imports are done; numba is compiling
     proc.send_signal(signal.SIGINT)
     stopped = time.perf_counter()
-    out, err = proc.communicate(timeout=60)
+    out, err = finish(proc)
     assert time.perf_counter() - stopped < 10
     assert proc.returncode == 130, (out[-300:], err[-500:])
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("interrupted")

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from ..errors import UserError
 from ..game.records import load_record, read_json
 from ..outputs import check_output, written_whole
-from ..questions.evaluate import EvalSummary, count_rows, evaluate_file
+from ..questions.evaluate import EvalSummary, check_run, count_rows, evaluate_file
 from ..questions.odds import DEFAULT_OTHERS
 from ..questions.options import option_label
 from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
@@ -82,6 +82,7 @@ def evaluate_cmd(
       euchre evaluate hands.csv --variant knock -o priced.parquet --resume
     """
     rules = rules_for(variant, rule_opts)
+    check_run(file, out, method, deals)  # before the bar: its end would leave a blank line
     show_bar = out is not None and not json_out
     total = count_rows(file) if show_bar and file.is_file() else 0  # a quick first pass
     bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -119,12 +120,15 @@ def _report_evaluation(summary: EvalSummary, out: Path | None, json_out: bool) -
     """The closing line of ``evaluate`` (exit 130 when interrupted)."""
     if summary.interrupted:
         where = "; run the same command with --resume to continue" if out else ""
-        err_console.print(f"interrupted after {summary.evaluated + summary.resumed:,} "
-                          f"hands{where}")
+        n = summary.evaluated + summary.resumed
+        err_console.print(f"interrupted after {n:,} hand{'' if n == 1 else 's'}{where}")
         raise typer.Exit(130)
+    if summary.fresh:
+        err_console.print("--resume: no interrupted run to continue, so it started from the "
+                          "first row")
     if json_out:
         return
-    done = f"{summary.evaluated:,} hands evaluated"
+    done = f"{summary.evaluated:,} hand{'' if summary.evaluated == 1 else 's'} evaluated"
     if summary.resumed:
         done += f" ({summary.resumed:,} more were done before --resume)"
     if summary.bad:

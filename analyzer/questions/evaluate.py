@@ -77,6 +77,7 @@ class EvalSummary:
     bad: list = field(default_factory=list)
     interrupted: bool = False
     output: Path | None = None
+    fresh: bool = False  # --resume found no interrupted run and started from the first row
 
 
 # ---------------------------------------------------------------------------- reading
@@ -261,34 +262,35 @@ def _settings_path(out: Path) -> Path:
     return out.with_name(out.name + ".partial.json")
 
 
-def _last_done(journal: Path) -> int:
-    """Line number of the last complete row in the journal (0 if none); a row cut off by a
-    kill is removed. Rows are far shorter than the 64 KiB tail read."""
+def _last_done(journal: Path) -> tuple[int, int]:
+    """``(line, rows)``: the input line number of the last complete row in the journal (0 if
+    none) and how many rows it holds; a row cut off by a kill is removed first."""
     with open(journal, "rb+") as f:
         size = f.seek(0, os.SEEK_END)
-        start = max(0, size - 65536)
-        f.seek(start)
-        tail = f.read()
-        end = tail.rfind(b"\n") + 1  # 0 when no complete line is in the tail
-        f.truncate(start + end if end or start == 0 else size)
-    lines = tail[:end].splitlines()
+        f.seek(0)
+        data = f.read()
+        end = data.rfind(b"\n") + 1  # 0 when no complete line is there
+        f.truncate(end if end else size)
+    lines = data[:end].splitlines()[1:]  # the header first
     first = lines[-1].split(b",", 1)[0] if lines else b""
-    return int(first) if first.isdigit() else 0
+    return (int(first) if first.isdigit() else 0), len(lines)
 
 
-def _open_journal(out: Path, settings: dict, resume: bool) -> tuple[object, int]:
+def _open_journal(out: Path, settings: dict, resume: bool) -> tuple[object, int, int]:
+    """``(handle, last line done, rows done)`` of the run's journal: a new one, or with
+    ``resume`` the interrupted run's (UserError when its settings differ)."""
     journal, saved = journal_path(out), _settings_path(out)
     if journal.exists() and not resume:
         raise UserError(f"an interrupted run left {journal}: add --resume to continue it, or "
                         f"delete it to start again")
-    done = 0
+    done = rows = 0
     if resume and journal.exists():
         before = json.loads(saved.read_text()) if saved.exists() else {}
         if before != settings:
             changed = [k for k in settings if before.get(k) != settings[k]]
             raise UserError(f"--resume: the interrupted run used different settings "
                             f"({', '.join(changed)}); run it with the same ones")
-        done = _last_done(journal)
+        done, rows = _last_done(journal)
         handle = open(journal, "a", newline="", encoding="utf-8")
         if journal.stat().st_size == 0:
             csv.writer(handle).writerow(OUT_COLUMNS)
@@ -297,7 +299,7 @@ def _open_journal(out: Path, settings: dict, resume: bool) -> tuple[object, int]
         handle = open(journal, "w", newline="", encoding="utf-8")
         csv.writer(handle).writerow(OUT_COLUMNS)
     handle.flush()
-    return handle, done
+    return handle, done, rows
 
 
 def _finish(out: Path) -> Path:
@@ -337,21 +339,21 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
     Parquet; None writes nothing and only calls ``on_row``). ``on_bad`` hears each bad row,
     ``on_progress`` the line number reached. Returns an EvalSummary. Raises UserError for a
     bad file, bad settings, or (``strict``) the first bad row."""
-    _check_run(path, out, method, deals)
+    check_run(path, out, method, deals)
     summary = EvalSummary()
     handle, done = None, 0
     if out is not None:
         settings = {"file": str(path.resolve()), "variant": rules.variant,
                     "rules": rules.options, "deals": deals, "method": method, "seed": seed,
                     "others": others, "worlds": worlds}
-        handle, done = _open_journal(out, settings, resume)
+        summary.fresh = resume and not journal_path(out).exists()
+        handle, done, summary.resumed = _open_journal(out, settings, resume)
     writer = csv.writer(handle) if handle else None
     if done:
         _check_unchanged(path, out, rules)
     try:
         for row in read_rows(path):
-            if row.line <= done:
-                summary.resumed += 1 if isinstance(row, Row) else 0
+            if row.line <= done:  # priced before --resume (counted from the journal)
                 continue
             if isinstance(row, Row):
                 try:
@@ -376,11 +378,14 @@ def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DE
                 on_progress(row.line)
     except KeyboardInterrupt:
         summary.interrupted = True
+    except UserError:  # --strict stopped at a bad row: the run failed, nothing to resume
+        summary.evaluated = summary.resumed = 0
+        raise
     finally:
         if handle is not None:
             handle.close()
             if summary.evaluated + summary.resumed == 0:
-                _remove_scratch(out)  # nothing priced: nothing to resume
+                _remove_scratch(out)  # nothing priced, or a failed run: nothing to resume
     return _close_run(summary, path, out)
 
 
@@ -404,8 +409,9 @@ def _remove_scratch(out: Path) -> None:
     _settings_path(out).unlink(missing_ok=True)
 
 
-def _check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
-    """UserError for settings no row could be evaluated with."""
+def check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
+    """UserError for settings no row could be evaluated with (the input file, the output
+    path, the method, the deals): checked before anything starts."""
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     if deals < 1:
