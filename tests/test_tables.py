@@ -239,3 +239,26 @@ def test_report_renders_in_a_headless_browser(tmp_path, small_tables):
     subprocess.run([_chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,2000",
                     path.as_uri()], capture_output=True, timeout=120)
     assert shot.exists() and shot.stat().st_size > 10_000
+
+
+def test_more_deals_reuse_the_chunks_already_played(tmp_path, monkeypatch):
+    """Re-run with more (or fewer) deals: the chunks both runs share are read, not played
+    again (they used to be deleted), and the tables equal a fresh build's."""
+    rules = make_rules("knock")
+    build_tables(rules, 650, tmp_path / "t", seed=4, chunk=100)
+    fresh = build_tables(rules, 1000, tmp_path / "fresh", seed=4, chunk=100)
+    real = table_kernel.decision_rows
+    played = []
+
+    def counted(*args):
+        played.append(args[4])  # the first deal of the chunk
+        return real(*args)
+
+    monkeypatch.setattr(table_kernel, "decision_rows", counted)
+    more = build_tables(rules, 1000, tmp_path / "t", seed=4, chunk=100)
+    assert sorted(played) == [600, 700, 800, 900]  # 0-599 kept; the old last chunk (50) is not
+    for name in ("features", "strength", "hands"):
+        pd.testing.assert_frame_equal(more[name], fresh[name])
+    played.clear()
+    fewer = build_tables(rules, 300, tmp_path / "t", seed=4, chunk=100)
+    assert played == [] and fewer["meta"]["deals"] == 300

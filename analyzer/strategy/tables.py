@@ -186,18 +186,33 @@ class ChunkFiles:
 
 
 def _prepare_chunk_dir(out_dir: Path | None, meta: dict) -> Path | None:
-    """The run's chunk directory under ``out_dir`` (emptied when it holds another run's
-    chunks), or None."""
+    """The run's chunk directory under ``out_dir``, or None. Chunks another run left there
+    are removed, except those of the same run with another number of deals: deal i depends
+    only on the seed and i, so each chunk both runs share is kept and not played again."""
     if out_dir is None:
         return None
     chunk_dir = Path(out_dir) / "chunks"
     chunk_dir.mkdir(parents=True, exist_ok=True)
     meta_path = chunk_dir / "run.json"
-    if meta_path.exists() and json.loads(meta_path.read_text()) != meta:
+    if meta_path.exists():
+        before = json.loads(meta_path.read_text())
+        same = {k: v for k, v in before.items() if k != "deals"} == \
+            {k: v for k, v in meta.items() if k != "deals"}
         for old in chunk_dir.glob("*.parquet"):
-            old.unlink()  # a different run: start afresh
+            if not (same and _chunk_of(old.name, meta["deals"], meta["chunk"])):
+                old.unlink()
     meta_path.write_text(json.dumps(meta, sort_keys=True))
     return chunk_dir
+
+
+def _chunk_of(name: str, deals: int, chunk: int) -> bool:
+    """Whether the chunk file ``name`` (``FIRST_COUNT.kind.parquet``) is a chunk of a run of
+    ``deals`` deals in chunks of ``chunk``."""
+    first, _, count = name.split(".", 1)[0].partition("_")
+    if not (first.isdigit() and count.isdigit()):
+        return False
+    first, count = int(first), int(count)
+    return first % chunk == 0 and first < deals and count == min(chunk, deals - first)
 
 
 def tabulate(rules: Rules, deals: int, policies: np.ndarray, params: np.ndarray,
