@@ -82,7 +82,7 @@ def test_rows_agree_with_direct_odds_queries(tmp_path):
         assert row["best_option"] == direct.best["best"]
         values = json.loads(row["options"])
         assert values == {option_label(r.option, r.trump, r.detail): pytest.approx(r.ev, abs=0.01)
-                          for r in direct.options.itertuples()}
+                          for r in direct.details.itertuples()}  # every option, discards too
         assert values[option_label(row["best_option"], row["best_trump"], row["best_detail"])] \
             == pytest.approx(row["ev"], abs=0.01)
 
@@ -190,3 +190,14 @@ def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
         err = capsys.readouterr().err
         assert err.startswith("error: -o is empty"), err  # one line, no blank line first
     assert [p.name for p in tmp_path.iterdir()] == ["h.txt"]
+
+
+def test_too_close_is_a_boolean_in_csv_and_parquet(tmp_path):
+    """``too_close`` reads back as a boolean column from both outputs (Parquet stored the
+    strings "True"/"False")."""
+    f = knock_file(tmp_path / "h.txt", 3)
+    for name in ("o.csv", "o.parquet"):
+        evaluate_file(f, KNOCK, tmp_path / name, deals=100)
+        frame = pd.read_csv(tmp_path / name) if name.endswith("csv") else \
+            pd.read_parquet(tmp_path / name)
+        assert frame["too_close"].dtype == bool, name

@@ -343,3 +343,24 @@ def test_the_default_rules_strategies_are_shipped(variant, monkeypatch):
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1
+
+
+def test_a_build_that_stops_before_converging_says_so(tmp_path, monkeypatch, capsys):
+    """A strategy build that ran out of rounds with more than 1% of the cells still changing
+    says so (it stopped silently at 1.9%), and a first-use build says what it does, how long
+    and what answers at once."""
+    from analyzer.strategy import analyzer as A
+
+    assert A.Built(np.zeros(1), [0.05, 0.005]).converged
+    stuck = A.Built(np.zeros(1), [0.05, 0.019])
+    assert not stuck.converged and "3 rounds with 1.9%" in stuck.unconverged_note()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    def build(rules, deals, progress=None):
+        progress(1, None)
+        return stuck
+    monkeypatch.setattr(A, "best_response", build)
+    A.analyzer_table(make_rules("bid", stick_the_dealer=True))
+    err = capsys.readouterr().err
+    assert "--others points' answers at once" in err and "a round)" in err
+    assert "note: the strategy stopped after 3 rounds" in err

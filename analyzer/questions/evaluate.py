@@ -236,9 +236,10 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
            "best_option": v["call"], "best_trump": v["trump"], "best_detail": v["detail"],
            "runner_up": option_label(v["runner_up"] or "", v["runner_up_trump"] or "",
                                    v["runner_up_detail"] or ""),
-           "too_close": bool(v.get("too_close", False)), "deals": result.deals,
+           "too_close": bool(v["too_close"]), "deals": result.deals,
+           # every option priced, each discard and card given too (the verdict compares calls)
            "options": json.dumps({option_label(r.option, r.trump, r.detail): round(float(r.ev), 4)
-                                  for r in table.itertuples()})}
+                                  for r in result.details.itertuples()})}
     for col in ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
                 "p_they_make"):
         out[col] = float(best[col])
@@ -311,7 +312,8 @@ def _finish(out: Path) -> Path:
         import pyarrow.parquet as pq
 
         types = {c: pa.string() for c in OUT_COLUMNS}
-        types.update({c: pa.float64() for c in FLOAT_COLUMNS}, line=pa.int64(), deals=pa.int64())
+        types.update({c: pa.float64() for c in FLOAT_COLUMNS}, line=pa.int64(), deals=pa.int64(),
+                     too_close=pa.bool_())
         schema = pa.schema([(c, types[c]) for c in OUT_COLUMNS])
         reader = pacsv.open_csv(journal, convert_options=pacsv.ConvertOptions(
             column_types=types, strings_can_be_null=False))

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +128,20 @@ class Built:
     grid: np.ndarray
     changes: list
 
+    @property
+    def converged(self) -> bool:
+        """Whether the last round changed the best call of fewer than 1% of the cells (a
+        build that ran out of rounds first is used as it is, and says so)."""
+        return bool(self.changes) and self.changes[-1] < STABLE
+
+    def unconverged_note(self) -> str:
+        """One line for a build that stopped before converging ("" otherwise)."""
+        if self.converged or not self.changes:
+            return ""
+        return (f"the strategy stopped after {len(self.changes) + 1} rounds with "
+                f"{self.changes[-1]:.1%} of cells still changing their best call (the rule is "
+                f"under {STABLE:.0%}); it is used as it is")
+
 
 def best_response(rules: Rules, deals: int, seed: int = 20261130, progress=None) -> Built:
     """Build the grid by rounds of best response (see the module docstring). Each round's
@@ -181,13 +196,17 @@ def cache_path(rules: Rules, deals: int | None = None) -> Path:
 
 
 def _first_use(rules: Rules):
-    """Progress on stderr while the strategy is built on first use (a minute or two)."""
-    print(f"building the {rules.variant} analyzer strategy (first use; cached after) ...",
-          file=sys.stderr, flush=True)
+    """Progress on stderr while the strategy is built on first use (minutes): what is
+    happening, how long a round takes, and that ``--others points`` answers at once."""
+    print(f"building the analyzer strategy of these {rules.variant} house rules (first use; "
+          f"cached after): up to {max_rounds()} rounds of {table_deals():,} deals, a minute or "
+          f"more each; '--others points' answers at once", file=sys.stderr, flush=True)
+    start = time.perf_counter()
 
     def show(r: int, change: float | None) -> None:
         tail = "" if change is None else f": {change:.1%} of cells changed their best call"
-        print(f"  round {r} done{tail}", file=sys.stderr, flush=True)
+        each = (time.perf_counter() - start) / r
+        print(f"  round {r} done{tail} ({each:.0f} s a round)", file=sys.stderr, flush=True)
     return show
 
 
@@ -206,6 +225,8 @@ def analyzer_table(rules: Rules, deals: int | None = None, progress=None) -> Bui
                     path.unlink(missing_ok=True)  # a damaged cache file is rebuilt
     built = best_response(rules, deals or table_deals(),
                           progress=progress or _first_use(rules))
+    if built.unconverged_note():
+        print(f"note: {built.unconverged_note()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     np.savez(tmp, grid=built.grid, changes=np.array(built.changes))
