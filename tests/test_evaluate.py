@@ -201,3 +201,20 @@ def test_too_close_is_a_boolean_in_csv_and_parquet(tmp_path):
         frame = pd.read_csv(tmp_path / name) if name.endswith("csv") else \
             pd.read_parquet(tmp_path / name)
         assert frame["too_close"].dtype == bool, name
+
+
+def test_tab_separated_files_and_unclosed_quotes(tmp_path):
+    """A .tsv file is read with its header (it was read as text: "knock hands need an
+    upcard"), and a CSV quote never closed is reported as such at the line it opens (it was
+    "2 fields, but the header has 5")."""
+    tsv = tmp_path / "h.tsv"
+    tsv.write_text("hand\tupcard\tseat\tdealer\nJS AS KS 9H TD\tQS\tN\tW\n")
+    got = []
+    evaluate_file(tsv, KNOCK, None, deals=100, on_row=got.append)
+    assert len(got) == 1 and got[0]["upcard"] == "QS"
+    bad = tmp_path / "h.csv"
+    bad.write_text('hand,upcard,seat,dealer\nJS AS KS 9H TD,QS,N,W\n"9H TD QC KC 9D,9S,N,W\n'
+                   "JH JD AH KH QH,9H,N,W\n")
+    rows = list(read_rows(bad))
+    assert isinstance(rows[0], Row) and isinstance(rows[1], BadRow)
+    assert rows[1].line == 3 and "quote" in rows[1].message and "not closed" in rows[1].message

@@ -211,6 +211,9 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
           trump="H", bid="4"), "--bid 4 is not a legal call here; the legal calls are: pass, 5"),
     # "6" used to be a moon without a word; it could as well be the ask
     (dict(hand="JH AH KH QD 9S TC", variant="bid", bid="6"), "say ask or moon"),
+    # the joker turned up: the dealer names first (it used to say only "it is N's turn")
+    (dict(hand="JS AS KS 9H TD", rules=make_rules("knock", joker=True), upcard="JK", seat="E",
+          dealer="N"), "the joker is turned up, so the dealer \\(N\\) names trump"),
 ])
 def test_bad_queries(kw, words):
     kw.setdefault("others", "points")

@@ -262,3 +262,17 @@ def test_more_deals_reuse_the_chunks_already_played(tmp_path, monkeypatch):
     played.clear()
     fewer = build_tables(rules, 300, tmp_path / "t", seed=4, chunk=100)
     assert played == [] and fewer["meta"]["deals"] == 300
+
+
+def test_an_interrupted_table_says_so_on_stderr(tmp_path, monkeypatch, capsys):
+    """``euchre table`` cut short: where the chunks are, on stderr (stdout is the results'),
+    exit 130."""
+    from analyzer.cli import run
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(table_kernel, "decision_rows", interrupted)
+    assert run(["table", "--variant", "knock", "--deals", "300", "-o", str(tmp_path / "t")]) \
+        == 130
+    out, err = capsys.readouterr()
+    assert "interrupted: the chunks done are saved" in err and "interrupted" not in out

@@ -119,9 +119,9 @@ def table_cmd(
 
 
 def _stopped_resumable(where) -> None:
-    """Ctrl-C during a table build: say where the finished chunks are, exit 130."""
-    console.print(f"interrupted: the chunks done are saved in {where}; run the same command to "
-                  f"continue")
+    """Ctrl-C during a table build: say on stderr where the finished chunks are, exit 130."""
+    err_console.print(f"interrupted: the chunks done are saved in {where}; run the same "
+                      f"command to continue", soft_wrap=True)
     raise typer.Exit(130) from None
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import codes as KC
+from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
 from kernels.engine import play_batch, point_state, replay_hand
@@ -155,14 +156,19 @@ def state_of(point: DecisionPoint) -> PointState:
         return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))
     who = SEATS[point.seat]
     if error == KC.E_NOT_ASKERS_TURN:
-        raise UserError(f"after the calls heard it is {SEATS[int(rec[R.TURN])]}'s turn to "
-                        f"call, not {who}'s: give the calls up to {who}'s turn in --auction")
+        turn = SEATS[int(rec[R.TURN])]
+        if point.upcard == L.JOKER and not point.heard.calls and turn == SEATS[point.dealer]:
+            raise UserError(f"the joker is turned up, so the dealer ({turn}) names trump "
+                            f"before anyone calls: give {turn}'s call in the auction first")
+        raise UserError(f"after the calls heard it is {turn}'s turn to call, not {who}'s: give "
+                        f"the calls up to {who}'s turn in the auction")
     if error == KC.E_NO_DECISION:
         raise UserError(f"after the calls heard {who} has nothing left to decide")
     if error == KC.E_AUCTION_LONG:
-        raise UserError(f"--auction: the bidding is over before call {int(rec[R.ERROR_AT]) + 1}")
+        raise UserError(f"the bidding is over before the auction's call "
+                        f"{int(rec[R.ERROR_AT]) + 1}")
     message = describe_error(Record(rules, hm, rec))
-    raise UserError(message.replace("auction call", "--auction call"))
+    raise UserError(message.replace("auction call", "the auction's call"))
 
 
 

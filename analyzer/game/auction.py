@@ -50,15 +50,15 @@ def parse_heard(text, rules: Rules) -> Heard:
         if alone:
             words = words[:-1]
         if len(words) < 2:
-            raise UserError(f"--auction call {n} ({item!r}): write it as 'SEAT CALL', e.g. "
+            raise UserError(f"the auction's call {n} ({item!r}): write it as 'SEAT CALL', e.g. "
                             f"'E pass'")
         try:
             seat = parse_seat(words[0])
             call = parse_call(" ".join(words[1:]), rules)
         except (NotationError, RecordError) as e:
-            raise UserError(f"--auction call {n}: {e}") from None
+            raise UserError(f"the auction's call {n}: {e}") from None
         if alone and (rules.auction != UPCARD or call == K.PASS):
-            raise UserError(f"--auction call {n} ({item!r}): only a maker of the upcard "
+            raise UserError(f"the auction's call {n} ({item!r}): only a maker of the upcard "
                             f"auction goes alone")
         heard = heard.then(seat, call, alone)
     return heard

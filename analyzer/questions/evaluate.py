@@ -84,10 +84,10 @@ class EvalSummary:
 
 
 def detect_format(path: Path) -> str:
-    """``csv``, ``jsonl`` or ``text`` from the file name's ending."""
+    """``csv``, ``tsv``, ``jsonl`` or ``text`` from the file name's ending."""
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return "csv"
+    if suffix in (".csv", ".tsv"):
+        return suffix[1:]
     if suffix in (".jsonl", ".ndjson", ".json"):
         return "jsonl"
     return "text"
@@ -98,16 +98,18 @@ def read_rows(path: Path, fmt: str | None = None) -> Iterator[Row | BadRow]:
     file as a whole is unusable."""
     fmt = fmt or detect_format(path)
     try:
-        handle = open(path, newline="" if fmt == "csv" else None, encoding="utf-8-sig")
+        handle = open(path, newline="" if fmt in ("csv", "tsv") else None,
+                      encoding="utf-8-sig")
     except OSError as e:
         raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     with handle:
         try:
-            if fmt == "csv":
+            if fmt in ("csv", "tsv"):
                 try:
-                    yield from _csv_rows(handle, path)
+                    yield from _csv_rows(handle, path, "\t" if fmt == "tsv" else ",")
                 except csv.Error as e:
-                    raise UserError(f"{path} is not a CSV file of hands: {e}") from None
+                    raise UserError(f"{path} is not a {fmt.upper()} file of hands: {e}") \
+                        from None
             elif fmt == "jsonl":
                 yield from _jsonl_rows(handle)
             else:
@@ -125,16 +127,21 @@ def _unknown(keys) -> list:
     return [k for k in keys if k not in FIELDS]
 
 
-def _csv_rows(handle, path: Path) -> Iterator[Row | BadRow]:
-    reader = csv.reader(handle)
+def _csv_rows(handle, path: Path, delimiter: str) -> Iterator[Row | BadRow]:
+    reader = csv.reader(handle, delimiter=delimiter)
     header = None
+    last = 0  # the line the previous record ended on
     for record in reader:
+        first, last = last + 1, reader.line_num
+        if any("\n" in c for c in record):  # a quote never closed swallowed the lines after it
+            yield BadRow(first, f'a quote (") opened here is not closed before line {last}')
+            continue
         if not record or all(not c.strip() for c in record):
             continue
         if header is None:
             header = [c.strip().lower() for c in record]
             if "hand" not in header:
-                raise UserError(f"{path}: the CSV header (line {reader.line_num}) has no "
+                raise UserError(f"{path}: the header (line {reader.line_num}) has no "
                                 f"'hand' column; it has {_shown(', '.join(header))} "
                                 f"(allowed: {', '.join(FIELDS)})")
             if _unknown(header):
