@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -55,8 +56,26 @@ def _fmt(value) -> str:
     return str(value)
 
 
+ADVICE_MIN_DEALS = 200  # an advice row on fewer deals is noise: it is left out of the report
+
+
+def _advice_words(value) -> str:
+    """An advice threshold in words: ``never`` when no point count makes the call pay, ``too
+    few deals`` when the deals cannot tell (the table held inf and NaN)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "too few deals"
+    if isinstance(value, float) and math.isinf(value):
+        return "never"
+    return f"{value:g}"
+
+
 def _table_frame(name: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows and columns of one table as the report shows them (the advice only where
+    enough deals support it, its thresholds in words)."""
     cols = [c for c in TABLE_COLUMNS[name] if c in frame.columns]
+    if name == "advice" and "deals" in frame.columns:
+        frame = frame[frame["deals"] >= ADVICE_MIN_DEALS].copy()
+        frame["from_points"] = frame["from_points"].map(_advice_words)
     return frame[cols].head(ROW_LIMITS[name])
 
 
@@ -104,6 +123,9 @@ def write_html(tables: dict, path: Path, compare: dict | None = None) -> Path:
         parts.append(f"<section id='table-{name}'><h2>{TABLE_TITLES[name]}</h2>")
         parts.append(frame.to_html(index=False, float_format=lambda v: f"{v:.3f}",
                                    border=0, escape=True))
+        if name == "advice":
+            parts.append(f"<p>Rows on fewer than {ADVICE_MIN_DEALS:,} deals are left out; "
+                         f"'never': no point count makes the call pay.</p>")
         if len(tables[name]) > len(frame):
             parts.append(f"<p>First {len(frame):,} of {len(tables[name]):,} rows; the whole "
                          f"table is in the CSV and Parquet files of <code>euchre table"

@@ -276,3 +276,17 @@ def test_an_interrupted_table_says_so_on_stderr(tmp_path, monkeypatch, capsys):
         == 130
     out, err = capsys.readouterr()
     assert "interrupted: the chunks done are saved" in err and "interrupted" not in out
+
+
+def test_the_reports_advice_is_in_words_and_only_where_deals_support_it():
+    """The report's advice table showed raw NaN and inf (hundreds of times) and rows of one
+    deal; it shows "too few deals" and "never", and leaves out rows on too few deals."""
+    from reports.report import ADVICE_MIN_DEALS, _table_frame
+
+    advice = pd.DataFrame({"round": [1, 1, 1, 2], "seat": ["first"] * 4,
+                           "option": ["order up", "order up alone", "name", "name"],
+                           "against": ["pass"] * 4,
+                           "from_points": [3.5, float("inf"), float("nan"), 2.0],
+                           "deals": [ADVICE_MIN_DEALS, 5000, 900, 1], "gain": [0.1] * 4})
+    shown = _table_frame("advice", advice)
+    assert shown["from_points"].tolist() == ["3.5", "never", "too few deals"]
