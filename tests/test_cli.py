@@ -336,3 +336,22 @@ def test_bench_figures_flatten_and_take_medians():
     assert medians(runs) == {"bid.solves_per_s": 20.0, "bid.threads": 2.0,
                              "peak_memory_mb": 6.0}
     assert medians([{"a": 1.0}, {"b": 2.0}]) == {"a": 1.0, "b": 2.0}
+
+
+def test_a_narrow_terminal_never_cuts_a_number():
+    """In a narrow terminal the odds tables cut numbers ('-11.74±0.…'); now the labels wrap
+    and every number is whole."""
+    import io
+
+    from rich.console import Console
+
+    from analyzer.cli.views import print_odds
+    from analyzer.questions.odds import odds
+
+    r = odds("9S TS 9C TC 9D QD", "bid", deals=300, others="points")  # weak: -11.xx asks
+    console = Console(width=60, record=True, file=io.StringIO())  # narrower still
+    print_odds(console, r)
+    text = console.export_text()
+    assert "…" not in text
+    for row in r.options.itertuples():
+        assert f"{row.ev:+.2f}±{(row.ev_high - row.ev_low) / 2:.2f}" in text

@@ -27,6 +27,19 @@ def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> 
     return f"{100 * p:.1f}{'' if compact else ' '}±{100 * max(hi - p, p - lo):.1f}"
 
 
+def whole_numbers(table: Table) -> Table:
+    """``table`` made so that a narrow terminal or a pipe never cuts a number: every column
+    but the first (the labels, which wrap instead) is as wide as its widest cell and does
+    not wrap."""
+    for column in table.columns[1:]:
+        widest = max([len(str(c)) for c in column.cells] + [len(str(column.header))])
+        column.no_wrap = True
+        column.min_width = widest
+    if table.columns:
+        table.columns[0].overflow = "fold"
+    return table
+
+
 def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     """Print an odds result: the decision point and how it was priced, the trick table
     (ladder auctions), every legal call with its value and chances (ours and theirs), and
@@ -45,8 +58,8 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     console.print(f"{how}, {play}, later calls by the {r.others} strategy, seed {r.seed}, "
                   f"rules: {changed}; {r.seconds:.1f} s{fit}")
     if len(r.tricks):
-        console.print(_tricks_table(r))
-    console.print(_options_table(r, details))
+        console.print(whole_numbers(_tricks_table(r)))
+    console.print(whole_numbers(_options_table(r, details)))
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
@@ -71,11 +84,13 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     redeal = bool(len(options)) and options["p_redeal"].max() > 0
     cols = ["call", "net points", "vs best", "we make %", "we're set %", "they make %"]
     t = Table(*cols, *(["redeal %"] if redeal else []), box=None,
-              title="Every call, played out on the same deals (we = your side)")
+              title="Every call, played out on the same deals (we = your side"
+                    + ("; gets: the card the ask most often brings back)" if
+                       r.rules.has_ask else ")"))
     for row in options.to_dict(orient="records"):
         name = option_label(row["option"], row["trump"], row.get("detail") or "")
         if isinstance(row.get("received_most"), str):
-            name += f", gets {row['received_most']} most often"
+            name += f", gets {row['received_most']}"
         ev = f"{row['ev']:+.2f}" if r.exact else \
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
@@ -157,7 +172,7 @@ def print_record(console: Console, record: Record, title: str) -> None:
         table.add_row(str(t + 1), SEATS[rec[R.TRICK_LEADER + t]],
                       " ".join(format_card(int(c)) for c in plays if c >= 0),
                       SEATS[rec[R.TRICK_WINNER + t]])
-    console.print(table)
+    console.print(whole_numbers(table))
     print_result(console, record, result)
 
 
@@ -192,7 +207,7 @@ def print_review(console: Console, result) -> None:
                 "within noise" if row.best else "-"
             table.add_row(str(row.step), row.seat, row.choice, f"{row.value_after:+.2f}",
                           row.best or "(this one)", f"{row.value_before:+.2f}", cost)
-        console.print(table)
+        console.print(whole_numbers(table))
     play = d[d["kind"] != "call"].drop(columns="note" if d[d["kind"] != "call"]["note"].eq("")
                                        .all() else [])
     frame = play.rename(columns=REVIEW_HEADERS)
@@ -231,7 +246,7 @@ def print_solution(console: Console, rules, result, lone: bool) -> None:
     table = Table("opening lead", "declaring side's tricks", box=None)
     for card, v in sorted(result.leads.items(), key=lambda kv: -kv[1]):
         table.add_row(card, str(v))
-    console.print(table)
+    console.print(whole_numbers(table))
     console.print(f"Nodes searched: {result.nodes:,}")
 
 
@@ -253,4 +268,4 @@ def print_simulation(console: Console, result) -> None:
             table.add_row(row["side"], row["contract"], f"{row['per_100_hands']:.1f}",
                           f"{100 * row['made_rate']:.1f} ±"
                           f"{100 * (row['made_rate_high'] - row['made_rate_low']) / 2:.1f}")
-        console.print(table)
+        console.print(whole_numbers(table))
