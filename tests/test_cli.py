@@ -355,3 +355,16 @@ def test_a_narrow_terminal_never_cuts_a_number():
     assert "…" not in text
     for row in r.options.itertuples():
         assert f"{row.ev:+.2f}±{(row.ev_high - row.ev_low) / 2:.2f}" in text
+
+
+def test_help_does_not_load_the_heavy_modules():
+    """``euchre --help`` and every typo answered in seconds because the command modules
+    imported pandas, pyarrow and every kernel up front; they now import them in the command
+    that uses them (the time itself is in docs/performance.md, not in a test)."""
+    code = ("import sys, analyzer.cli\n"
+            "heavy = [m for m in ('pandas', 'pyarrow', 'matplotlib', 'kernels.policies',"
+            " 'analyzer.questions.odds') if m in sys.modules]\n"
+            "print(','.join(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent).stdout
+    assert out.strip() == "", out

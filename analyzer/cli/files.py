@@ -12,12 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from ..errors import UserError
 from ..game.records import load_record, read_json
 from ..outputs import check_output, written_whole
-from ..questions.evaluate import EvalSummary, check_run, count_rows, evaluate_file
-from ..questions.odds import DEFAULT_OTHERS
-from ..questions.options import option_label
-from ..questions.review import REVIEW_WORLDS, all_decisions, review, reviewed, summarise
-from ..questions.review_calls import CALL_DEALS
-from ..strategy.named import DEFAULT_WORLDS
+from ..strategy.defaults import CALL_DEALS, DEFAULT_WORLDS, REVIEW_WORLDS
+from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from .app import app
 from .common import (
     ForceOption,
@@ -37,7 +33,6 @@ from .common import (
     size_limited,
     with_rule_options,
 )
-from .views import print_review, print_review_summary
 
 OutOption = Annotated[Path | None, typer.Option("-o", "--out", help="Write rows to this .csv "
                                                 "or .parquet as they finish.")]
@@ -81,6 +76,8 @@ def evaluate_cmd(
 
       euchre evaluate hands.csv --variant knock -o priced.parquet --resume
     """
+    from ..questions.evaluate import check_run, count_rows, evaluate_file  # here: quick --help
+
     rules = rules_for(variant, rule_opts)
     check_run(file, out, method, deals)  # before the bar: its end would leave a blank line
     show_bar = out is not None and not json_out
@@ -102,6 +99,8 @@ def evaluate_cmd(
 def _row_printer(json_out: bool, to_terminal: bool):
     """What ``evaluate`` prints of each row: a JSON line, a sentence, or nothing (rows go to
     the output file)."""
+    from ..questions.options import option_label
+
     def on_row(row):
         if json_out:
             print_json({**row, "options": json.loads(row["options"])}, indent=None)
@@ -116,7 +115,7 @@ def _row_printer(json_out: bool, to_terminal: bool):
     return on_row
 
 
-def _report_evaluation(summary: EvalSummary, out: Path | None, json_out: bool) -> None:
+def _report_evaluation(summary, out: Path | None, json_out: bool) -> None:
     """The closing line of ``evaluate`` (exit 130 when interrupted)."""
     if summary.interrupted:
         where = "; run the same command with --resume to continue" if out else ""
@@ -168,6 +167,9 @@ def review_cmd(
 
       euchre review club-night.jsonl -o decisions.csv
     """
+    from ..questions.review import review
+    from .views import print_review
+
     if out is not None:
         check_output(out, inputs=[record_path], suffixes=(".csv", ".parquet"))
     if record_path.endswith((".jsonl", ".ndjson")):
@@ -197,6 +199,8 @@ def _write_decisions(decisions, out: Path) -> None:
 def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: int,
                   json_out: bool, call_deals: int, others: str) -> None:
     """``review`` of a file of records: a summary, and every decision to ``out``."""
+    from ..questions.review import all_decisions, reviewed, summarise
+    from .views import print_review_summary
 
     def skipped(line: int, why: str) -> None:
         err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)

@@ -8,9 +8,9 @@ from ..errors import UserError
 from ..game.notation import parse_deal, parse_seat, parse_suit
 from ..game.records import read_json, result_of, to_json
 from ..game.variants import VARIANT_NAMES, make_rules
-from ..questions.play import DEFAULT_STRATEGY, play_one, score_record
-from ..questions.solve import solve_deal
-from ..strategy.named import DECISIONS, DEFAULT_WORLDS, PLAYS
+from ..strategy.defaults import DECISION_NAMES as DECISIONS
+from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS
+from ..strategy.defaults import PLAY_NAMES as PLAYS
 from .app import app
 from .common import (
     JsonOption,
@@ -24,7 +24,6 @@ from .common import (
     rules_for,
     with_rule_options,
 )
-from .views import print_record, print_result, print_rules, print_solution
 
 SeatOption = Annotated[str | None, typer.Option(help="A seat: N, E, S or W.")]
 
@@ -45,6 +44,8 @@ def rules_cmd(
 
       euchre rules bid --stick-the-dealer --failed-moon-points 24
     """
+    from .views import print_rules  # the heavy modules are imported where used: quick --help
+
     given = {k: v for k, v in (rule_opts or {}).items() if v is not None}
     if variant is None:
         if given:
@@ -80,6 +81,9 @@ def play_cmd(
 
       euchre play --variant knock --seed 1 --json | euchre score -
     """
+    from ..questions.play import play_one
+    from .views import print_record
+
     rules = rules_for(variant, rule_opts)
     seat = parse_seat(dealer)
     if seat >= rules.players:
@@ -107,6 +111,9 @@ def score_cmd(
 
       euchre play --variant bid --seed 3 --json | euchre score - --json
     """
+    from ..questions.play import score_record
+    from .views import print_result
+
     source = "standard input" if record_path == "-" else record_path
     record = score_record(read_json(read_text(record_path), source))
     result = result_of(record)
@@ -148,6 +155,9 @@ def solve_cmd(
       euchre solve "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC /
       W: 9S TS JS QS KS" --variant knock --trump H --declarer N --json
     """
+    from ..questions.solve import solve_deal
+    from .views import print_solution
+
     rules = rules_for(variant, rule_opts)
     parsed = parse_deal(read_text("-") if deal == "-" else deal, rules)
     modes = [m for m, on in (("alone", alone), ("ask", ask), ("moon", moon)) if on]

@@ -4,8 +4,8 @@ from typing import Annotated
 
 import typer
 
-from ..questions.odds import DEFAULT_OTHERS, odds
-from ..strategy.named import DEFAULT_WORLDS
+from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
+from ..strategy.defaults import DEFAULT_WORLDS
 from .app import app
 from .common import (
     ForceOption,
@@ -24,7 +24,6 @@ from .common import (
     size_limited,
     with_rule_options,
 )
-from .views import print_odds
 
 GivenOption = Annotated[list[str] | None, typer.Option(
     help="A condition on an unseen hand: 'E: void H', 'S: >=2 trump', 'W: has AS'. "
@@ -89,6 +88,7 @@ def odds_cmd(
 
       euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml
     """
+    from ..questions.odds import odds  # here, not at the top: --help stays quick
     rules = rules_for(variant, rule_opts)
     with on_cluster(scheduler), size_limited(force):
         result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
@@ -102,6 +102,8 @@ def odds_cmd(
 def _show(result, json_out: bool, details: bool = False) -> None:
     """Print an answer (exit 130 after it when Ctrl-C cut the run: it is the estimate so
     far, and says so)."""
+    from .views import print_odds
+
     if json_out:
         print_json(result.to_dict())
     else:

@@ -6,9 +6,10 @@ from typing import Annotated
 import typer
 
 from ..outputs import check_output_dir
-from ..questions.simulate import simulate
-from ..questions.tables import DEFAULT_OTHERS, build_tables, table_meta, write_tables
-from ..strategy.named import DECISIONS, DEFAULT_WORLDS, PLAYS
+from ..strategy.defaults import DECISION_NAMES as DECISIONS
+from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
+from ..strategy.defaults import DEFAULT_WORLDS
+from ..strategy.defaults import PLAY_NAMES as PLAYS
 from .app import app
 from .common import (
     DealsOption,
@@ -29,7 +30,6 @@ from .common import (
     size_limited,
     with_rule_options,
 )
-from .views import print_simulation
 
 
 @app.command("simulate")
@@ -64,6 +64,9 @@ def simulate_cmd(
 
       euchre simulate --variant knock --games 4000 --strategy analyzer --vs points
     """
+    from ..questions.simulate import simulate  # imported where used: --help stays quick
+    from .views import print_simulation
+
     rules = rules_for(variant, rule_opts)
     with on_cluster(scheduler), size_limited(force):
         result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
@@ -101,6 +104,8 @@ def table_cmd(
       euchre table --variant knock --method heuristic -o knock-heuristic-tables
     """
     from reports.advice import how_to_bid
+
+    from ..questions.tables import build_tables, table_meta, write_tables
 
     rules = rules_for(variant, rule_opts)
     check_output_dir(out)

@@ -34,13 +34,14 @@ from ..game.notation import (
 )
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
+from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
 from .decide import Decision, chunk_counts, option_table, prepare, trick_table, verdict
 from .given import parse_given
 
 EXACT_LIMIT_SECONDS = 30 * 60
-DEFAULT_OTHERS = "analyzer"  # the best strategy the project has
+DEFAULT_OTHERS = DEFAULT_STRATEGY  # later calls by the best strategy the project has
 
 
 @dataclass

@@ -11,10 +11,9 @@ from ..errors import UserError
 from ..game.notation import SEATS, parse_seat
 from ..game.records import Record, RecordError, check_result, load_record
 from ..game.variants import Rules
+from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
-
-DEFAULT_STRATEGY = "analyzer"  # the best the project has
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,

@@ -57,10 +57,10 @@ from ..game.records import (
 from ..game.scoring import net_points
 from ..game.seating import declaring_mask, tricks_needed
 from ..game.variants import DUMMY
+from ..strategy.defaults import REVIEW_WORLDS
 from .review_calls import CALL_DEALS, call_rows
 
 RENEGE_PENALTY = 2
-REVIEW_WORLDS = 40  # worlds per card when cards are judged by pimc
 DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",
                     "value_after", "cost_tricks", "cost_points", "note"]
 

@@ -20,10 +20,9 @@ from ..game.auction import DecisionPoint, Heard
 from ..game.notation import SEATS
 from ..game.records import Record, call_text
 from ..game.variants import LADDER
+from ..strategy.defaults import CALL_DEALS
 from .odds import odds_at
 from .options import option_label
-
-CALL_DEALS = 400  # deals a call is priced on
 
 
 def _maker_index(rec) -> int:

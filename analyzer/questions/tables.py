@@ -10,11 +10,12 @@ from ..errors import UserError
 from ..game.describe import describe
 from ..game.variants import Rules
 from ..outputs import check_output_dir, written_whole
+from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
 from ..strategy.tables import CHUNK, tabulate
 
-DEFAULT_OTHERS = "analyzer"
+DEFAULT_OTHERS = DEFAULT_STRATEGY
 
 
 def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed: int = 0,

@@ -10,20 +10,10 @@ from kernels import policies as P
 from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, PR
 
 from ..errors import UserError
+from .defaults import DECISION_NAMES, DEFAULT_WORLDS, METHODS, PLAY_NAMES  # noqa: F401
 
-DECISIONS = {
-    "random": P.D_RANDOM,
-    "points": P.D_POINTS,
-    "analyzer": P.D_ANALYZER,
-}
-PLAYS = {
-    "random": P.P_RANDOM,
-    "heuristic": P.P_HEURISTIC,
-    "dd": P.P_DD,
-    "pimc": P.P_PIMC,
-}
-DEFAULT_WORLDS = 20
-METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
+DECISIONS = dict(zip(DECISION_NAMES, (P.D_RANDOM, P.D_POINTS, P.D_ANALYZER), strict=True))
+PLAYS = dict(zip(PLAY_NAMES, (P.P_RANDOM, P.P_HEURISTIC, P.P_DD, P.P_PIMC), strict=True))
 
 
 def decision_id(name: str) -> int:

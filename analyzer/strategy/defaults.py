@@ -1,0 +1,10 @@
+"""Names and defaults of the strategies and of the ways to play the cards, with nothing heavy
+to import: the command line's options read them before anything is computed."""
+
+DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
+DECISION_NAMES = ("random", "points", "analyzer")  # how a seat bids (kernels.policies D_*)
+PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
+METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
+DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
+CALL_DEALS = 400  # deals a reviewed call is priced on
+REVIEW_WORLDS = 40  # worlds per card when a review judges cards by PIMC
