@@ -21,6 +21,9 @@ STYLES = [dict(color="0.0", marker="o", linestyle="-"), dict(color="0.35", marke
           dict(color="0.65", marker="v", linestyle=(0, (5, 1)))]
 
 
+EMPTY_CELL = "#efe6cf"  # heatmap cells with too few deals to show
+
+
 def caption(meta: dict) -> str:
     """The line every plot carries: variant, rules that differ from the defaults, method, the
     others' strategy, deals and seed."""
@@ -94,7 +97,8 @@ def march_heatmap(tables: dict, min_deals: int = 20):
     fig, ax = _figure("Shoot the moon: P(all tricks)" if option == "moon" else
                       "Alone: P(march)", meta, size=(7.5, 4.2))
     values = 100 * grid.to_numpy(dtype=float)
-    im = ax.imshow(values, cmap="Greys", vmin=0, vmax=100, aspect="auto", origin="lower")
+    cmap = plt.get_cmap("Greys").with_extremes(bad=EMPTY_CELL)  # too few deals: not a white 0%
+    im = ax.imshow(values, cmap=cmap, vmin=0, vmax=100, aspect="auto", origin="lower")
     for (r, c), v in np.ndenumerate(values):
         if not np.isnan(v):
             ax.text(c, r, f"{v:.0f}", ha="center", va="center", fontsize=8,
@@ -104,11 +108,17 @@ def march_heatmap(tables: dict, min_deals: int = 20):
     ax.set_xlabel("trumps held (count)")
     ax.set_ylabel("top trumps held (right, left, ace)")
     ax.grid(False)
-    fig.colorbar(im, ax=ax, label="P(all tricks) (%)")
+    fig.colorbar(im, ax=ax, label="P(all tricks) (%); tinted cells: too few deals")
     return fig
 
 
 SEAT_ORDER = ["first", "second", "third", "dealer"]
+
+
+def _gain_label(keys) -> str:
+    """The legend label of one call in ``gains_by_seat`` (its round in the upcard auction)."""
+    keys = keys if isinstance(keys, tuple) else (keys,)
+    return keys[-1] + (f" (round {keys[0]})" if len(keys) > 1 else "")
 
 
 def gains_by_seat(tables: dict, min_deals: int = 30):
@@ -119,30 +129,36 @@ def gains_by_seat(tables: dict, min_deals: int = 30):
     by = ["seat", "round"] if meta["auction"] == "upcard" else ["seat"]
     g = tables["gains"]
     g = g[g["deals"] >= min_deals]
-    fig, axes = plt.subplots(1, 4, figsize=(13, 4.2), dpi=110, sharey=True)
+    fig, axes = plt.subplots(1, 4, figsize=(13, 4.6), dpi=110, sharey=True)
+    keys = by[1:] + ["option"]
+    labels = sorted({_gain_label(k) for k, _ in g.groupby(keys)})
+    styles = {label: STYLES[i % len(STYLES)] for i, label in enumerate(labels)}  # one a call
+    handles = {}
     for ax, seat in zip(axes, SEAT_ORDER, strict=True):
         mine = g[g["seat"] == seat]
-        for i, (keys, grp) in enumerate(mine.groupby(by[1:] + ["option"])):
-            keys = keys if isinstance(keys, tuple) else (keys,)
-            label = keys[-1] + (f" (round {keys[0]})" if len(keys) > 1 else "")
+        for k, grp in mine.groupby(keys):
+            label = _gain_label(k)
             grp = grp.sort_values("strength")
-            style = STYLES[i % len(STYLES)]
-            ax.plot(grp["strength"], grp["gain"], label=label, markersize=3, linewidth=1,
-                    **style)
+            style = styles[label]
+            (line,) = ax.plot(grp["strength"], grp["gain"], label=label, markersize=3,
+                              linewidth=1, **style)
+            handles.setdefault(label, line)
             ax.fill_between(grp["strength"], grp["gain_low"], grp["gain_high"],
                             color=style["color"], alpha=0.1, linewidth=0)
         ax.axhline(0, color="0.5", linewidth=0.8)
         ax.set_title(seat, fontsize=10)
         ax.set_xlabel("point count in the trump suit")
         ax.grid(True, color="0.88", linewidth=0.6)
-        if len(mine):
-            ax.legend(fontsize=6.5)
-        else:
+        if not len(mine):
             ax.text(0.5, 0.5, "too few deals", transform=ax.transAxes, ha="center")
+    if handles:  # one legend for every panel, below them: it covers no data
+        fig.legend(list(handles.values()), list(handles), loc="lower center",
+                   bbox_to_anchor=(0.5, 0.05), fontsize=7, ncol=min(5, len(handles)),
+                   frameon=False)
     axes[0].set_ylabel("net points gained over passing")
     fig.suptitle("Each call against passing, by hand strength and seat", fontsize=11)
     fig.text(0.01, 0.01, caption(meta), fontsize=7.5, color="0.3")
-    fig.subplots_adjust(bottom=0.2)
+    fig.subplots_adjust(bottom=0.27)
     return fig
 
 

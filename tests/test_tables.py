@@ -290,3 +290,26 @@ def test_the_reports_advice_is_in_words_and_only_where_deals_support_it():
                            "deals": [ADVICE_MIN_DEALS, 5000, 900, 1], "gain": [0.1] * 4})
     shown = _table_frame("advice", advice)
     assert shown["from_points"].tolist() == ["3.5", "never", "too few deals"]
+
+
+def test_a_call_has_one_line_style_in_every_panel_and_empty_cells_are_not_zero(small_tables):
+    """The gains plot drew a call dashed in one seat's panel and dash-dot in the next, with a
+    legend over the data in each; now one style per call everywhere and one legend below. The
+    heatmap drew cells with too few deals white, like 0%."""
+    from matplotlib.colors import to_rgba
+
+    from reports import plots
+
+    fig = plots.gains_by_seat(small_tables["knock"], min_deals=1)
+    seen = {}
+    for ax in fig.axes:
+        assert ax.get_legend() is None
+        for line in ax.get_lines():
+            if line.get_label().startswith("_"):
+                continue  # the zero line
+            style = (line.get_linestyle(), line.get_marker(), line.get_color())
+            assert seen.setdefault(line.get_label(), style) == style, line.get_label()
+    assert len(seen) >= 2 and len(fig.legends) == 1
+    heat = plots.march_heatmap(small_tables["knock"], min_deals=1)
+    bad = heat.axes[0].images[0].cmap.get_bad()
+    assert tuple(bad) != to_rgba("white") and bad[3] > 0
