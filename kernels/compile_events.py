@@ -3,20 +3,27 @@ person that numba is compiling (a first run, or after a kernel changed) instead 
 minutes of silence, and can stop at once on Ctrl-C while it compiles (numba's LLVM callbacks
 swallow the KeyboardInterrupt a Ctrl-C raises there). Plain Python: no jitted code here."""
 
+import time
+
 from numba.core import event
 
 
 class CompileWatch(event.Listener):
-    """Counts the compilations under way (``active``) and calls ``on_first()`` when the
-    first one of this process starts. Cache loads fire nothing."""
+    """Counts the compilations under way (``active``) and the seconds spent compiling
+    (``seconds``), and calls ``on_first()`` when the first one of this process starts. Cache
+    loads fire nothing."""
 
     def __init__(self, on_first):
         self.on_first = on_first
         self.started = False
         self.active = 0
+        self.seconds = 0.0
+        self._since = 0.0
 
     def on_start(self, ev):
         """numba starts compiling a function."""
+        if not self.active:
+            self._since = time.perf_counter()
         self.active += 1
         if not self.started:
             self.started = True
@@ -25,6 +32,8 @@ class CompileWatch(event.Listener):
     def on_end(self, ev):
         """numba finished (or gave up) compiling a function."""
         self.active -= 1
+        if not self.active:
+            self.seconds += time.perf_counter() - self._since
 
 
 def watch_compiles(on_first) -> CompileWatch:

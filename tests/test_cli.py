@@ -368,3 +368,28 @@ def test_help_does_not_load_the_heavy_modules():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parent.parent).stdout
     assert out.strip() == "", out
+
+
+def test_a_header_counts_the_compilation_apart(monkeypatch):
+    """A first run's header said '67.8 s' for a run of 200 s: the seconds numba spent
+    compiling are now counted (nested compilations once) and said beside the question's."""
+    import importlib
+
+    from kernels import compile_events
+
+    app = importlib.import_module("analyzer.cli.app")  # the module (the package's 'app' is typer's)
+    clock = iter([10.0, 130.0, 131.0, 140.0])  # start, end; start, end
+    monkeypatch.setattr(compile_events.time, "perf_counter", lambda: next(clock))
+    said = []
+    watch = compile_events.CompileWatch(lambda: said.append(1))
+    watch.on_start(None)
+    watch.on_start(None)  # a function compiled while compiling another: counted once
+    watch.on_end(None)
+    watch.on_end(None)
+    watch.on_start(None)
+    watch.on_end(None)
+    assert said == [1] and watch.seconds == 129.0 and watch.active == 0
+    monkeypatch.setattr(app, "COMPILES", watch)
+    assert app.compile_note() == " (+129 s compiling the kernels, a first run only)"
+    monkeypatch.setattr(app, "COMPILES", None)
+    assert app.compile_note() == ""

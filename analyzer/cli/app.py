@@ -46,6 +46,14 @@ def _click_error(e: Exception) -> int | None:
 
 
 NOTHING_KEPT = "interrupted before anything was finished: nothing was kept"
+COMPILES = None  # the CompileWatch of this run of the command line (seconds spent compiling)
+
+
+def compile_note() -> str:
+    """``" (+N s compiling the kernels, a first run only)"`` when this run compiled for more
+    than a second: a header's time then counts only the question."""
+    seconds = COMPILES.seconds if COMPILES is not None else 0.0
+    return f" (+{seconds:.0f} s compiling the kernels, a first run only)" if seconds > 1 else ""
 
 
 def _cut_short(e: BaseException) -> bool:
@@ -112,5 +120,7 @@ def main(interrupts, announced: bool = False) -> None:
     numba has to compile, it says so (unless the launcher already did: ``announced``)."""
     from kernels.compile_events import watch_compiles
 
-    interrupts.watch = watch_compiles(lambda: None if announced else _say_compiling())
+    global COMPILES
+    interrupts.watch = COMPILES = watch_compiles(lambda: None if announced else
+                                                 _say_compiling())
     sys.exit(run(sys.argv[1:]))

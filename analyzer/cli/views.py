@@ -16,6 +16,7 @@ from ..game.notation import SEATS, format_card
 from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
+from .app import compile_note
 
 
 def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> str:
@@ -56,7 +57,7 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     fit = f"; {100 * r.acceptance:.1f}% of {r.tried:,} deals tried fit the calls heard" \
         if r.inference else ""
     console.print(f"{how}, {play}, later calls by the {r.others} strategy, seed {r.seed}, "
-                  f"rules: {changed}; {r.seconds:.1f} s{fit}")
+                  f"rules: {changed}; {r.seconds:.1f} s{compile_note()}{fit}")
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))
     console.print(whole_numbers(_options_table(r, details)))
