@@ -432,7 +432,7 @@ def describe_error(record: Record) -> str:
 
 def side_names(rules: Rules) -> list[str]:
     """Names of the scoring sides: the partnerships, or each player in 3-player variants."""
-    return ["NS", "EW"] if rules.players == 4 else ["N", "E", "S"]
+    return ["NS", "EW"] if rules.partnership else ["N", "E", "S"]
 
 
 def result_of(record: Record) -> dict:
@@ -442,7 +442,7 @@ def result_of(record: Record) -> dict:
               K.ST_ACE_NO_FACE: "redeal: ace-no-face"}[int(rec[R.STATUS])]
     out = {"status": status}
     sides = side_names(rules)
-    if rules.players == 4:
+    if rules.partnership:
         tricks = {s: int(rec[R.TRICKS + i] + rec[R.TRICKS + i + 2])
                   for i, s in enumerate(sides)}
         points = {s: int(rec[R.POINTS + i]) for i, s in enumerate(sides)}

@@ -107,7 +107,7 @@ def _options(rules: Rules, deal: Deal, trump: int, declarer: int, mode: str, dea
             raise UserError(f"the deal has no hand for {SEATS[s]}, who plays")
     base = [given.get(s, 0) if (active >> s) & 1 else 0 for s in range(4)]
     if rules.auction == LADDER:
-        if rules.players == 4 and len(given) < 4:
+        if rules.partnership and len(given) < 4:  # the partner's hand plays or is asked
             raise UserError(f"a {rules.variant} deal needs all four hands (N, E, S, W)")
         if mode != "ask":
             return [base], declarer, [{}]
