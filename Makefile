@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DIR ?= out/demo
 
-.PHONY: demo test test-slow lint bench clean
+.PHONY: demo test test-slow lint bench clean serve strategies
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,11 +26,20 @@ demo: $(STAMP)
 	$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html
 	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 
+serve: $(STAMP)
+	$(BIN)/euchre serve
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+# rebuild the shipped analyzer strategies (analyzer.strategy.analyzer.SHIPPED), minutes each
+strategies: $(STAMP)
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants \
+	import make_rules; from analyzer.strategy.analyzer import SHIPPED, ship; \
+	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests

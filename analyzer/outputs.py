@@ -6,11 +6,36 @@ leaves a half-written file under the final name."""
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
 from .errors import UserError
+
+
+def strict(obj):
+    """``obj`` made fit for strict JSON: NaN and infinities become None (``null``), numpy
+    numbers and booleans plain Python ones, tuples lists; recursively through dicts and
+    lists."""
+    if isinstance(obj, dict):
+        return {str(k): strict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [strict(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def json_text(obj, indent: int | None = 2) -> str:
+    """Strict JSON text of ``obj`` (see :func:`strict`): what every ``--json`` prints, so a
+    browser's ``JSON.parse`` reads it."""
+    return json.dumps(strict(obj), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def _same_file(a: Path, b: Path) -> bool:

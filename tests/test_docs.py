@@ -128,7 +128,9 @@ def example_dir(tmp_path, monkeypatch, capsys):
 
 
 EXAMPLES = sorted(set(doc_examples() + help_examples()))
-QUICK = [e for e in EXAMPLES if not e.startswith("euchre bench")]
+# a server runs until it is stopped: tests/test_serve.py starts `euchre serve` and stops it
+SERVED = [e for e in EXAMPLES if e.startswith("euchre serve")]
+QUICK = [e for e in EXAMPLES if not e.startswith("euchre bench") and e not in SERVED]
 
 
 def test_the_examples_were_found():
@@ -144,7 +146,7 @@ def test_example_runs(line, example_dir, capsys, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("line", [e for e in EXAMPLES if e not in QUICK])
+@pytest.mark.parametrize("line", [e for e in EXAMPLES if e not in QUICK + SERVED])
 def test_benchmark_example_runs(line, example_dir, capsys, monkeypatch):
     run_line(line, capsys, monkeypatch)
 

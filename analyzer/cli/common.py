@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
-import math
 import sys
 from enum import StrEnum
 from typing import Annotated, get_type_hints
 
-import numpy as np
 import typer
 from rich.console import Console
 
 from ..errors import UserError
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
+from ..outputs import json_text, strict  # noqa: F401  (the commands' JSON, strict)
+from ..strategy.defaults import LIMIT_SECONDS
 
 
 class _Console(Console):
@@ -103,27 +102,6 @@ def rules_for(variant: Variant | str, rule_opts: dict) -> Rules:
     return make_rules(variant.value if isinstance(variant, Variant) else variant, **rule_opts)
 
 
-def strict(obj):
-    """``obj`` made fit for strict JSON: NaN and infinities become None (``null``), numpy
-    numbers and booleans plain Python ones, tuples lists; recursively through dicts and
-    lists."""
-    if isinstance(obj, dict):
-        return {str(k): strict(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [strict(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
-def json_text(obj, indent: int | None = 2) -> str:
-    """Strict JSON text of ``obj`` (see :func:`strict`): what every ``--json`` prints, so a
-    browser's ``JSON.parse`` reads it."""
-    return json.dumps(strict(obj), indent=indent, ensure_ascii=False, allow_nan=False)
-
-
 def print_json(obj, indent: int | None = 2) -> None:
     """Write ``obj`` as strict JSON on stdout (indented, or one line with ``indent=None``)."""
     sys.stdout.write(json_text(obj, indent) + "\n")
@@ -149,7 +127,6 @@ def read_text(path: str) -> str:
         raise UserError(f"{name} is not UTF-8 text") from None
 
 
-LIMIT_SECONDS = 6 * 3600  # runs estimated longer are refused unless --force
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Run even when the estimate says "
                                            "it would take more than 6 hours.")]

@@ -13,6 +13,7 @@ from kernels.slots import R
 
 from ..game.describe import describe, option_help_lines
 from ..game.notation import SEATS, format_card
+from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
@@ -83,8 +84,9 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     makes / is set) and theirs (they make), and of a redeal."""
     options = r.details if details else r.options
     redeal = bool(len(options)) and options["p_redeal"].max() > 0
-    cols = ["call", "net points", "vs best", "we make %", "we're set %", "they make %"]
-    t = Table(*cols, *(["redeal %"] if redeal else []), box=None,
+    kinds = [k for k in SHOWN_OUTCOMES if k != "redeal" or redeal]
+    cols = ["call", "net points", "vs best", *(f"{SHOWN_OUTCOMES[k]} %" for k in kinds)]
+    t = Table(*cols, box=None,
               title="Every call, played out on the same deals (we = your side"
                     + ("; gets: the card the ask most often brings back)" if
                        r.rules.has_ask else ")"))
@@ -96,7 +98,6 @@ def _options_table(r: OddsResult, details: bool) -> Table:
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
             f"{row['vs_best']:+.2f}"
-        kinds = ("we_make", "we_euchred", "they_make") + (("redeal",) if redeal else ())
         t.add_row(name, ev, vs, *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"],
                                        r.exact, compact=True) for k in kinds])
     return t

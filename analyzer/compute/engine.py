@@ -142,6 +142,26 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     return hm, rec
 
 
+def auction_turn(point: DecisionPoint) -> int | None:
+    """The seat whose turn it is after the calls heard at ``point`` (its seat and hand are not
+    used), or None when the bidding is over. UserError when the calls heard are not a legal
+    auction."""
+    hm, rec = forced_record(point)
+    rec[R.ASKER] = -1
+    rec[R.STOP] = KC.STOP_NEXT
+    to_norm, from_norm = point.rules.layout
+    point_state(point.rules.config(), point.rules.points_table, to_norm, from_norm, hm, rec)
+    if int(rec[R.ERROR]) == KC.E_NOT_ASKERS_TURN:
+        return int(rec[R.TURN])
+    try:
+        state_of(point)
+    except UserError as e:
+        if "nothing left to decide" in str(e):
+            return None
+        raise
+    return point.seat
+
+
 def state_of(point: DecisionPoint) -> PointState:
     """What the player decides at ``point`` (the engine plays the calls heard up to it).
     UserError when the calls heard are not a legal auction, or lead to another seat's turn, or

@@ -59,6 +59,23 @@ class Totals:
         self.done += n
 
 
+_observer = threading.local()  # see observed: per thread, so a server's job thread has its own
+
+
+@contextlib.contextmanager
+def observed(on_progress: Callable[[int, int], None], stop: threading.Event):
+    """Within this block (in this thread) every ``run_chunks`` reports ``on_progress(done,
+    total)`` after each chunk and stops, as on Ctrl-C (the totals so far, marked
+    interrupted), once ``stop`` is set: how a caller without a terminal (the web page) shows
+    progress and cancels."""
+    before = getattr(_observer, "value", None)
+    _observer.value = (on_progress, stop)
+    try:
+        yield
+    finally:
+        _observer.value = before
+
+
 def set_backend(backend) -> None:
     """Make ``backend`` (an object with ``results(work, chunks, skip)``, or None for this
     process) run every following ``run_chunks``."""
@@ -173,7 +190,8 @@ def deferred_interrupts():
     numba would turn it into a SystemError) but sets the yielded event, which the chunk loop
     checks between chunks; a second one raises KeyboardInterrupt at once. Outside the main
     thread the handler cannot be installed and nothing changes."""
-    stop = threading.Event()
+    watcher = getattr(_observer, "value", None)
+    stop = watcher[1] if watcher is not None else threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
@@ -197,6 +215,7 @@ def _gather(chunks, results, totals, total, start, progress, label, collect, eno
     """The chunk loop of :func:`run_chunks`: add (or collect) each result in chunk order,
     show progress, and stop when ``enough`` says so or Ctrl-C set ``stop``."""
     bar = task = None
+    watcher = getattr(_observer, "value", None)
     try:
         for (first, n), part in zip(chunks, results, strict=False):
             if part is None:
@@ -216,6 +235,8 @@ def _gather(chunks, results, totals, total, start, progress, label, collect, eno
                 task = bar.add_task(label, total=total)
             if bar is not None:
                 bar.update(task, completed=first + n)
+            if watcher is not None:
+                watcher[0](first + n, total)
             if stop.is_set():
                 totals.interrupted = True
                 break

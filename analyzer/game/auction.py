@@ -57,11 +57,28 @@ def parse_heard(text, rules: Rules) -> Heard:
             call = parse_call(" ".join(words[1:]), rules)
         except (NotationError, RecordError) as e:
             raise UserError(f"the auction's call {n}: {e}") from None
-        if alone and (rules.auction != UPCARD or call == K.PASS):
+        if alone and not may_go_alone(rules, call):
             raise UserError(f"the auction's call {n} ({item!r}): only a maker of the upcard "
                             f"auction goes alone")
         heard = heard.then(seat, call, alone)
     return heard
+
+
+def may_go_alone(rules: Rules, call: int) -> bool:
+    """Whether the maker of ``call`` (a call code) may say it alone in the calls heard: a
+    maker of the upcard auction."""
+    return rules.auction == UPCARD and call != K.PASS
+
+
+def call_choices(rules: Rules, codes) -> list[str]:
+    """The calls a seat may say for the legal call ``codes``, as the calls heard write them
+    (``"order"``, ``"order alone"``, ``"pass"``, ``"4"``...)."""
+    out = []
+    for c in codes:
+        out.append(call_text(c, rules))
+        if may_go_alone(rules, c):
+            out.append(call_text(c, rules) + " alone")
+    return out
 
 
 def heard_text(heard: Heard, rules: Rules) -> str:

@@ -14,6 +14,8 @@ from .variants import LADDER, Rules
 
 PROBABILITIES = ("we_declare", "we_make", "we_march", "we_euchred", "they_make",
                  "they_euchred", "redeal")
+SHOWN_OUTCOMES = {"we_make": "we make", "we_euchred": "we're set", "they_make": "they make",
+                  "redeal": "redeal"}  # the chances an answer shows, in words (redeal: if any)
 
 
 def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:

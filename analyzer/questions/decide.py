@@ -32,7 +32,7 @@ from ..game.outcomes import PROBABILITIES, outcome_arrays
 from ..game.seating import seating
 from ..game.variants import LADDER
 from ..stats import mean_interval, wilson
-from .options import option_rows, point_options
+from .options import option_label, option_rows, point_options
 
 
 @dataclass
@@ -169,7 +169,8 @@ def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
         opt = d.options[i]
         ev, lo, hi = mean_interval(counts["net"][i], counts["products"][i, i], deals)
         row = {"option": opt.name, "trump": opt.trump_text, "detail": opt.detail,
-               "ev": ev, "ev_low": ev if exact else lo, "ev_high": ev if exact else hi}
+               "label": option_label(opt.name, opt.trump_text, opt.detail), "ev": ev,
+               "ev_low": ev if exact else lo, "ev_high": ev if exact else hi}
         diff = paired(counts, i, best, exact)
         row.update(vs_best=diff[0], vs_best_low=diff[1], vs_best_high=diff[2])
         for name in PROBABILITIES:
@@ -204,6 +205,9 @@ def verdict(d: Decision, counts: dict, exact: bool) -> dict:
                    runner_up_detail=d.options[second].detail, margin=diff, margin_low=lo,
                    margin_high=hi, too_close=bool(close))
     out["best"] = out["call"]
+    out["label"] = option_label(out["call"], out["trump"], out["detail"])
+    out["runner_up_label"] = None if out["runner_up"] is None else option_label(
+        out["runner_up"], out["runner_up_trump"], out["runner_up_detail"])
     return out
 
 

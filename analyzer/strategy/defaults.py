@@ -8,3 +8,4 @@ METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 CALL_DEALS = 400  # deals a reviewed call is priced on
 REVIEW_WORLDS = 40  # worlds per card when a review judges cards by PIMC
+LIMIT_SECONDS = 6 * 3600  # runs estimated longer are refused (the CLI's --force lifts it)
