@@ -327,19 +327,25 @@ def test_analyzer_bidder_beats_point_count_in_bid_euchre():
     assert r.win_rate[1] > 0.5 and r.points_per_hand["A"] > r.points_per_hand["B"]
 
 
-@pytest.mark.parametrize("variant", ["bid", "ghost", "knock", "cutthroat"])
-def test_the_default_rules_strategies_are_shipped(variant, monkeypatch):
-    """The analyzer strategy of each variant's default rules ships with the package under the
-    name a full build would cache it by, so a first question builds nothing (a change to the
-    build's version or settings must rebuild and ship them: ``euchre strategy build``)."""
+@pytest.mark.parametrize("variant, options", [
+    ("bid", {}), ("ghost", {}), ("knock", {}), ("cutthroat", {}),
+    ("knock", {"stick_the_dealer": False}), ("knock", {"lone_defender": True}),
+    ("knock", {"deck32": True}), ("knock", {"joker": True}), ("bid", {"stick_the_dealer": True})])
+def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
+    """The analyzer strategy of each variant's default rules, and of the common house-rule
+    sets (issue 21), ships with the package under the name a full build would cache it by, so
+    a first question builds nothing (a change to the build's version or settings must rebuild
+    and ship them: ``make strategies``)."""
     from analyzer.strategy import analyzer as A
     from kernels import bidding as B
 
     for name in (A.DEALS_VARIABLE, A.ROUNDS_VARIABLE):
         monkeypatch.delenv(name, raising=False)
-    rules = make_rules(variant)
+    rules = make_rules(variant, **options)
+    assert (variant, options) in A.SHIPPED
     shipped = A.BUILT_DIR / A.cache_path(rules).name
-    assert shipped.exists(), f"{shipped.name}: run 'euchre strategy build --variant {variant}'"
+    assert shipped.exists(), f"{shipped.name}: run 'make strategies'"
+    assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")) < 500_000
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1

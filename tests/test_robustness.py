@@ -121,7 +121,7 @@ def test_a_command_without_its_own_handler_says_it_was_interrupted(command, sig,
         args = ["review", str(tmp_path / "hand.json"), "--call-deals", "5000000", "--method",
                 "pimc", "-o", str(tmp_path / "review.csv")]
     else:
-        args = ["strategy", "build", "--variant", "bid", "--stick-the-dealer"]
+        args = ["strategy", "build", "--variant", "bid", "--ace-no-face"]  # not shipped
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     time.sleep(6)
