@@ -18,12 +18,16 @@ UNITS = ("Points are the built-in point count of the hand in the trump suit ('eu
          "same point, on the same deals, everyone else bidding by the tables' strategy.")
 
 
-def _pts(value) -> str:
-    """``from N points``; ``never`` when no point count makes the call pay; ``?`` when too
-    few deals tell."""
+def _pts(row) -> str:
+    """``from N points`` (a row of the advice table), ``(not sure)`` after it when the gain's
+    95% interval holds 0; ``never`` when no point count makes the call pay; ``?`` when too few
+    deals tell."""
+    value = None if row is None else row["from_points"]
     if value is None or math.isnan(value):
         return "? (too few deals)"
-    return "never" if math.isinf(value) else f"from {value:g} points"
+    if math.isinf(value):
+        return "never"
+    return f"from {value:g} points" + ("" if row["gain_low"] > 0 else " (not sure)")
 
 
 def _pick(a: pd.DataFrame, **where) -> pd.DataFrame:
@@ -33,9 +37,9 @@ def _pick(a: pd.DataFrame, **where) -> pd.DataFrame:
     return rows
 
 
-def _from(a: pd.DataFrame, option: str, against: str = "pass", **where):
+def _from(a: pd.DataFrame, option: str, against: str = "pass", **where) -> pd.Series | None:
     rows = _pick(a, option=option, against=against, **where)
-    return None if rows.empty else rows["from_points"].iloc[0]
+    return None if rows.empty else rows.iloc[0]
 
 
 def _upcard_lines(a: pd.DataFrame) -> list[str]:

@@ -21,7 +21,8 @@ from .advice import how_to_bid
 CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]
 RATES = ["p_we_make", "p_we_euchred", "p_they_make", "p_redeal"]
 TABLE_COLUMNS = {
-    "advice": [*CONTEXT, "option", "against", "from_points", "deals", "gain"],
+    "advice": [*CONTEXT, "option", "against", "from_points", "deals", "gain", "gain_low",
+               "gain_high"],
     "strength": ["option", *CONTEXT, "strength", "deals", *RATES, "ev", "ev_low", "ev_high"],
     "features": ["option", *CONTEXT, "n_trumps", "right", "left", "ace", "king", "side_aces",
                  "voids", "deals", *RATES, "ev"],
@@ -36,7 +37,8 @@ TABLE_COLUMNS = {
 }
 TABLE_TITLES = {
     "advice": "From how many points each call beats passing (or, alone, the call with "
-              "partner), at each kind of decision point ('any': pooled)",
+              "partner), at each kind of decision point ('any': pooled); gain: net points a "
+              "hand over passing from there, with its 95% interval (how sure)",
     "strength": "By hand strength (point count in the trump suit); p_we_*: your side, "
                 "p_they_*: theirs",
     "features": "By hand features",

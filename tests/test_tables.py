@@ -313,3 +313,27 @@ def test_a_call_has_one_line_style_in_every_panel_and_empty_cells_are_not_zero(s
     heat = plots.march_heatmap(small_tables["knock"], min_deals=1)
     bad = heat.axes[0].images[0].cmap.get_bad()
     assert tuple(bad) != to_rgba("white") and bad[3] > 0
+
+
+def test_the_advice_says_how_sure_it_is():
+    """Issue 21 (12): advice with few deals contradicted itself with no confidence shown; each
+    threshold now carries the 95% interval of its gain, and the sentence says "not sure" when
+    that interval holds 0."""
+    from analyzer.stats import Z95
+    from analyzer.strategy.advice import beats_passing_from
+    from reports.advice import _pts
+
+    gains = pd.DataFrame({"seat": ["first"] * 3, "option": ["order up"] * 3,
+                          "against": ["pass"] * 3, "strength": [10, 8, 6],
+                          "deals": [100, 100, 100], "gain": [0.5, 0.3, -0.2]})
+    gains["gain_low"] = gains["gain"] - Z95 * 0.1
+    gains["gain_high"] = gains["gain"] + Z95 * 0.1  # a standard error of 0.1 at each strength
+    row = beats_passing_from(gains, ["seat"], 50).iloc[0]
+    assert (row["from_points"], row["deals"]) == (8, 200)
+    assert row["gain"] == pytest.approx(0.4)
+    half = Z95 * (100 ** 2 * 0.01 * 2) ** 0.5 / 200  # the mean of two cells of 100 deals
+    assert (row["gain_low"], row["gain_high"]) == pytest.approx((0.4 - half, 0.4 + half))
+    assert _pts(row) == "from 8 points"
+    gains["gain_low"] = gains["gain"] - Z95 * 3
+    gains["gain_high"] = gains["gain"] + Z95 * 3
+    assert _pts(beats_passing_from(gains, ["seat"], 50).iloc[0]) == "from 8 points (not sure)"

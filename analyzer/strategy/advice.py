@@ -56,21 +56,27 @@ def beats_passing_from(gains: pd.DataFrame, by: list[str], min_deals: int) -> pd
     threshold t of the rule "make the call with t points or more" that gains the most over
     always passing (the sum over strengths >= t of deals x gain); NaN when no threshold
     gains, or fewer than ``min_deals`` deals lie above the best one. Returns ``[*by, option,
-    against, from_points, deals, gain]`` (gain: the mean gain of the hands at or above it)."""
+    against, from_points, deals, gain, gain_low, gain_high]`` (gain: the mean gain of the hands
+    at or above it, with its 95% interval: how sure the advice is)."""
     rows = []
     for key, g in gains.groupby([*by, "option", "against"], sort=True):
         g = g.sort_values("strength", ascending=False)
         total = (g["deals"] * g["gain"]).cumsum().to_numpy()
         deals = g["deals"].cumsum().to_numpy()
+        var = ((g["deals"] * (g["gain_high"] - g["gain"]) / Z95) ** 2).cumsum().to_numpy()
         k = int(np.argmax(total))
         if total[k] > 0 and deals[k] >= min_deals:
-            rows.append((*key, g["strength"].iloc[k], int(deals[k]), total[k] / deals[k]))
+            mean, half = total[k] / deals[k], Z95 * np.sqrt(var[k]) / deals[k]
+            rows.append((*key, g["strength"].iloc[k], int(deals[k]), mean, mean - half,
+                         mean + half))
         elif total[k] <= 0 and deals[-1] >= min_deals:
-            rows.append((*key, np.inf, int(deals[-1]), np.nan))  # passing always does better
+            rows.append((*key, np.inf, int(deals[-1]), np.nan, np.nan, np.nan))  # never pays
         else:
-            rows.append((*key, np.nan, int(deals[k]), np.nan))  # too few deals to say
-    return pd.DataFrame(rows, columns=[*by, "option", "against", "from_points", "deals",
-                                       "gain"])
+            rows.append((*key, np.nan, int(deals[k]), np.nan, np.nan, np.nan))  # too few deals
+    return pd.DataFrame(rows, columns=[*by, "option", "against", "from_points", *ADVICE_VALUES])
+
+
+ADVICE_VALUES = ["deals", "gain", "gain_low", "gain_high"]
 
 
 def advice_min_deals(deals: int) -> int:
@@ -90,7 +96,7 @@ def advice_table(auction: str, strength: pd.DataFrame, min_deals: int) -> pd.Dat
     """The point count from which each call beats passing (and each lone call beats the same
     call with partner), at every kind of decision point of an ``auction`` ("upcard" or
     "ladder") and pooled over the finer columns (written ``any``). Returns the decision point
-    columns, ``option, against, from_points, deals, gain``."""
+    columns, ``option, against, from_points, deals, gain, gain_low, gain_high``."""
     points = POINT_COLUMNS[auction]
     out = []
     for by in (points, *POOLED[auction]):
@@ -102,10 +108,10 @@ def advice_table(auction: str, strength: pd.DataFrame, min_deals: int) -> pd.Dat
             if len(gains):
                 out.append(beats_passing_from(gains, by, min_deals))
     table = pd.concat(out, ignore_index=True) if out else pd.DataFrame(
-        columns=[*points, "option", "against", "from_points", "deals", "gain"])
+        columns=[*points, "option", "against", "from_points", *ADVICE_VALUES])
     for col in points:
         table[col] = table[col].astype(object).where(table[col].notna(), ANY)
-    return table[[*points, "option", "against", "from_points", "deals", "gain"]]
+    return table[[*points, "option", "against", "from_points", *ADVICE_VALUES]]
 
 
 def gain_tables(auction: str, strength: pd.DataFrame) -> dict:
