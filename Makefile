@@ -35,10 +35,10 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-# rebuild the shipped analyzer strategies (analyzer.strategy.analyzer.SHIPPED), minutes each
+# rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED), minutes each
 strategies: $(STAMP)
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants \
-	import make_rules; from analyzer.strategy.analyzer import SHIPPED, ship; \
+	import make_rules; from analyzer.strategy.best_response import SHIPPED, ship; \
 	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]"
 
 lint: $(STAMP)

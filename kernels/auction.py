@@ -9,6 +9,7 @@ in ``rec[R.ERROR]``.
 import numpy as np
 from numba import njit
 
+from .bidding import N_CODES, call_likelihood, ladder_values, upcard_values
 from .codes import (
     ASK,
     AUCTION_LADDER,
@@ -40,8 +41,9 @@ from .codes import (
     SWAP,
 )
 from .config import JIT
-from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q
+from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
 from .policies import (
+    D_ANALYZER,
     PICK_DISCARD,
     PICK_JOKER_DISCARD,
     Q_ACE_NO_FACE,
@@ -51,7 +53,7 @@ from .policies import (
     choose_trump,
     choose_yes_no,
 )
-from .record import card_bit, fail, held_copy, natural_suit
+from .record import card_bit, fail, flip_kept, held_copy, tolerated
 from .rules import next_active
 from .seating import players_mask
 from .slots import C, K, M, R
@@ -102,6 +104,29 @@ def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
 
 
 @njit(**JIT)
+def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
+    """Whether the forced call ``heard`` of ``seat`` fits its strategy: it is the strategy's
+    own call, or it is kept as a tremble with its likelihood against the strategy's call
+    (the analyzer's calls weighted by their values, ``kernels.bidding.call_likelihood``)."""
+    own = _policy_call(ag, seat, allowed, hands, cfg, rec, holder)
+    if own == heard:
+        return True
+    if rec[R.TREMBLE] <= 0:
+        return False
+    values = np.full(N_CODES, -np.inf)
+    if ag.policies[seat, 0] == D_ANALYZER:
+        place = (seat - rec[R.DEALER]) % cfg[C.PLAYERS]
+        if cfg[C.AUCTION] == AUCTION_LADDER:
+            ladder_values(hands[seat], allowed, ag.params, seat, place, holder,
+                          1 if rec[R.SWAP_SEAT] >= 0 else 0, cfg[C.PLAYERS], values)
+        else:
+            upcard_values(hands[seat], allowed, ag.params, seat, place, rec[R.UPCARD],
+                          natural_suit(rec[R.UPCARD]), values)
+    chance = call_likelihood(values, allowed, heard, own, rec[R.TREMBLE] / 1_000_000)
+    return tolerated(rec, chance)
+
+
+@njit(**JIT)
 def stop_here(rec, kind, seat, allowed):
     """Stop the engine at the asker's decision of ``kind`` (``STOP_*``); returns False."""
     rec[R.STOP_KIND] = kind
@@ -139,7 +164,7 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
         c = _recorded_call(seat, allowed, rec, j)
         if c >= 0 and rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and \
                 seat != rec[R.ASKER] and \
-                _policy_call(ag, seat, allowed, hands, cfg, rec, holder) != c:
+                not _kept(ag, seat, allowed, hands, cfg, rec, holder, c):
             fail(rec, E_INCONSISTENT, j)
             return -1
         return c
@@ -270,7 +295,8 @@ def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
             fail(rec, E_CALL_OUT_OF_TURN, j)
             return -1
         if rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and seat != rec[R.ASKER] and \
-                _swaps(ag, seat, hands, cfg, rec, allowed, holder) != swap:
+                _swaps(ag, seat, hands, cfg, rec, allowed, holder) != swap and \
+                not flip_kept(rec):
             fail(rec, E_INCONSISTENT, j)
             return -1
     elif stops_at(rec, j, seat):

@@ -20,9 +20,9 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
-from .codes import ASK, MOON, NAME, PASS
+from .codes import ASK, MOON, NAME, ORDER, PASS
 from .config import JIT
-from .layout import JOKER, RANK_A, RANK_J, same_colour_suit
+from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
 
 ONE = np.uint64(1)
 
@@ -86,7 +86,7 @@ def is_trump(card, trump):
     """Whether natural card ``card`` is a trump (the bowers and the joker included)."""
     if card == JOKER:
         return True
-    suit = (card & 31) >> 3
+    suit = natural_suit(card)
     rank = card & 7
     return suit == trump or (rank == RANK_J and suit == same_colour_suit(trump))
 
@@ -96,7 +96,7 @@ def card_weight(weights, card, trump):
     """The points ``weights`` (``W_*`` layout) give natural card ``card`` under ``trump``."""
     if card == JOKER:
         return weights[W_TRUMP + 9]
-    suit = (card & 31) >> 3
+    suit = natural_suit(card)
     rank = card & 7
     if rank == RANK_J and suit == trump:
         return weights[W_TRUMP]
@@ -133,7 +133,7 @@ def _masks():
             if is_trump(card, t):
                 trumps[t] |= ONE << np.uint64(card)
             elif card != JOKER:
-                sides[t, (card & 31) >> 3] |= ONE << np.uint64(card)
+                sides[t, natural_suit(card)] |= ONE << np.uint64(card)
     return trumps, sides
 
 
@@ -200,7 +200,7 @@ def give_card(hand, trump):
             t = is_trump(card, trump)
             key = (1000 if t else 0) + (card & 7) * 10
             if not t and card != JOKER:
-                suit = (card & 31) >> 3
+                suit = natural_suit(card)
                 length = 0
                 for r in range(8):
                     if (np.uint64(hand) >> np.uint64(suit * 8 + r)) & ONE:
@@ -269,7 +269,7 @@ def order_points(hand, trump, upcard, seat, dealer, players, params):
     if seat == dealer:
         return hand_points(hand | (ONE << np.uint64(upcard)), trump, params, seat) - \
             params[seat, PR.UP_DEALER]
-    if players == 4 and (seat + 2) % 4 == dealer:
+    if partnered(players) and (seat + 2) % 4 == dealer:
         return p + up * params[seat, PR.UP_PARTNER]
     return p - up * params[seat, PR.UP_OPPONENT]
 
@@ -311,7 +311,7 @@ def ladder_context(allowed, place, seat, holder, swapped, players, trumps):
     """The context of a ladder call: the seat's place, who holds the current bid (nobody, the
     partner or an opponent; without partners whether the ghost hand was taken instead), the
     bid's level, and the trump bucket of the hand's best suit."""
-    if players == 4:
+    if partnered(players):
         group = 0 if holder < 0 else (1 if (holder & 1) == (seat & 1) else 2)
     else:
         group = (0 if holder < 0 else 1) + 2 * swapped
@@ -344,41 +344,101 @@ def ladder_option(code):
     return L_BID3 + min(code, 5) - 3
 
 
+N_CODES = 44  # call codes below SWAP: PASS, the bids, ASK, MOON, ORDER, NAME + suit
+TEMPERATURE = 0.25  # net points: how fast a call's chance falls with how much worse it is
+
+
 @njit(**JIT)
-def analyzer_ladder(hand, allowed, params, seat, place, holder, swapped, players):
-    """``(call, value)``: the allowed call (pass included) with the best value in the table,
-    for the hand's best suit (stuck: the best bid)."""
+def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, out):
+    """The analyzer table's value of each allowed ladder call (``out[code]``; the others
+    -inf), for the hand's best suit."""
     p, suit = best_suit(hand, 15, params, seat)
     context = ladder_context(allowed, place, seat, holder, swapped, players,
                              trump_bucket(hand, suit))
-    best = -1
-    best_ev = -1e18
-    for code in range(0, 22):
+    out[:] = -np.inf
+    for code in range(N_CODES):
         if (allowed >> np.uint64(code)) & ONE:
-            ev = strat(params, seat, ladder_option(code), context, p)
-            if best < 0 or ev > best_ev:
-                best = code
-                best_ev = ev
-    return best, best_ev
+            out[code] = strat(params, seat, ladder_option(code), context, p)
 
 
 @njit(**JIT)
-def analyzer_round2(hand, allowed, params, seat, place, turned):
-    """Round 2: the suit to name (the best named value), or pass when passing is worth more
-    (stuck: the best suit)."""
+def upcard_values(hand, allowed, params, seat, place, upcard, turned, out):
+    """The analyzer table's value of each allowed call of the upcard auction (``out[code]``;
+    the others -inf): round 1 pass or order (alone or not, the better); round 2 pass (in the
+    context of the best suit to name) or each suit named (alone or not, the better)."""
+    out[:] = -np.inf
+    if (allowed >> np.uint64(ORDER)) & ONE:
+        p = hand_points(hand, turned, params, seat)
+        ctx = round1_context(place, upcard, trump_bucket(hand, turned))
+        out[ORDER] = max(strat(params, seat, U_ORDER, ctx, p), strat(params, seat, U_ALONE,
+                                                                     ctx, p))
+        out[PASS] = strat(params, seat, U_PASS, ctx, p)
+        return
     best = -1
-    best_ev = -1e18
     best_points = 0.0
     for t in range(4):
         if (allowed >> np.uint64(NAME + t)) & ONE:
             p = hand_points(hand, t, params, seat)
             ctx = round2_context(place, t, turned, trump_bucket(hand, t))
-            ev = max(strat(params, seat, U_NAME, ctx, p), strat(params, seat, U_NAME_ALONE, ctx,
-                                                               p))
-            if ev > best_ev:
-                best, best_ev, best_points = t, ev, p
+            out[NAME + t] = max(strat(params, seat, U_NAME, ctx, p),
+                                strat(params, seat, U_NAME_ALONE, ctx, p))
+            if best < 0 or out[NAME + t] > out[NAME + best]:
+                best, best_points = t, p
     if allowed & ONE:
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
-        if strat(params, seat, U_PASS, ctx, best_points) >= best_ev:
-            return PASS
+        out[PASS] = strat(params, seat, U_PASS, ctx, best_points)
+
+
+@njit(**JIT)
+def analyzer_ladder(hand, allowed, params, seat, place, holder, swapped, players):
+    """``(call, value)``: the allowed call (pass included) with the best value in the table,
+    for the hand's best suit (stuck: the best bid)."""
+    values = np.empty(N_CODES)
+    ladder_values(hand, allowed, params, seat, place, holder, swapped, players, values)
+    best = -1
+    for code in range(N_CODES):
+        if (allowed >> np.uint64(code)) & ONE and (best < 0 or values[code] > values[best]):
+            best = code
+    return best, values[best]
+
+
+@njit(**JIT)
+def call_likelihood(values, allowed, heard, strategy, tremble):
+    """The chance of call ``heard`` against that of the ``strategy``'s own call, for a seat
+    that makes another legal call than its strategy's with chance ``tremble``, that other call
+    chosen by a softmax of the ``values`` (temperature ``TEMPERATURE``; ``values`` None-like,
+    all -inf: uniformly among the ``allowed`` calls)."""
+    n = 0
+    top = -np.inf
+    for code in range(N_CODES):
+        if (allowed >> np.uint64(code)) & ONE:
+            n += 1
+            top = max(top, values[code])
+    if n <= 1:
+        return 0.0
+    total = 0.0
+    weight = np.zeros(N_CODES)
+    for code in range(N_CODES):
+        if (allowed >> np.uint64(code)) & ONE and code != strategy:
+            w = 1.0 if top == -np.inf else np.exp((values[code] - top) / TEMPERATURE)
+            weight[code] = w
+            total += w
+    if total <= 0.0:
+        return 0.0
+    return tremble * weight[heard] / total / (1.0 - tremble)
+
+
+@njit(**JIT)
+def analyzer_round2(hand, allowed, params, seat, place, turned):
+    """Round 2: the suit to name (the best named value), or pass when passing is worth at
+    least as much (stuck: the best suit)."""
+    values = np.empty(N_CODES)
+    upcard_values(hand, allowed, params, seat, place, -1, turned, values)
+    best = -1
+    for t in range(4):
+        if (allowed >> np.uint64(NAME + t)) & ONE and \
+                (best < 0 or values[NAME + t] > values[NAME + best]):
+            best = t
+    if allowed & ONE and values[PASS] >= values[NAME + best]:
+        return PASS
     return NAME + best

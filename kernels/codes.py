@@ -78,3 +78,4 @@ E_NO_DECISION = 19  # the asker has no decision left in this hand
 MAX_CALLS = 16
 MAX_TRICKS = 12
 NOBODY = 255  # no seat (the upcard's holder before anyone took it)
+RENEGE_PENALTY = 2  # points a side (a player, without partners) loses for a renege

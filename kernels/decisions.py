@@ -44,7 +44,7 @@ from .codes import (
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
-from .layout import JOKER, deck_natural_ids
+from .layout import JOKER, deck_natural_ids, natural_suit
 from .query import X
 from .record import reset_record
 from .slots import C, M, R
@@ -148,7 +148,7 @@ def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, point, rows, k):
     """The rows of N's call in the upcard auction: round 1 pass, order, order alone; round 2
     pass and each suit named, alone or not. Returns the next free row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
-    turned = (upcard & 31) >> 3
+    turned = natural_suit(upcard)
     if (allowed >> np.uint64(ORDER)) & ONE:
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
         for option, code in ((U_PASS, PASS), (U_ORDER, ORDER), (U_ALONE, ORDER)):

@@ -20,6 +20,7 @@ from .codes import (
     MODE_PLAY,
     MODE_REPLAY,
     NOBODY,
+    RENEGE_PENALTY,
 )
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
@@ -39,7 +40,7 @@ ONE = np.uint64(1)
 @njit(**JIT)
 def score_hand(cfg, score_table, rec):
     """Points of every seat from the contract and tricks in ``rec`` (table lookup; defenders
-    who score their own tricks add them), minus 2 for each side that reneged (in the
+    who score their own tricks add them), minus RENEGE_PENALTY for each side that reneged (in the
     three-player variants the player who reneged)."""
     decl = rec[R.DECLARER]
     won = rec[R.DECL_TRICKS]
@@ -58,10 +59,10 @@ def score_hand(cfg, score_table, rec):
             if cfg[C.PARTNERS] == 1:
                 partner = (s + 2) & 3
                 if s < partner or rec[R.RENEGES + partner] == 0:
-                    rec[R.POINTS + s] -= 2
-                    rec[R.POINTS + partner] -= 2
+                    rec[R.POINTS + s] -= RENEGE_PENALTY
+                    rec[R.POINTS + partner] -= RENEGE_PENALTY
             else:
-                rec[R.POINTS + s] -= 2
+                rec[R.POINTS + s] -= RENEGE_PENALTY
 
 
 @njit(**JIT)

@@ -32,7 +32,7 @@ from .policies import (
     choose_dummy_discard,
     choose_yes_no,
 )
-from .record import card_bit, fail, held_copy
+from .record import card_bit, fail, flip_kept, held_copy
 from .rules import next_active
 from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
 from .slots import C, K, M, R
@@ -162,7 +162,7 @@ def maker_alone(ag, hands, cfg, rec):
     alone = 1 if choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
                                hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
                                cfg[C.PLAYERS]) else 0
-    if policy >= 0 and alone != policy:
+    if policy >= 0 and alone != policy and not flip_kept(rec):
         fail(rec, E_INCONSISTENT, rec[R.NCALLS])
         return -1
     return alone

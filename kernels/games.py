@@ -12,11 +12,12 @@ from enum import IntEnum
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .codes import ASK, AUCTION_LADDER, ST_PLAYED
+from .codes import AUCTION_LADDER, ST_PLAYED
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
 from .layout import deck_natural_ids
+from .seating import contract_needs
 from .slots import C, M, R
 from .solver import new_deal
 
@@ -47,11 +48,7 @@ def contract_code(cfg, rec):
 @njit(**JIT)
 def made(cfg, rec):
     """Whether the declaring side made its contract."""
-    need = cfg[C.MAKE]
-    if cfg[C.AUCTION] == AUCTION_LADDER:
-        c = rec[R.CONTRACT]
-        need = c if c < ASK else cfg[C.HAND]
-    return rec[R.DECL_TRICKS] >= need
+    return rec[R.DECL_TRICKS] >= contract_needs(cfg, rec[R.CONTRACT])
 
 
 @njit(**JIT)
@@ -59,13 +56,13 @@ def seatings(cfg, policies, params):
     """The policy rows of the four seats in each seating of a duplicate set (A in N/S, then
     E/W; with three players A in N, E, then S): ``(policies[k, 4, 2], params[k, 4, :])``,
     built once so that no game copies the parameter rows."""
-    players = cfg[C.PLAYERS]
-    copies = 2 if players == 4 else 3
+    partners = cfg[C.PARTNERS] == 1
+    copies = 2 if partners else 3
     pol = np.empty((copies, 4, 2), dtype=np.int64)
     par = np.empty((copies, 4, params.shape[1]), dtype=np.float64)
     for a in range(copies):
         for s in range(4):
-            side = 0 if ((s & 1) == a if players == 4 else s == a) else 1
+            side = 0 if ((s & 1) == a if partners else s == a) else 1
             pol[a, s] = policies[side]
             par[a, s] = params[side]
     return pol, par
@@ -78,12 +75,13 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
     ``out[G.*]`` and, per side (0 = A, 1 = B) and contract code, how often it declared
     (``decls``) and made it (``makes``)."""
     players = cfg[C.PLAYERS]
-    copies = 2 if players == 4 else 3
+    partners = cfg[C.PARTNERS] == 1
+    copies = 2 if partners else 3
     deal_set = game // copies
     a_seat = game % copies  # 4 players: A in N/S (0) or E/W (1); 3 players: A's seat
     side_of = np.zeros(4, dtype=np.int64)
     for s in range(4):
-        if players == 4:
+        if partners:
             side_of[s] = 0 if (s & 1) == a_seat else 1
         else:
             side_of[s] = 0 if s == a_seat else 1
@@ -116,13 +114,13 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
         if made(cfg, rec):
             makes[side, code] += 1
         for s in range(players):
-            if players == 4:
+            if partners:
                 if s < 2:
                     scores[s] += rec[R.POINTS + s]
             else:
                 scores[s] += rec[R.POINTS + s]
         # the leader(s)
-        units = 2 if players == 4 else 3
+        units = 2 if partners else 3
         best = -1
         best_score = -(1 << 40)
         second = -(1 << 40)
@@ -144,7 +142,7 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
             break
     out[G.HANDS] = hands
     out[G.REDEALS] = redeals
-    if players == 4:
+    if partners:
         a_unit = a_seat  # team 0 = N/S, team 1 = E/W
         out[G.WINNER_IS_A] = 1 if winner == a_unit else 0
         out[G.POINTS_A] = scores[a_unit]

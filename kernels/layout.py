@@ -39,6 +39,23 @@ NO_CARD = -1
 
 
 @njit(**JIT)
+def natural_suit(card):
+    """Printed suit of natural card id ``card`` (the joker has none: -1). The one home of
+    this rule: kernels and analyzer call it (a structure test bans the spelled-out form)."""
+    if card == JOKER:
+        return -1
+    return (card & 31) >> 3
+
+
+@njit(**JIT)
+def partnered(players):
+    """Whether ``players`` seats play as two partnerships, partners opposite: four players
+    in every variant (``VariantSpec.partnership``; a structure test checks they agree). For
+    the kernels that see only the player count; the others read ``cfg[C.PARTNERS]``."""
+    return players == 4
+
+
+@njit(**JIT)
 def same_colour_suit(suit):
     """The other suit of the same colour (clubs<->spades, diamonds<->hearts)."""
     return suit ^ 3

@@ -16,12 +16,12 @@ from numba import njit
 
 from .bidding import (
     L_SWAP,
+    N_CODES,
     PR,
     U_ALONE,
     U_NAME,
     U_NAME_ALONE,
     U_ORDER,
-    U_PASS,
     T,
     analyzer_ladder,
     analyzer_round2,
@@ -37,12 +37,13 @@ from .bidding import (
     strat,
     threshold,
     trump_bucket,
+    upcard_values,
 )
 from .bits import lowest_bit, popcount
 from .codes import AUCTION_LADDER, NAME, ORDER, PASS
 from .config import JIT
-from .heuristics import discard_card, keep_best
-from .layout import JOKER
+from .exchange_heuristics import discard_card, keep_best
+from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
 from .slots import TR
@@ -89,7 +90,7 @@ def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upca
             return analyzer_ladder(hand, allowed, params, seat, place, holder, swapped,
                                    players)[0]
         return choose_bid(hand, allowed, params, seat, place)
-    turned = -1 if upcard == JOKER else (upcard & 31) >> 3
+    turned = natural_suit(upcard)
     if (allowed >> np.uint64(ORDER)) & ONE:
         return _round1(policy, params, seat, hand, players, upcard, dealer, place, turned)
     names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
@@ -107,10 +108,10 @@ def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upca
 def _round1(policy, params, seat, hand, players, upcard, dealer, place, suit):
     """Round 1: order the upcard's suit (``ORDER``) or pass."""
     if policy == D_ANALYZER:
-        p = hand_points(hand, suit, params, seat)
-        ctx = round1_context(place, upcard, trump_bucket(hand, suit))
-        order = max(strat(params, seat, U_ORDER, ctx, p), strat(params, seat, U_ALONE, ctx, p))
-        return ORDER if order > strat(params, seat, U_PASS, ctx, p) else PASS
+        values = np.empty(N_CODES)
+        upcard_values(hand, (ONE << np.uint64(ORDER)) | ONE, params, seat, place, upcard, suit,
+                      values)
+        return ORDER if values[ORDER] > values[PASS] else PASS
     p = order_points(hand, suit, upcard, seat, dealer, players, params)
     return ORDER if p >= threshold(params, seat, place, T.ORDER) else PASS
 
@@ -139,14 +140,14 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
     if question == Q_ACE_NO_FACE:
         return True
     place = (seat - dealer) % players
-    round1 = upcard >= 0 and upcard != JOKER and (upcard & 31) >> 3 == trump
+    round1 = upcard >= 0 and natural_suit(upcard) == trump
     p = hand_points(hand, trump, params, seat)
     if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
         tb = trump_bucket(hand, trump)
         if round1:
             ctx = round1_context(place, upcard, tb)
             return strat(params, seat, U_ALONE, ctx, p) > strat(params, seat, U_ORDER, ctx, p)
-        ctx = round2_context(place, trump, (upcard & 31) >> 3, tb)
+        ctx = round2_context(place, trump, natural_suit(upcard), tb)
         return strat(params, seat, U_NAME_ALONE, ctx, p) > strat(params, seat, U_NAME, ctx, p)
     if question == Q_ALONE:
         kind = T.ORDER_ALONE if round1 else T.NAME_ALONE

@@ -31,10 +31,10 @@ from .codes import E_INCONSISTENT, MODE_FORCED, STOP_NEXT
 from .config import JIT, PARALLEL_JIT
 from .dealing import binomial_table, passes, shuffle_into_groups, unrank_layout
 from .engine import new_agents, next_hand, normalised_decks, play_hand, play_out, solver_arrays
-from .heuristics import discard_card, keep_best
+from .exchange_heuristics import discard_card, keep_best
 from .layout import DECK_DOUBLE, SLOT_MASKS, TRUMP_SLOT, deck_mask, normalise_mask
 from .record import reset_record
-from .rng import STREAM_DEAL, stream_state
+from .rng import GOLDEN, STREAM_DEAL, mix64, stream_state
 from .slots import C, K, M, R
 from .solver import W, at_least, new_deal, set_position, solve_exact
 
@@ -52,7 +52,8 @@ class PT(IntEnum):
     SOLVE = 5  # 1: the options' tricks by the double-dummy solver, not by card play
     CALL_SEAT = 6  # 16 slots
     CALL = 22  # 16 slots
-    LEN = 38
+    TREMBLE = 38  # with CHECK: the chance, per million, of a call the strategy would not make
+    LEN = 39
 
 
 class OPT(IntEnum):
@@ -204,11 +205,14 @@ def _load_deal(cfg, hm, rec, dealt, deck, upcard, point):
 
 @njit(**JIT)
 def heard_is_consistent(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard,
-                        point, seed, index):
+                        point, seed, index, key):
     """Whether every seat but the asker makes the calls heard with the cards of ``dealt`` by
-    its policy (the engine stops at the asker's turn)."""
+    its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``; the
+    draws from ``key``); the engine stops at the asker's turn."""
     _load_deal(cfg, hm, rec, dealt, deck, upcard, point)
     rec[R.CHECK] = 1
+    rec[R.TREMBLE] = point[PT.TREMBLE]
+    rec[R.TREMBLE_KEY] = np.int64(key)
     rec[R.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
     play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
@@ -238,9 +242,12 @@ def deal_point(seed, index, exact, known, cards, sizes, group_seat, binom, cons,
         for g in range(n_groups):
             if group_seat[g] >= 0:
                 dealt[group_seat[g]] |= groups[g]
-        if point[PT.CHECK] == 0 or heard_is_consistent(
-                cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard, point,
-                seed, index):
+        if point[PT.CHECK] == 0:
+            return t
+        # the tremble draws of this try, from (seed, index, try): the deal stream is untouched
+        key = mix64(mix64(np.uint64(seed)) + np.uint64(index) * GOLDEN + np.uint64(t))
+        if heard_is_consistent(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck,
+                               upcard, point, seed, index, key):
             return t
     return -tries
 
@@ -287,9 +294,10 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     rows (slots ``OPT``); ``cfg``/``score_table``/``to_norm``/``from_norm`` the rules;
     ``policies``/``params`` the seats' strategies and play (play policy 0 everywhere: the
     scenarios are solved double dummy). Returns ``(outcomes[n, S] int8, aux[n, S] int8,
-    tries[n] int32, nodes[n] int64, dealt[n, 4] uint64, results[n, O, X.LEN] int8)``; a deal
-    that never passed has negative tries and outcomes -1. Every deal depends only on (seed,
-    its index), whatever the threads."""
+    tries[n] int32, nodes[n] int64, dealt[n, 4] uint64, results[n, O, X.LEN] int8,
+    trembled[n] int8)``: a deal that never passed has negative tries and outcomes -1;
+    ``trembled`` counts the calls heard its deal kept only as trembles. Every deal depends
+    only on (seed, its index), whatever the threads."""
     n_scen = scenarios.shape[0]
     n_opt = options.shape[0]
     outcomes = np.full((n, n_scen), -1, dtype=np.int8)
@@ -298,6 +306,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
     tries = np.zeros(n, dtype=np.int32)
     nodes = np.zeros(n, dtype=np.int64)
     dealt_out = np.zeros((n, 4), dtype=np.uint64)
+    trembled = np.zeros(n, dtype=np.int8)
     works, tables = solver_arrays(nthreads, tt_bits)
     binom = binomial_table(cards.shape[0])
     decks = normalised_decks(cfg[C.DECK], to_norm)
@@ -316,6 +325,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         tries[i] = t
         if t < 0:
             continue
+        trembled[i] = rec[R.TREMBLED] if point[PT.CHECK] == 1 else 0
         new_deal(works[tid])
         dealt_out[i] = dealt
         for s in range(n_scen):
@@ -328,4 +338,4 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         for o in range(n_opt):
             play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, dealt, deck, upcard,
                         point, options[o], seed, first + i, results[i, o])
-    return outcomes, aux, tries, nodes, dealt_out, results
+    return outcomes, aux, tries, nodes, dealt_out, results, trembled

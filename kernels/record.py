@@ -6,7 +6,8 @@ from numba import njit
 
 from .codes import MODE_PLAY, ST_PLAYED
 from .config import JIT
-from .layout import DECK_DOUBLE, JOKER
+from .layout import DECK_DOUBLE
+from .rng import GOLDEN, mix64
 from .slots import C, M, R
 
 ONE = np.uint64(1)
@@ -16,14 +17,6 @@ ONE = np.uint64(1)
 def card_bit(card):
     """uint64 mask of natural card id ``card``."""
     return ONE << np.uint64(card)
-
-
-@njit(**JIT)
-def natural_suit(card):
-    """Printed suit of natural card id ``card`` (the joker has none: -1)."""
-    if card == JOKER:
-        return -1
-    return (card & 31) >> 3
 
 
 @njit(**JIT)
@@ -39,7 +32,8 @@ def reset_record(hm, rec):
     rec[R.MAKER_ALONE] = 0
     rec[R.ALONE_SEATS] = 0
     rec[R.MODE] = MODE_PLAY
-    for slot in (R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE, R.SOLVE):
+    for slot in (R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE, R.SOLVE, R.TREMBLE,
+                 R.TREMBLE_KEY, R.TREMBLED):
         rec[slot] = 0
     for s in range(4):
         rec[R.TRICKS + s] = 0
@@ -87,3 +81,29 @@ def held_copy(mask, card, cfg):
     if (cfg[C.DECK] & DECK_DOUBLE) and (mask & card_bit(card ^ 32)):
         return card ^ 32
     return -1
+
+
+@njit(**JIT)
+def tolerated(rec, chance):
+    """Whether a forced call that is not the seat's strategy's is kept as a tremble (a deal
+    checked against the calls heard, ``R.CHECK``): kept with probability ``chance``, the
+    likelihood of the heard call against that of the strategy's own (see
+    ``kernels.bidding.call_likelihood``; for a yes/no choice ``flip_kept``). The draws
+    come from ``R.TREMBLE_KEY``, one key per try of a deal; a kept call is counted in
+    ``R.TREMBLED``."""
+    if chance <= 0.0:
+        return False
+    x = mix64(np.uint64(rec[R.TREMBLE_KEY]) + np.uint64(rec[R.TREMBLED] + 1) * GOLDEN)
+    if np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) < chance:
+        rec[R.TREMBLED] += 1
+        return True
+    return False
+
+
+@njit(**JIT)
+def flip_kept(rec):
+    """Whether the other answer of a yes/no choice (go alone, take the ghost hand) than the
+    strategy's is kept as a tremble: its likelihood ratio is ``e / (1 - e)``, ``e`` the
+    tremble (``R.TREMBLE`` per million); see ``tolerated``."""
+    e = rec[R.TREMBLE] / 1_000_000
+    return tolerated(rec, e / (1.0 - e))

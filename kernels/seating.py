@@ -8,7 +8,7 @@ n-ask and the moon in bid are lone contracts too) and the seat of a lone defende
 
 from numba import njit
 
-from .codes import LEAD_DECLARER, LEAD_LEFT_OF_LONE
+from .codes import ASK, AUCTION_LADDER, LEAD_DECLARER, LEAD_LEFT_OF_LONE
 from .config import JIT
 from .rules import next_active
 from .slots import C
@@ -18,6 +18,15 @@ from .slots import C
 def players_mask(cfg):
     """4-bit mask of the seats that take part in the bidding (N E S, or N E S W)."""
     return (1 << cfg[C.PLAYERS]) - 1
+
+
+@njit(**JIT)
+def contract_needs(cfg, contract):
+    """Tricks the declaring side needs to make ``contract`` (a ladder's winning call: the bid,
+    or every trick for the n-ask and the moon; the upcard auction: ``cfg[C.MAKE]``)."""
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        return contract if contract < ASK else cfg[C.HAND]
+    return cfg[C.MAKE]
 
 
 @njit(**JIT)

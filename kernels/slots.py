@@ -84,7 +84,11 @@ class R(IntEnum):
     F_TRUMP = 150
     F_DEFEND = 151
     SOLVE = 152  # 1: after the exchanges the declaring side's tricks come from the solver
-    LEN = 153
+    # with CHECK, a forced call another seat's strategy would not make may still be kept:
+    TREMBLE = 153  # the chance, per million, that a seat makes another legal call (0: never)
+    TREMBLE_KEY = 154  # the random key of this try's tremble draws (kernels.auction.tolerated)
+    TREMBLED = 155  # calls kept that way in this hand
+    LEN = 156
 
 
 class M(IntEnum):

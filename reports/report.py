@@ -16,7 +16,7 @@ import pandas as pd
 from analyzer.outputs import written_whole
 
 from . import plots
-from .advice import how_to_bid
+from .how_to_bid import how_to_bid
 
 CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]
 RATES = ["p_we_make", "p_we_euchred", "p_they_make", "p_redeal"]

@@ -23,7 +23,10 @@ from analyzer.questions.play import play_hands
 FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "best_suit",
                    "order_points", "choose_bid", "choose_call", "_round1", "choose_swap",
                    "choose_yes_no", "choose_trump", "choose_card_from", "choose_card_solving",
-                   "strat", "analyzer_ladder", "analyzer_round2"}
+                   "strat", "analyzer_ladder", "analyzer_round2",
+                   # the tremble of inference: values of the calls and their likelihoods
+                   "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
+                   "flip_kept"}
 
 
 def float_scalars(dispatchers) -> list[str]:

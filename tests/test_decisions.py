@@ -17,6 +17,7 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.decide import prepare
 from analyzer.strategy.seats import others_policies
 from kernels import codes as K
+from kernels import query as Q
 from kernels.query import OPT, X
 from tests.cards import card_id, card_name, hand_mask
 from tests.reference import deck, legal_calls, players_of
@@ -118,6 +119,7 @@ def _check_point(variant, point_args, deals, seed):
                           -1 if up is None else card_id(up), parse_heard(text, rules))
     policies, params = others_policies("points", "dd", rules)
     d = prepare(point, policies, params, True, True)
+    d.query.point[Q.PT.TREMBLE] = 0  # strict: the reference rejects every call off-strategy
     chunk = run_query(d.query, seed, 0, deals, False)
     net = outcome_arrays(rules, point.seat, chunk.results)["net"]
     compared = 0
@@ -160,20 +162,42 @@ def test_rollouts_agree_on_200_deals_per_variant(variant):
     _agree(variant, 40, 5)
 
 
-def test_inference_keeps_only_deals_that_reproduce_the_calls():
-    """Every deal accepted for a point after three passes is one where the reference
-    strategy passes with each of those hands; deals it rejects are found among the tries."""
+def _three_passes(tremble: float):
     rules = make_rules("knock")
     point = DecisionPoint(rules, 0, 0, hand_mask("JS AS KS 9H TD".split()),
                           card_id("QS"), parse_heard("E pass, S pass, W pass", rules))
     policies, params = others_policies("points", "dd", rules)
     d = prepare(point, policies, params, True, True)
-    chunk = run_query(d.query, 3, 0, 200, False)
+    d.query.point[Q.PT.TREMBLE] = round(tremble * 1_000_000)
+    return rules, run_query(d.query, 3, 0, 200, False)
+
+
+def _reference_fits(rules, dealt) -> bool:
+    try:
+        rollout("knock", _hands(rules, dealt), "N", "QS",
+                [("E", "pass"), ("S", "pass"), ("W", "pass")], "N", Option(call="pass"))
+    except Inconsistent:
+        return False
+    return True
+
+
+def test_inference_keeps_only_deals_that_reproduce_the_calls():
+    """Strict inference (no tremble): every deal accepted for a point after three passes is
+    one where the reference strategy passes with each of those hands; deals it rejects are
+    found among the tries."""
+    rules, chunk = _three_passes(0.0)
     assert chunk.ok.all() and np.abs(chunk.tries).sum() > 200
+    assert not chunk.trembled.any()
     for i in range(200):
-        hands = _hands(rules, chunk.dealt[i])
-        try:
-            rollout("knock", hands, "N", "QS", [("E", "pass"), ("S", "pass"), ("W", "pass")],
-                    "N", Option(call="pass"))
-        except Inconsistent as e:
-            pytest.fail(f"deal {i}: {e}")
+        assert _reference_fits(rules, chunk.dealt[i]), f"deal {i}"
+
+
+def test_a_tremble_keeps_exactly_the_deals_it_counts():
+    """Issue 24: with a tremble a deal where a seat would not have made its call heard may
+    be kept; the kept deals the reference strategy contradicts are exactly the ones counted
+    as trembled, and with a large tremble there are some."""
+    rules, chunk = _three_passes(0.3)
+    assert chunk.ok.all()
+    fits = np.array([_reference_fits(rules, chunk.dealt[i]) for i in range(200)])
+    assert ((chunk.trembled > 0) == ~fits).all()
+    assert 0 < (~fits).sum() < 200

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import app, run
-from analyzer.strategy.files import strategy_text
+from analyzer.strategy.toml_files import strategy_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -221,14 +221,17 @@ def test_bad_queries(kw, words):
         odds(deals=kw.pop("deals", 50), **kw) if "exact" not in kw else odds(**kw)
 
 
-def test_an_auction_no_strategy_hand_makes_is_refused():
-    """Three players who would all have ordered up with these cards cannot have passed:
-    every deal is refused, and the answer says why rather than inventing one."""
+def test_an_auction_no_strategy_hand_makes_is_refused_without_a_tremble():
+    """Three players who would all have ordered up with these cards cannot have passed under
+    the strict model (--tremble 0): every deal is refused, and the answer says why rather
+    than inventing one. With the default tremble it answers, and says the auction is
+    unusual."""
+    question = dict(upcard="AH", seat="N", dealer="N", auction="E pass, S pass, W pass",
+                    given=["E: has JH JD KH QH", "S: has AC AD AS"], others="points")
     with pytest.raises(UserError, match="no deal fits the calls heard"):
-        odds("9C TC 9D TD 9S", "knock", upcard="AH", seat="N", dealer="N",
-             auction="E pass, S pass, W pass", given=["E: has JH JD KH QH",
-                                                      "S: has AC AD AS"],
-             others="points", deals=20)
+        odds("9C TC 9D TD 9S", "knock", deals=20, tremble=0.0, **question)
+    r = odds("9C TC 9D TD 9S", "knock", deals=50, **question)
+    assert r.trembled == 50 and any(n.startswith("unusual auction") for n in r.notes)
 
 
 def test_exact_refusal_names_count_and_time():
@@ -303,3 +306,25 @@ def test_the_verdict_keys_are_always_there():
             "runner_up_label"}
     r = odds("JH JD AH KH QH 9S", "bid", trump="H", bid="5", deals=200, others="points")
     assert set(r.best) == keys and r.best["runner_up"] is not None
+
+
+def test_an_auction_a_person_makes_is_never_impossible(monkeypatch):
+    """Issue 24: with --no-stick-the-dealer and everyone passing twice, the analyzer
+    strategy never passes all round 2, so strict inference refused the question ("no deal
+    fits the calls heard"). A tremble (each seat makes another legal call 3% of the time, the
+    calls weighted by their values) answers it and says the auction is unusual when most
+    deals needed it (--tremble 0 refusing: the test above). The full strategy, as shipped,
+    where no other test built the tests' small one first."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)
+    rules = make_rules("knock", stick_the_dealer=False)
+    heard = "E pass, S pass, W pass, N pass, E pass, S pass, W pass"
+    r = odds("JS AS KS 9H TD", "knock", rules=rules, upcard="QS", seat="N", dealer="N",
+             auction=heard, deals=300)
+    assert r.deals == 300 and r.trembled > 0 and r.tremble == 0.03
+    noted = any(n.startswith("unusual auction") for n in r.notes)
+    assert noted == (r.trembled / r.deals >= 0.25)  # (an in-process strategy may be smaller)
+    assert r.to_dict()["deals_trembled"] == r.trembled
+    usual = odds("JS AS KS 9H TD", "knock", upcard="QS", seat="S", dealer="N",
+                 auction="E pass", deals=300)
+    assert not any(n.startswith("unusual") for n in usual.notes)

@@ -267,7 +267,7 @@ def _strength(rows):
 
 
 def test_analyzer_grid_reads_the_strength_table():
-    from analyzer.strategy.analyzer import grid_from
+    from analyzer.strategy.best_response import grid_from
     from kernels import bidding as B
 
     rules = make_rules("bid")
@@ -284,7 +284,7 @@ def test_analyzer_grid_reads_the_strength_table():
 
 
 def test_analyzer_grid_shrinks_thin_cells_towards_the_seats_pooled_value():
-    from analyzer.strategy.analyzer import SHRINK, grid_from
+    from analyzer.strategy.best_response import SHRINK, grid_from
     from kernels import bidding as B
 
     rules = make_rules("bid")  # contexts 8 and 9 differ only in trump count: one pool
@@ -297,7 +297,7 @@ def test_analyzer_grid_shrinks_thin_cells_towards_the_seats_pooled_value():
 
 
 def test_best_calls_need_two_options_seen():
-    from analyzer.strategy.analyzer import best_calls
+    from analyzer.strategy.best_response import best_calls
 
     grid = np.zeros((3, 2, 2))
     grid[1] = 1.0
@@ -336,7 +336,7 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     sets (issue 21), ships with the package under the name a full build would cache it by, so
     a first question builds nothing (a change to the build's version or settings must rebuild
     and ship them: ``make strategies``)."""
-    from analyzer.strategy import analyzer as A
+    from analyzer.strategy import best_response as A
     from kernels import bidding as B
 
     for name in (A.DEALS_VARIABLE, A.ROUNDS_VARIABLE):
@@ -355,7 +355,7 @@ def test_a_build_that_stops_before_converging_says_so(tmp_path, monkeypatch, cap
     """A strategy build that ran out of rounds with more than 1% of the cells still changing
     says so (it stopped silently at 1.9%), and a first-use build says what it does, how long
     and what answers at once."""
-    from analyzer.strategy import analyzer as A
+    from analyzer.strategy import best_response as A
 
     assert A.Built(np.zeros(1), [0.05, 0.005]).converged
     stuck = A.Built(np.zeros(1), [0.05, 0.019])

@@ -251,7 +251,12 @@ def test_play_json_lines_make_a_file_review_reads(tmp_path):
 
 
 def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
-    assert DEFAULT_STRATEGY == "analyzer"
+    """``play`` without --strategy bids as with the analyzer strategy (a played hand, not a
+    constant, is compared)."""
+    plain = run_cli(["play", "--variant", "knock", "--seed", "2", "--json"])
+    best = run_cli(["play", "--variant", "knock", "--seed", "2", "--json", "--strategy",
+                    DEFAULT_STRATEGY])
+    assert DEFAULT_STRATEGY == "analyzer" and plain == best and plain[0] == 0
     readme = (ROOT / "README.md").read_text()
     assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
 

@@ -81,6 +81,41 @@ def test_no_code_asks_which_variant_it_is():
     assert not found, f"comparisons with variant names: {found}"
 
 
+# small rules with one home each (issue 23): the spelled-out form anywhere else fails
+ONE_HOME = {
+    "a card's natural suit (natural_suit)": (r"&\s*31\s*\)\s*(>>\s*3|//\s*8)",
+                                             "kernels/layout.py"),
+    "a partnership game (partnered, cfg[C.PARTNERS], rules.partnership)": (
+        r"players\s*==\s*4", "kernels/layout.py"),
+    "the renege penalty (RENEGE_PENALTY)": (r"RENEGE_PENALTY\s*=|POINTS[^\n]*-=\s*2\b",
+                                            "kernels/codes.py"),
+    "the tricks a contract needs (contract_needs)": (
+        r"<\s*ASK\s+else|\(K\.ASK,\s*K\.MOON\)|>=\s*K\.ASK,", "kernels/seating.py"),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(ONE_HOME))
+def test_each_small_rule_has_one_home(rule):
+    import re
+
+    pattern, home = ONE_HOME[rule]
+    found = [f"{rel(path)}:{n}" for path in sources(*PACKAGES) if rel(path) != home
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(pattern, line)]
+    assert not found, f"{rule} spelled out again: {found}"
+    assert any(re.search(pattern, line) for line in (ROOT / home).read_text().splitlines())
+
+
+def test_four_players_are_the_partnership_games():
+    """``kernels.layout.partnered`` (the kernels that see only the player count) agrees with
+    every variant spec's ``partnership``."""
+    from analyzer.game.variants import VARIANTS
+    from kernels.layout import partnered
+
+    for spec in VARIANTS.values():
+        assert partnered(spec.players) == spec.partnership, spec.name
+
+
 def test_the_kernels_know_no_variant_codes():
     for path in sources("kernels"):
         names = {n.id for n in ast.walk(ast.parse(path.read_text()))

@@ -19,7 +19,7 @@ from kernels import bidding as B
 from kernels import codes as K
 from kernels.decisions import RW
 from kernels.query import X
-from reports.advice import how_to_bid
+from reports.how_to_bid import how_to_bid
 from reports.report import write_html, write_markdown
 from tests.cards import card_name
 from tests.rollout_reference import Option, rollout
@@ -188,7 +188,15 @@ def test_report_structure(tmp_path, small_tables, variant, plots):
     text = path.read_text()
     assert "http://" not in text and "https://" not in text  # self-contained
     assert f"{tables['meta']['deals']:,} deals" in text and "seed 1" in text
-    assert how_to_bid(tables)
+    advice = how_to_bid(tables)
+    starts = [line.split(":")[0] for line in advice]
+    seats = ("first seat (left of the dealer)", "second seat", "third seat", "the dealer")
+    if tables["meta"]["auction"] == "upcard":
+        assert starts[:8] == [f"Round {r}, {seat}" for r in (1, 2) for seat in seats]
+    else:
+        assert starts[0].startswith("Opening, ") and starts[0][9:] in seats
+    assert advice[-1].startswith("Points are the built-in point count")
+    assert all(html.escape(line) in text or line in text for line in advice)
 
 
 def test_markdown_report(tmp_path, small_tables):
@@ -321,7 +329,7 @@ def test_the_advice_says_how_sure_it_is():
     that interval holds 0."""
     from analyzer.stats import Z95
     from analyzer.strategy.advice import beats_passing_from
-    from reports.advice import _pts
+    from reports.how_to_bid import _pts
 
     gains = pd.DataFrame({"seat": ["first"] * 3, "option": ["order up"] * 3,
                           "against": ["pass"] * 3, "strength": [10, 8, 6],

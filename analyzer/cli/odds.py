@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
-from ..strategy.defaults import DEFAULT_WORLDS
+from ..strategy.defaults import DEFAULT_WORLDS, TREMBLE
 from .app import app
 from .common import (
     ForceOption,
@@ -30,6 +30,13 @@ GivenOption = Annotated[list[str] | None, typer.Option(
          "Repeatable.")]
 
 
+InferOption = Annotated[bool, typer.Option(help="Deal the unseen cards so that the calls "
+                                            "heard are the others' strategy's (--no-infer: "
+                                            "any cards).")]
+TrembleOption = Annotated[float, typer.Option(
+    help="With inference, the chance a seat makes another legal call than its strategy's, so "
+         "no auction is impossible (0: only the strategy's own calls; exact mode uses 0).",
+    min=0.0, max=0.49)]
 DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for every discard (and "
                                               "every card given in a 6-ask), not only each "
                                               "call's best.")]
@@ -54,9 +61,8 @@ def odds_cmd(
                                             "moon (bid, ghost).")] = None,
     discards: DiscardsOption = False,
     others: OthersOption = DEFAULT_OTHERS,
-    infer: Annotated[bool, typer.Option(help="Deal the unseen cards so that the calls heard "
-                                        "are the others' strategy's (--no-infer: any "
-                                        "cards).")] = True,
+    infer: InferOption = True,
+    tremble: TrembleOption = TREMBLE,
     method: MethodOption = "dd",
     worlds: WorldsOption = DEFAULT_WORLDS,
     deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
@@ -86,16 +92,16 @@ def odds_cmd(
 
       euchre odds JS AS KS QH 9D 9C --variant ghost --precision 0.01 --json
 
-      euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml
+      euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml --tremble 0
     """
     from ..questions.odds import odds  # here, not at the top: --help stays quick
     rules = rules_for(variant, rule_opts)
     with on_cluster(scheduler), size_limited(force):
         result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
                       dealer=dealer, upcard=upcard, auction=auction, bid=bid, method=method,
-                      others=others, infer=infer, deals=deals, precision=precision,
-                      exact=exact, seed=seed, workers=workers, given=given or (),
-                      progress=not json_out, worlds=worlds)
+                      others=others, infer=infer, tremble=tremble, deals=deals,
+                      precision=precision, exact=exact, seed=seed, workers=workers,
+                      given=given or (), progress=not json_out, worlds=worlds)
     _show(result, json_out, discards)
 
 

@@ -31,7 +31,7 @@ def show_cmd(
 
       euchre simulate --variant knock --strategy mine.toml --vs points --games 4000
     """
-    from ..strategy.files import StrategyData, is_strategy_file, load_strategy, strategy_text
+    from ..strategy.toml_files import StrategyData, is_strategy_file, load_strategy, strategy_text
 
     rules_for(variant, rule_opts)
     if is_strategy_file(name):
@@ -57,7 +57,7 @@ def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
 
       euchre strategy build --variant knock
     """
-    from ..strategy.analyzer import analyzer_table, cache_path
+    from ..strategy.best_response import analyzer_table, cache_path
 
     rules = rules_for(variant, rule_opts)
     built = analyzer_table(rules, progress=_round_printer())

@@ -103,7 +103,7 @@ def table_cmd(
 
       euchre table --variant knock --method heuristic -o knock-heuristic-tables
     """
-    from reports.advice import how_to_bid
+    from reports.how_to_bid import how_to_bid
 
     from ..questions.tables import build_tables, table_meta, write_tables
 

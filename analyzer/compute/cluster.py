@@ -8,7 +8,7 @@ it connects, before any task). Local workers run one task at a time on cores / N
 threads, so N workers share the cores without oversubscription; workers of a ``tcp://``
 cluster use their own numba setting (``NUMBA_NUM_THREADS``, by default all cores), so start
 them with ``--nthreads 1``. Results come back to this process
-and are added in chunk order (``analyzer.runner``), so the numbers are identical to a run
+and are added in chunk order (``analyzer.compute.runner``), so the numbers are identical to a run
 without a cluster. A worker that dies has its tasks re-run by the scheduler on another;
 Ctrl-C cancels the tasks in flight and keeps the chunks already finished.
 """

@@ -99,6 +99,7 @@ class QueryChunk:
     nodes: np.ndarray
     dealt: np.ndarray
     results: np.ndarray
+    trembled: np.ndarray  # per deal: calls heard kept only as trembles (see kernels.query)
 
     @property
     def ok(self) -> np.ndarray:

@@ -9,8 +9,8 @@ a run that stops early (``--precision``) stops at the same chunk everywhere.
 
 Backends: by default chunks run here, one after another, each spread over the numba threads.
 Inside ``with cluster.scheduler("local:2")`` (or ``"tcp://host:port"``, see
-``analyzer.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a bounded
-number of tasks in flight. Instead of summing, ``collect(first, n, part)`` may take each
+``analyzer.compute.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a
+bounded number of tasks in flight. Instead of summing, ``collect(first, n, part)`` may take each
 chunk's result (the strategy tables store theirs), and ``skip(first, n)`` may say a chunk is
 already done (a resumed table). A progress bar appears for runs longer than a second; Ctrl-C
 stops (cancelling tasks in flight) and returns the totals of the chunks finished so far,
@@ -36,7 +36,7 @@ from ..errors import UserError
 
 DEFAULT_CHUNK = 2048
 MAX_TOTAL = 2**62  # deal and game indices are 64-bit integers in the kernels
-_backend = None  # the active cluster backend (analyzer.cluster), None for this process
+_backend = None  # the active cluster backend (analyzer.compute.cluster), None for this process
 
 
 @dataclass

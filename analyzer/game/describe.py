@@ -157,7 +157,8 @@ def describe(rules: Rules) -> list[str]:
     lines.append(f"Lead: {_lead_words(rules)}")
     lines.append("Scoring:")
     lines += [f"  {line}" for line in scoring_lines(rules)]
-    lines.append("  A renege (not following suit when able) costs the offending side 2 points.")
+    lines.append(f"  A renege (not following suit when able) costs the offending side "
+                 f"{K.RENEGE_PENALTY} points.")
     win = " and must be won by 2" if rules.win_by_two else ""
     each = "team" if rules.partnership else "player"
     lines.append(f"Game: the first {each} to {rules.target} points wins{win}.")

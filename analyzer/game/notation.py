@@ -28,6 +28,7 @@ from .variants import W_LABELS, Rules
 SEATS = "NESW"
 SEAT_NAMES = ("north", "east", "south", "west")
 SUITS = "CDHS"
+RED_SUITS = "DH"  # how cards are drawn: diamonds and hearts in red
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = {"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H", "♠": "S", "♤": "S"}
 RANKS = "789TJQKA"
@@ -161,7 +162,7 @@ def card_ids(mask: int) -> list[int]:
 
 
 def _display_order(c: int) -> tuple:
-    return c != L.JOKER, -((c & 31) // 8), -((c & 31) % 8), c
+    return c != L.JOKER, -L.natural_suit(c), -(c & 7), c
 
 
 def format_hand(mask: int) -> str:

@@ -10,7 +10,8 @@ from kernels import codes as K
 from kernels.query import X
 
 from .scoring import net_points
-from .variants import LADDER, Rules
+from .seating import tricks_needed
+from .variants import Rules
 
 PROBABILITIES = ("we_declare", "we_make", "we_march", "we_euchred", "they_make",
                  "they_euchred", "redeal")
@@ -33,8 +34,8 @@ def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
         ours = played & (declarer == seat)
     theirs = played & ~ours
     n = rules.hand_size
-    need = np.where(contract >= K.ASK, n, contract) if rules.auction == LADDER else rules.make
-    made = tricks >= need
+    needs = np.array([tricks_needed(rules, c) for c in range(int(contract.max(initial=0)) + 1)])
+    made = tricks >= needs[contract]
     net = np.where(played, net_points(rules, contract, tricks, ours), 0.0)
     return {"net": net, "we_declare": ours, "we_make": ours & made,
             "we_march": ours & (tricks == n), "we_euchred": ours & ~made,

@@ -60,7 +60,7 @@ def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
     rec = np.full(R.LEN, -1, dtype=np.int64)
     for slot in (R.STATUS, R.NCALLS, R.ERROR, R.DECL_TRICKS, R.MAKER_ALONE,
                  R.ALONE_SEATS, R.MODE, R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE,
-                 R.SOLVE):
+                 R.SOLVE, R.TREMBLE, R.TREMBLE_KEY, R.TREMBLED):
         rec[slot] = 0
     for base in (R.TRICKS, R.POINTS, R.RENEGES):
         rec[base:base + 4] = 0

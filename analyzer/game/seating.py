@@ -9,7 +9,6 @@ bidder plays without the partner); plus, where the rules allow, a defender who g
 
 from __future__ import annotations
 
-from kernels import codes as K
 from kernels import seating as KS
 from kernels.rules import next_active as _next_active
 
@@ -84,7 +83,5 @@ def declaring_mask(rules: Rules, declarer: int, active: int) -> int:
 def tricks_needed(rules: Rules, contract: int) -> int:
     """Tricks the declaring side needs to make a contract (a bid of a ladder: the bid, or
     every trick for the n-ask and the moon; the upcard auction: ``rules.make``)."""
-    if rules.auction == UPCARD:
-        return rules.make
-    return rules.hand_size if contract in (K.ASK, K.MOON) else int(contract)
+    return int(KS.contract_needs(rules.config(), int(contract)))
 

@@ -32,6 +32,7 @@ from ..game.outcomes import PROBABILITIES, outcome_arrays
 from ..game.seating import seating
 from ..game.variants import LADDER
 from ..stats import mean_interval, wilson
+from ..strategy.defaults import TREMBLE
 from .options import option_label, option_rows, point_options
 
 
@@ -47,11 +48,11 @@ class Decision:
 
 
 def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.ndarray | None,
-                solve: bool, infer: bool = True) -> DealQuery:
+                solve: bool, infer: bool = True, tremble: float = TREMBLE) -> DealQuery:
     """The deals of a decision point: the player's cards known, the upcard set aside, the
     other hands (the ghost hand or dummy at W) and the kitty unseen; the calls heard forced and
     (``infer``) checked against the ``policies`` of the seats that made them (None: set
-    them on the query later)."""
+    them on the query later), each seat making another legal call with chance ``tremble``."""
     rules = point.rules
     n = rules.hand_size
     known = np.zeros(4, dtype=np.uint64)
@@ -72,6 +73,7 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
     q.point[Q.PT.DEALER], q.point[Q.PT.ASKER] = point.dealer, point.seat
     q.point[Q.PT.NCALLS], q.point[Q.PT.HEARD_ALONE] = len(heard), heard.alone
     q.point[Q.PT.CHECK] = int(infer and len(heard) > 0)
+    q.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if q.point[Q.PT.CHECK] else 0
     q.point[Q.PT.SOLVE] = int(solve)
     q.point[Q.PT.CALL_SEAT:Q.PT.CALL_SEAT + len(heard)] = heard.seats
     q.point[Q.PT.CALL:Q.PT.CALL + len(heard)] = heard.calls
@@ -109,6 +111,7 @@ def chunk_counts(d: Decision, chunk) -> dict:
     counts = {k: o[k].sum(axis=0).astype(np.int64) for k in PROBABILITIES + ("failed",)}
     counts.update(net=net.sum(axis=0), products=net.T @ net,
                   accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
+                  trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
     aux = chunk.results[ok][..., Q.X.AUX].astype(np.int64)
     counts["received"] = np.stack([np.bincount(aux[:, i] & 63, minlength=64)

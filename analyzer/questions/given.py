@@ -80,7 +80,7 @@ def _suit_mask(q: DealQuery, text: str, target: str, trump: int | None) -> int:
             suit = parse_suit(target)
         except NotationError as e:
             raise UserError(f"--given {text!r}: {e}") from None
-        mask = sum(1 << c for c in range(64) if c != L.JOKER and (c & 31) // 8 == suit)
+        mask = sum(1 << c for c in range(64) if L.natural_suit(c) == suit)
     return mask & int(L.deck_mask(rules.deck))
 
 

@@ -34,7 +34,7 @@ from ..game.notation import (
 )
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
-from ..strategy.defaults import DEFAULT_STRATEGY
+from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
 from .decide import Decision, chunk_counts, option_table, prepare, trick_table, verdict
@@ -71,6 +71,8 @@ class OddsResult:
     notes: list = field(default_factory=list)
     nodes: int = 0
     choices: list = field(default_factory=list)  # the options (CallOption), in detail order
+    tremble: float = 0.0  # the chance, in inference, of a call the others' strategy would not make
+    trembled: int = 0  # deals that fit the calls heard only by such a call
     details: pd.DataFrame | None = None  # one row per option: every discard, every card given
 
     @property
@@ -89,6 +91,7 @@ class OddsResult:
                 "auction": self.auction, "others": self.others, "method": self.method,
                 "seed": self.seed, "exact": self.exact, "deals": self.deals,
                 "deals_tried": self.tried, "inference": self.inference,
+                "tremble": self.tremble, "deals_trembled": self.trembled,
                 "acceptance": self.acceptance, "seconds": self.seconds,
                 "interrupted": self.interrupted, "nodes": self.nodes,
                 "options": records(self.options),
@@ -153,34 +156,40 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
          infer: bool = True, deals: int | None = None, precision: float | None = None,
          exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
          rules: Rules | None = None, progress: bool = False, chunk: int = DEFAULT_CHUNK,
-         worlds: int = DEFAULT_WORLDS) -> OddsResult:
+         worlds: int = DEFAULT_WORLDS, tremble: float = TREMBLE) -> OddsResult:
     """Price every legal call at a decision point (see the module docstring). ``hand`` is the
     player's cards as text (or a natural mask), ``auction`` the calls heard (``"E pass, S
     pass"``); ``deals`` random deals (default 10,000), or ``precision`` the widest 95%
     interval half-width to stop at, or ``exact`` to enumerate every layout. ``others`` is the
     strategy every later call is made by, ``method`` how the cards are played (``dd``,
     ``heuristic``, ``pimc`` with ``worlds``), ``infer`` deals the unseen cards consistent
-    with the calls heard. Raises UserError for bad input."""
+    with the calls heard, each seat making another legal call than its strategy's with chance
+    ``tremble`` (0: never; exact mode never). Raises UserError for bad input."""
     rules = rules or make_rules(variant)
     point = decision_point(rules, hand, seat, dealer, upcard, auction)
     trumps = None if trump is None else [parse_suit(trump)]
     return odds_at(point, others=others, method=method, infer=infer, deals=deals,
                    precision=precision, exact=exact, seed=seed, workers=workers, given=given,
                    trumps=trumps, bids=_bids(rules, bid), progress=progress, chunk=chunk,
-                   worlds=worlds)
+                   worlds=worlds, tremble=tremble)
 
 
 def odds_at(point: DecisionPoint, *, others: str = DEFAULT_OTHERS, method: str = "dd",
             infer: bool = True, deals: int | None = None, precision: float | None = None,
             exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
             trumps: list | None = None, bids: set | None = None, progress: bool = False,
-            chunk: int = DEFAULT_CHUNK, worlds: int = DEFAULT_WORLDS) -> OddsResult:
+            chunk: int = DEFAULT_CHUNK, worlds: int = DEFAULT_WORLDS,
+            tremble: float = TREMBLE) -> OddsResult:
     """:func:`odds` at a decision point already built (``trumps``: suit indices, ``bids``:
     call codes to keep)."""
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     _check_sizes(deals, precision, exact)
+    if not 0 <= tremble < 0.5:
+        raise UserError("--tremble is a chance between 0 and 0.5, e.g. 0.03")
     d = prepare(point, None, None, method == "dd", infer, trumps, bids)
+    checked = d.query.point[Q.PT.CHECK] == 1 and not exact  # exact layouts: no random keeping
+    d.query.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if checked else 0
     d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
     # the strategy last: the question is checked before a first use builds the analyzer
     d.query.policies, d.query.params = others_policies(others, method, point.rules, worlds)
@@ -235,6 +244,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
     _check_accepted(d, counts)
     notes = [f"interrupted after {totals.done:,} deals: these are the estimates so far"] \
         if totals.interrupted else []
+    notes += _unusual_auction(d, counts)
     p = d.point
     return OddsResult(
         rules=p.rules, hand=format_hand(p.hand), seat=SEATS[p.seat], dealer=SEATS[p.dealer],
@@ -245,7 +255,24 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),
         tricks=trick_table(d, counts, exact),
         best=verdict(d, counts, exact), inference=bool(d.query.point[Q.PT.CHECK]), notes=notes,
-        nodes=int(counts["nodes"]), choices=list(d.options))
+        nodes=int(counts["nodes"]), choices=list(d.options),
+        tremble=int(d.query.point[Q.PT.TREMBLE]) / 1_000_000,
+        trembled=int(counts.get("trembled", 0)))
+
+
+UNUSUAL = 0.25  # the share of the deals kept by a tremble above which the auction is unusual
+
+
+def _unusual_auction(d: Decision, counts: dict) -> list[str]:
+    """The note when many deals fit the calls heard only by a call the others' strategy would
+    not make (kept as a tremble)."""
+    share = counts.get("trembled", 0) / max(1, int(counts["accepted"]))
+    if share < UNUSUAL:
+        return []
+    chance = int(d.query.point[Q.PT.TREMBLE]) / 1_000_000
+    return [f"unusual auction: {share:.0%} of the deals fit the calls heard only by allowing a "
+            f"call the others' strategy would not make (each seat makes another legal call "
+            f"{chance:.0%} of the time; --tremble 0 keeps only the strategy's own calls)"]
 
 
 def _check_accepted(d: Decision, counts: dict) -> None:
@@ -253,8 +280,8 @@ def _check_accepted(d: Decision, counts: dict) -> None:
     if counts["unmet"] > 0:
         heard = bool(d.query.point[Q.PT.CHECK])
         what = "the calls heard" if heard else "the --given conditions"
-        why = ("impossible, or too rare for the strategy the others bid by; --no-infer deals "
-               "without it") if heard else "impossible, or too rare"
+        why = ("impossible, or too rare for the strategy the others bid by even allowing "
+               "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"
         raise UserError(f"no deal fits {what}: {int(counts['unmet'])} deals found none in "
                         f"{MAX_TRIES:,} tries each ({why})")
     if int(counts["accepted"]) == 0:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import codes as K
+from kernels import layout as L
 from kernels import query as Q
 
 from ..compute.engine import PointState
@@ -83,7 +84,7 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
     if code == K.PASS:
         return [CallOption("pass", code, -1, "", _row(code))]
     up = point.upcard
-    trump = code - K.NAME if code >= K.NAME else (up & 31) // 8
+    trump = code - K.NAME if code >= K.NAME else L.natural_suit(up)
     if trumps and trump not in trumps:
         return []
     with_partner = " with the dummy" if rules.seat_w == DUMMY else ""

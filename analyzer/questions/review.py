@@ -60,7 +60,6 @@ from ..game.variants import DUMMY
 from ..strategy.defaults import REVIEW_WORLDS
 from .review_calls import CALL_DEALS, call_rows
 
-RENEGE_PENALTY = 2
 DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",
                     "value_after", "cost_tricks", "cost_points", "note"]
 
@@ -224,8 +223,8 @@ def _card_rows(record: Record, h: _Hand, step0: int) -> tuple[list, int]:
 def _renege_row(step, seat, t, card, best_cards, before, sign) -> dict:
     return _row(step, "card", seat, t + 1, format_card(card),
                 " ".join(format_card(c) for c in best_cards), before, None, sign,
-                float(RENEGE_PENALTY),
-                f"renege: did not follow suit; the side loses {RENEGE_PENALTY} points")
+                float(K.RENEGE_PENALTY),
+                f"renege: did not follow suit; the side loses {K.RENEGE_PENALTY} points")
 
 
 # ---------------------------------------------------------------------------- pimc judging

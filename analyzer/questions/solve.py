@@ -151,7 +151,7 @@ def _pickup_options(rules: Rules, deal: Deal, base: list, trump: int, dealer: in
     n = rules.hand_size
     hands = list(base)
     up = deal.upcard
-    if up is not None and (up == L.JOKER or (up & 31) // 8 == trump) and \
+    if up is not None and (up == L.JOKER or L.natural_suit(up) == trump) and \
             not (hands[dealer] >> up) & 1:
         if _popcount(hands[dealer]) != n:
             raise UserError(f"the dealer {SEATS[dealer]} should hold {n} cards before "

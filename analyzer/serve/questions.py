@@ -12,7 +12,15 @@ from kernels import layout as L
 from ..compute.engine import auction_turn, state_of
 from ..errors import UserError
 from ..game.auction import DecisionPoint, call_choices, heard_text, parse_heard
-from ..game.notation import SEATS, SUITS, NotationError, card_ids, format_card, parse_seat
+from ..game.notation import (
+    RED_SUITS,
+    SEATS,
+    SUITS,
+    NotationError,
+    card_ids,
+    format_card,
+    parse_seat,
+)
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.variants import OPTIONS, VARIANTS, Rules, make_rules
 from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
@@ -22,6 +30,7 @@ ODDS_TEXT = ("hand", "variant", "upcard", "seat", "dealer", "auction", "trump", 
              "method", "others")
 ODDS_INT = ("deals", "seed", "worlds")
 ODDS_BOOL = ("infer", "exact")
+ODDS_FLOAT = ("tremble",)
 ODDS_LIST = ("given",)
 NOT_SERVED = {"precision": "give deals instead: a run to a precision has no fixed size",
               "workers": "the server uses every core for one question at a time",
@@ -86,7 +95,8 @@ def odds_arguments(params: Mapping, max_deals: int, max_worlds: int) -> dict:
     """The keyword arguments of ``questions.odds.odds`` for a request with the options of
     ``euchre odds`` as parameters (dashes as underscores); deals and worlds capped. UserError
     naming the first bad or unknown parameter."""
-    known = set(ODDS_TEXT + ODDS_INT + ODDS_BOOL + ODDS_LIST) | {o.name for o in OPTIONS}
+    known = set(ODDS_TEXT + ODDS_INT + ODDS_BOOL + ODDS_FLOAT + ODDS_LIST) | \
+        {o.name for o in OPTIONS}
     for name in params:
         if name in NOT_SERVED:
             raise UserError(f"{name} is not offered by the server: {NOT_SERVED[name]}")
@@ -106,6 +116,13 @@ def odds_arguments(params: Mapping, max_deals: int, max_worlds: int) -> dict:
         text = _one(params, name)
         if text is not None and text != "":
             args[name] = _bool(name, text)
+    for name in ODDS_FLOAT:
+        text = _one(params, name)
+        if text is not None and text != "":
+            try:
+                args[name] = float(text)
+            except ValueError:
+                raise UserError(f"{name} must be a number, not {text!r}") from None
     given = params.getlist("given") if hasattr(params, "getlist") else params.get("given", [])
     args["given"] = [g for g in given if g]
     if "hand" not in args:
@@ -129,7 +146,9 @@ def table_state(params: Mapping) -> dict:
     deck = card_ids(int(L.deck_mask(rules.deck)))
     out = {"variant": rules.variant, "hand_size": rules.hand_size, "upcard": rules.has_upcard,
            "seats": list(SEATS[:rules.players]),
-           "deck": [{"id": c, "text": format_card(c)} for c in deck],
+           "deck": [{"id": c, "text": format_card(c),
+                     "red": c != L.JOKER and SUITS[L.natural_suit(c)] in RED_SUITS}
+                    for c in deck],
            "turn": None, "calls": [], "your_turn": False, "auction": ""}
     seat_text, dealer_text = _one(params, "seat"), _one(params, "dealer")
     upcard = _one(params, "upcard")

@@ -8,4 +8,5 @@ METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 CALL_DEALS = 400  # deals a reviewed call is priced on
 REVIEW_WORLDS = 40  # worlds per card when a review judges cards by PIMC
+TREMBLE = 0.03  # inference: the chance a seat makes another legal call than its strategy's
 LIMIT_SECONDS = 6 * 3600  # runs estimated longer are refused (the CLI's --force lifts it)

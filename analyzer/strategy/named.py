@@ -50,13 +50,3 @@ def policy_rows(decide: list[str] | str, play: list[str] | str,
     params = np.tile(np.asarray(DEFAULT_PARAMS, dtype=np.float64)[:N_PARAMS], (4, 1))
     params[:, PR.WORLDS] = worlds
     return policies, params
-
-
-def method_policies(method: str, worlds: int = DEFAULT_WORLDS) -> tuple[np.ndarray, np.ndarray]:
-    """The policy rows that play a scenario by ``method``: double dummy (every play policy 0:
-    the solver answers), or the point-count strategy with heuristic or pimc card play."""
-    if method not in METHODS:
-        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    if method == "dd":
-        return np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS))
-    return policy_rows("points", method, worlds)

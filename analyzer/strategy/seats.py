@@ -8,9 +8,9 @@ import numpy as np
 from kernels import policies as P
 
 from ..game.variants import Rules
-from .analyzer import analyzer_table, fill_params
-from .files import is_strategy_file, load_strategy
+from .best_response import analyzer_table, fill_params
 from .named import DEFAULT_WORLDS, policy_rows
+from .toml_files import is_strategy_file, load_strategy
 
 
 def seat_policies(decide: list[str] | str, play: list[str] | str,

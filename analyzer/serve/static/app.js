@@ -6,15 +6,13 @@
 const $ = (id) => document.getElementById(id);
 const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: null,
                 hand: [], upcard: null, calls: [], deck: [], table: null, job: null };
-const RED = new Set(["H", "D"]);
-
 function cardButtonText(text) { return text.replace("T", "10"); }
-function suitOf(text) { return text.slice(-1); }
 
-function cardSpan(text) {
+// a card drawn as a card: ``card`` is an entry of the server's deck ({id, text, red})
+function cardSpan(card) {
   const span = document.createElement("span");
-  span.textContent = cardButtonText(text) + " ";
-  if (RED.has(suitOf(text))) span.className = "red";
+  span.textContent = cardButtonText(card.text) + " ";
+  if (card.red) span.className = "red";
   return span;
 }
 
@@ -116,7 +114,7 @@ function buildDeck() {
   for (const card of state.deck) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "card " + (RED.has(suitOf(card.text)) ? "red" : "black");
+    b.className = "card " + (card.red ? "red" : "black");
     b.textContent = cardButtonText(card.text);
     b.dataset.card = card.text;
     b.id = "card-" + card.id;
@@ -131,9 +129,10 @@ function buildDeck() {
   }
   $("hand-count").textContent = `(${state.hand.length} of ${size})`;
   $("hand-text").textContent = "";
-  state.hand.forEach((id) => $("hand-text").append(cardSpan(cardText(id))));
+  const byId = (id) => state.deck.find((c) => c.id === id);
+  state.hand.forEach((id) => $("hand-text").append(cardSpan(byId(id))));
   $("upcard-text").textContent = "";
-  if (state.upcard !== null) $("upcard-text").append(cardSpan(cardText(state.upcard)));
+  if (state.upcard !== null) $("upcard-text").append(cardSpan(byId(state.upcard)));
 }
 
 function clickCard(id) {
@@ -316,6 +315,8 @@ async function review() {
   try {
     const r = await getJSON("/api/review", { method: "POST", headers: { "content-type": "application/json" },
                                              body: JSON.stringify({ record: text, others: $("others").value }) });
+    const deck = (await getJSON("/api/table?" + new URLSearchParams({ variant: r.variant }))).deck;
+    const asCard = (text) => deck.find((c) => c.text === text);
     const box = $("review-answer");
     box.textContent = "";
     const p = document.createElement("p");
@@ -337,7 +338,8 @@ async function review() {
       for (const key of ["choice", "best"]) {
         const cell = tr.insertCell();
         const text = String(d[key] ?? "");
-        if (/^[9TJQKA2-8][CDHS]$|^JK$/.test(text)) cell.append(cardSpan(text));
+        const card = asCard(text);
+        if (card) cell.append(cardSpan(card));
         else cell.textContent = text;
       }
       tr.insertCell().textContent = d.cost_tricks ?? "";
