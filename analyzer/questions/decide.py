@@ -73,11 +73,22 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
     q.point[Q.PT.DEALER], q.point[Q.PT.ASKER] = point.dealer, point.seat
     q.point[Q.PT.NCALLS], q.point[Q.PT.HEARD_ALONE] = len(heard), heard.alone
     q.point[Q.PT.CHECK] = int(infer and len(heard) > 0)
-    q.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if q.point[Q.PT.CHECK] else 0
+    set_tremble(q, tremble)
     q.point[Q.PT.SOLVE] = int(solve)
     q.point[Q.PT.CALL_SEAT:Q.PT.CALL_SEAT + len(heard)] = heard.seats
     q.point[Q.PT.CALL:Q.PT.CALL + len(heard)] = heard.calls
     return q
+
+
+def set_tremble(q: DealQuery, tremble: float) -> None:
+    """Make the inference of ``q`` allow each seat another legal call than its strategy's
+    with chance ``tremble`` (kept per million in the point; 0 without inference)."""
+    q.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if q.point[Q.PT.CHECK] else 0
+
+
+def tremble_of(q: DealQuery) -> float:
+    """The tremble ``q``'s inference allows (see :func:`set_tremble`)."""
+    return int(q.point[Q.PT.TREMBLE]) / 1_000_000
 
 
 def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solve: bool,

@@ -37,7 +37,16 @@ from ..game.variants import LADDER, Rules, make_rules
 from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
-from .decide import Decision, chunk_counts, option_table, prepare, trick_table, verdict
+from .decide import (
+    Decision,
+    chunk_counts,
+    option_table,
+    prepare,
+    set_tremble,
+    tremble_of,
+    trick_table,
+    verdict,
+)
 from .given import parse_given
 
 EXACT_LIMIT_SECONDS = 30 * 60
@@ -188,8 +197,7 @@ def odds_at(point: DecisionPoint, *, others: str = DEFAULT_OTHERS, method: str =
     if not 0 <= tremble < 0.5:
         raise UserError("--tremble is a chance between 0 and 0.5, e.g. 0.03")
     d = prepare(point, None, None, method == "dd", infer, trumps, bids)
-    checked = d.query.point[Q.PT.CHECK] == 1 and not exact  # exact layouts: no random keeping
-    d.query.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if checked else 0
+    set_tremble(d.query, 0.0 if exact else tremble)  # exact layouts: no random keeping
     d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
     # the strategy last: the question is checked before a first use builds the analyzer
     d.query.policies, d.query.params = others_policies(others, method, point.rules, worlds)
@@ -256,7 +264,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         tricks=trick_table(d, counts, exact),
         best=verdict(d, counts, exact), inference=bool(d.query.point[Q.PT.CHECK]), notes=notes,
         nodes=int(counts["nodes"]), choices=list(d.options),
-        tremble=int(d.query.point[Q.PT.TREMBLE]) / 1_000_000,
+        tremble=tremble_of(d.query),
         trembled=int(counts.get("trembled", 0)))
 
 
@@ -269,7 +277,7 @@ def _unusual_auction(d: Decision, counts: dict) -> list[str]:
     share = counts.get("trembled", 0) / max(1, int(counts["accepted"]))
     if share < UNUSUAL:
         return []
-    chance = int(d.query.point[Q.PT.TREMBLE]) / 1_000_000
+    chance = tremble_of(d.query)
     return [f"unusual auction: {share:.0%} of the deals fit the calls heard only by allowing a "
             f"call the others' strategy would not make (each seat makes another legal call "
             f"{chance:.0%} of the time; --tremble 0 keeps only the strategy's own calls)"]
