@@ -119,6 +119,16 @@ def set_position(w, hands, active, decl, double):
 
 
 @njit(**JIT)
+def _run_above(mine, others):
+    """The cards of ``mine`` above every card of ``others``: the unbroken run from the top
+    that ``mine`` holds."""
+    if not others:
+        return mine
+    bit = ONE << np.uint64(highest_bit(others))
+    return mine & ~(bit | (bit - ONE))
+
+
+@njit(**JIT)
 def quick_tricks(w, leader):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
     and the cards that count them: the run of top trumps the leader holds, then, if no
@@ -129,16 +139,8 @@ def quick_tricks(w, leader):
     decl = np.int64(w[W.DECL])
     mine = decl if (decl >> leader) & 1 else active & ~decl
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
-    q = 0
-    counted = np.uint64(0)
-    t = allc & TRUMP_MASK
-    while t:
-        bit = ONE << np.uint64(highest_bit(t))
-        if not own & bit:
-            break
-        q += 1
-        counted |= bit
-        t ^= bit
+    counted = _run_above(own & TRUMP_MASK, allc & ~own & TRUMP_MASK)
+    q = popcount(counted)
     most = 0
     for s in range(4):
         if (active >> s) & 1 and not (mine >> s) & 1:
@@ -147,14 +149,9 @@ def quick_tricks(w, leader):
                 most = c
     if most <= q:
         for slot in range(3):
-            sl = allc & SLOT_MASKS[slot]
-            while sl:
-                bit = ONE << np.uint64(highest_bit(sl))
-                if not own & bit:
-                    break
-                q += 1
-                counted |= bit
-                sl ^= bit
+            side = _run_above(own & SLOT_MASKS[slot], allc & ~own & SLOT_MASKS[slot])
+            q += popcount(side)
+            counted |= side
     n = popcount(own)
     return (q if q < n else n), counted
 
@@ -167,39 +164,30 @@ def top_trump_run(w):
     trick, so the side takes at least as many tricks as one of its hands holds of the run;
     ``cards`` the run. 0 when no trump is left. Double deck: a trump whose twin the other side
     holds may lose to that twin played first, so the run stops there."""
-    t = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]) & TRUMP_MASK
+    h0 = w[W.HANDS]
+    h1 = w[W.HANDS + 1]
+    h2 = w[W.HANDS + 2]
+    h3 = w[W.HANDS + 3]
+    t = (h0 | h1 | h2 | h3) & TRUMP_MASK
     if t == 0:
         return 0, np.uint64(0)
-    double = w[W.DOUBLE] != 0
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
     top = ONE << np.uint64(highest_bit(t))
-    owner = 0
-    while not (w[W.HANDS + owner] & top):
-        owner += 1
+    owner = 0 if h0 & top else (1 if h1 & top else (2 if h2 & top else 3))
     side = decl if (decl >> owner) & 1 else active & ~decl
-    ours = np.uint64(0)
-    for s in range(4):
-        if (side >> s) & 1:
-            ours |= w[W.HANDS + s]
-    ours &= TRUMP_MASK
+    # every hand of the side, or nothing (a mask of all ones or zeros per seat)
+    m0 = np.uint64(0) - np.uint64(side & 1)
+    m1 = np.uint64(0) - np.uint64((side >> 1) & 1)
+    m2 = np.uint64(0) - np.uint64((side >> 2) & 1)
+    m3 = np.uint64(0) - np.uint64((side >> 3) & 1)
+    ours = ((h0 & m0) | (h1 & m1) | (h2 & m2) | (h3 & m3)) & TRUMP_MASK
     theirs = t & ~ours
-    run = np.uint64(0)
-    while t:
-        b = highest_bit(t)
-        bit = ONE << np.uint64(b)
-        if not (ours & bit):
-            break
-        if double and theirs & (ONE << np.uint64(b ^ 1)):  # its twin
-            break
-        run |= bit
-        t ^= bit
-    k = 0
-    for s in range(4):
-        if (side >> s) & 1:
-            c = popcount(w[W.HANDS + s] & run)
-            if c > k:
-                k = c
+    if w[W.DOUBLE] != 0 and theirs:
+        theirs |= ONE << np.uint64(highest_bit(theirs) | 1)  # the twin of their top trump
+    run = _run_above(ours, theirs)
+    k = max(max(popcount(h0 & m0 & run), popcount(h1 & m1 & run)),
+            max(popcount(h2 & m2 & run), popcount(h3 & m3 & run)))
     return (owner << 8) | k, run
 
 

@@ -143,10 +143,11 @@ def parse_hand(text: str, rules: Rules) -> int:
 
 def format_card(cid: int) -> str:
     """Canonical text of natural card id ``cid`` (both double-deck copies print alike)."""
-    if cid == L.JOKER:
-        return "JK"
-    base = cid & 31
-    return RANKS[base % 8] + SUITS[base // 8]
+    return CARD_TEXT[cid]
+
+
+CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[(c % 32) // 8]
+                  for c in range(64))
 
 
 def card_ids(mask: int) -> list[int]:
@@ -158,16 +159,17 @@ def card_ids(mask: int) -> list[int]:
         low = m & -m
         ids.append(low.bit_length() - 1)
         m ^= low
-    return sorted(ids, key=_display_order)
+    return sorted(ids, key=DISPLAY_ORDER.__getitem__)
 
 
-def _display_order(c: int) -> tuple:
-    return c != L.JOKER, -L.natural_suit(c), -(c & 7), c
+# sort keys of the 64 natural card ids (computed once: natural_suit is a compiled kernel,
+# and a call from Python costs more than the sort)
+DISPLAY_ORDER = tuple((c != L.JOKER, -int(L.natural_suit(c)), -(c & 7), c) for c in range(64))
 
 
 def format_hand(mask: int) -> str:
     """Canonical text of a hand mask: cards separated by spaces."""
-    return " ".join(format_card(c) for c in card_ids(mask))
+    return " ".join([CARD_TEXT[c] for c in card_ids(mask)])
 
 
 @dataclass
