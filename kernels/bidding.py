@@ -346,6 +346,7 @@ def ladder_option(code):
 
 N_CODES = 44  # call codes below SWAP: PASS, the bids, ASK, MOON, ORDER, NAME + suit
 TEMPERATURE = 0.25  # net points: how fast a call's chance falls with how much worse it is
+TREMBLE_EVEN = 0.5  # the share of a tremble spread evenly over the other legal calls
 
 
 @njit(**JIT)
@@ -406,8 +407,12 @@ def analyzer_ladder(hand, allowed, params, seat, place, holder, swapped, players
 def call_likelihood(values, allowed, heard, strategy, tremble):
     """The chance of call ``heard`` against that of the ``strategy``'s own call, for a seat
     that makes another legal call than its strategy's with chance ``tremble``, that other call
-    chosen by a softmax of the ``values`` (temperature ``TEMPERATURE``; ``values`` None-like,
-    all -inf: uniformly among the ``allowed`` calls)."""
+    chosen evenly among the other legal calls with chance ``TREMBLE_EVEN``, else by a softmax
+    of the ``values`` (temperature ``TEMPERATURE``; ``values`` None-like, all -inf: evenly).
+    The even share keeps a call far worse than the best (a wild moon) possible: people make
+    them, and a softmax alone gives them chances like 1e-10."""
+    if heard < 0 or heard >= N_CODES:
+        return 0.0
     n = 0
     top = -np.inf
     for code in range(N_CODES):
@@ -423,9 +428,10 @@ def call_likelihood(values, allowed, heard, strategy, tremble):
             w = 1.0 if top == -np.inf else np.exp((values[code] - top) / TEMPERATURE)
             weight[code] = w
             total += w
-    if total <= 0.0:
+    if total <= 0.0 or not (allowed >> np.uint64(heard)) & ONE or heard == strategy:
         return 0.0
-    return tremble * weight[heard] / total / (1.0 - tremble)
+    share = TREMBLE_EVEN / (n - 1) + (1.0 - TREMBLE_EVEN) * weight[heard] / total
+    return tremble * share / (1.0 - tremble)
 
 
 @njit(**JIT)

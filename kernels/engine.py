@@ -186,6 +186,30 @@ def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
 
 
 @njit(**JIT)
+def deal_one(cfg, seed, index, dealer, hm, rec):
+    """Deal hand ``index`` of stream ``seed`` (dealer ``dealer``) into ``hm``/``rec``, as
+    ``play_batch`` deals it."""
+    deck_ids = deck_natural_ids(cfg[C.DECK])
+    cards = np.empty(deck_ids.shape[0], dtype=np.int64)
+    deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, np.zeros(1, dtype=np.uint64))
+
+
+@njit(**JIT)
+def play_forced_hand(cfg, score_table, to_norm, from_norm, policies, params, seed, index, hm,
+                     rec, tt_bits):
+    """Play hand ``index`` of stream ``seed`` from a dealt ``hm`` and a ``rec`` whose first
+    ``R.FORCED`` calls are forced (``R.MODE`` MODE_FORCED; the asker's ``R.F_*`` choices where
+    ``R.ASKER`` is a seat): every other decision by ``policies[s]``/``params[s]``, the policy
+    streams as in ``play_batch``. Returns whether the hand was played without error."""
+    works, tables = solver_arrays(1, tt_bits)
+    ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[0], tables[0],
+                    normalised_decks(cfg[C.DECK], to_norm))
+    next_hand(ag, seed, index)
+    new_deal(ag.work)
+    return play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+
+
+@njit(**JIT)
 def replay_hand(cfg, score_table, to_norm, from_norm, hm, rec):
     """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays).
     Returns True if every step is legal (reneges are legal here, and penalised)."""

@@ -83,7 +83,7 @@ def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
     decl = rec[R.DECLARER]
     contract = rec[R.CONTRACT]
     active = players_mask(cfg)
-    if (contract == ASK or contract == MOON) and cfg[C.PARTNERS] == 1:
+    if plays_alone(cfg, rec):
         partner = sits_out_with(cfg, decl, decl)
         if contract == ASK and not ask_exchange(ag, hands, cfg, rec, partner, to_norm,
                                                 from_norm):
@@ -98,6 +98,15 @@ def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
         return -1
     rec[R.ALONE_SEATS] = 0
     return active
+
+
+@njit(**JIT)
+def plays_alone(cfg, rec):
+    """Whether the declarer of ``rec`` plays without a partner's (or the dummy's) hand: a
+    lone maker of the upcard auction; with partners, the n-ask and the moon."""
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        return (rec[R.CONTRACT] == ASK or rec[R.CONTRACT] == MOON) and cfg[C.PARTNERS] == 1
+    return rec[R.MAKER_ALONE] == 1
 
 
 @njit(**JIT)

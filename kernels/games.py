@@ -7,8 +7,6 @@ the strategies, so both sides meet the same cards. A game ends when a side reach
 target with the strictly highest score (ties play on), and with ``win_by`` 2 a lead of two.
 """
 
-from enum import IntEnum
-
 import numpy as np
 from numba import get_thread_id, njit, prange
 
@@ -16,24 +14,14 @@ from .codes import AUCTION_LADDER, ST_PLAYED
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
+from .exchanges import plays_alone
 from .layout import deck_natural_ids
 from .seating import contract_needs
-from .slots import C, M, R
+from .slots import C, G, M, R, T
 from .solver import new_deal
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
-
-
-class G(IntEnum):
-    """Slots of one game's results (int64)."""
-
-    WINNER_IS_A = 0
-    HANDS = 1
-    POINTS_A = 2
-    POINTS_B = 3
-    REDEALS = 4
-    LEN = 5
 
 
 @njit(**JIT)
@@ -49,6 +37,58 @@ def contract_code(cfg, rec):
 def made(cfg, rec):
     """Whether the declaring side made its contract."""
     return rec[R.DECL_TRICKS] >= contract_needs(cfg, rec[R.CONTRACT])
+
+
+@njit(**JIT)
+def add_points(cfg, rec, scores):
+    """Add a played hand's points to the game's ``scores``: per team (N-S first) with
+    partners, else per player."""
+    for u in range(2 if cfg[C.PARTNERS] == 1 else cfg[C.PLAYERS]):
+        scores[u] += rec[R.POINTS + u]
+
+
+@njit(**JIT)
+def game_winner(scores, units, target, win_by):
+    """The unit (team or player, ``scores[:units]``) that has won the game, or -1: it has
+    reached ``target`` with the strictly highest score, ahead by at least ``win_by``."""
+    best = -1
+    best_score = -(1 << 40)
+    second = -(1 << 40)
+    tie = False
+    for u in range(units):
+        v = scores[u]
+        if v > best_score:
+            second = best_score
+            best_score = v
+            best = u
+            tie = False
+        elif v == best_score:
+            tie = True
+            second = v
+        elif v > second:
+            second = v
+    if best_score >= target and not tie and best_score - second >= win_by:
+        return best
+    return -1
+
+
+@njit(**JIT)
+def count_hand(cfg, rec, row):
+    """Add a played hand to its row ``T.*`` of the tally: declared, made, marched (every
+    trick), played alone, and the net points to the declaring side."""
+    row[T.DECLARED] += 1
+    if made(cfg, rec):
+        row[T.MADE] += 1
+    if rec[R.DECL_TRICKS] == cfg[C.HAND]:
+        row[T.MARCHED] += 1
+    if plays_alone(cfg, rec):
+        row[T.ALONE] += 1
+    decl = rec[R.DECLARER]
+    if cfg[C.PARTNERS] == 1:  # the two teams' points are in the first two slots
+        row[T.NET] += rec[R.POINTS + (decl & 1)] - rec[R.POINTS + 1 - (decl & 1)]
+    else:
+        for s in range(cfg[C.PLAYERS]):
+            row[T.NET] += rec[R.POINTS + s] if s == decl else -rec[R.POINTS + s]
 
 
 @njit(**JIT)
@@ -70,10 +110,9 @@ def seatings(cfg, policies, params):
 
 @njit(**JIT)
 def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, game, target,
-              win_by, work, table, deck_ids, decks, out, decls, makes):
+              win_by, work, table, deck_ids, decks, out, tally):
     """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
-    ``out[G.*]`` and, per side (0 = A, 1 = B) and contract code, how often it declared
-    (``decls``) and made it (``makes``)."""
+    ``out[G.*]`` and adds each played hand to ``tally[side, contract code, T.*]``."""
     players = cfg[C.PLAYERS]
     partners = cfg[C.PARTNERS] == 1
     copies = 2 if partners else 3
@@ -108,37 +147,10 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
         if rec[R.STATUS] != ST_PLAYED:
             redeals += 1
             continue
-        side = side_of[rec[R.DECLARER]]
-        code = contract_code(cfg, rec)
-        decls[side, code] += 1
-        if made(cfg, rec):
-            makes[side, code] += 1
-        for s in range(players):
-            if partners:
-                if s < 2:
-                    scores[s] += rec[R.POINTS + s]
-            else:
-                scores[s] += rec[R.POINTS + s]
-        # the leader(s)
-        units = 2 if partners else 3
-        best = -1
-        best_score = -(1 << 40)
-        second = -(1 << 40)
-        tie = False
-        for u in range(units):
-            v = scores[u]
-            if v > best_score:
-                second = best_score
-                best_score = v
-                best = u
-                tie = False
-            elif v == best_score:
-                tie = True
-                second = v
-            elif v > second:
-                second = v
-        if best_score >= target and not tie and best_score - second >= win_by:
-            winner = best
+        count_hand(cfg, rec, tally[side_of[rec[R.DECLARER]], contract_code(cfg, rec)])
+        add_points(cfg, rec, scores)
+        winner = game_winner(scores, 2 if partners else 3, target, win_by)
+        if winner >= 0:
             break
     out[G.HANDS] = hands
     out[G.REDEALS] = redeals
@@ -161,11 +173,10 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
 def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, first, n, target,
                win_by, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
-    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], declared[n, 2, N_CODES],
-    made[n, 2, N_CODES])``; each game depends only on (seed, its number)."""
+    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, T.LEN])``
+    (see ``kernels.slots.T``); each game depends only on (seed, its number)."""
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
-    decls = np.zeros((n, 2, N_CODES), dtype=np.int64)
-    makes = np.zeros((n, 2, N_CODES), dtype=np.int64)
+    tally = np.zeros((n, 2, N_CODES, np.int64(T.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
     deck_ids = deck_natural_ids(cfg[C.DECK])
     decks = normalised_decks(cfg[C.DECK], to_norm)
@@ -174,5 +185,5 @@ def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
         tid = get_thread_id()
         play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, first + i,
                   target, win_by, works[tid], tables[tid], deck_ids, decks, results[i],
-                  decls[i], makes[i])
-    return results, decls, makes
+                  tally[i])
+    return results, tally

@@ -7,6 +7,8 @@ integer constants, so they cost nothing at run time.
   M   a hand's card masks (uint64 natural masks)
   K   what the seats know during a hand (uint64; read by the PIMC player)
   TR  the trick array handed to card players
+  G   one whole game's results (int64)
+  T   a match's tally per side and contract (int64)
 """
 
 from enum import IntEnum
@@ -126,3 +128,27 @@ class TR(IntEnum):
     ACTIVE = 12
     DECLARER = 13
     LEN = 14
+
+
+class G(IntEnum):
+    """Slots of one game's results (int64)."""
+
+    WINNER_IS_A = 0
+    HANDS = 1
+    POINTS_A = 2
+    POINTS_B = 3
+    REDEALS = 4
+    LEN = 5
+
+
+class T(IntEnum):
+    """A match's tally, ``tally[side, contract code, T.*]`` (side 0 = A, 1 = B; the contract
+    code of ``kernels.games.contract_code``): per side and contract, over the hands it
+    declared."""
+
+    DECLARED = 0  # hands declared
+    MADE = 1  # contracts made
+    MARCHED = 2  # hands in which the declaring side took every trick
+    NET = 3  # points to the declaring side less the points to the others, summed
+    ALONE = 4  # hands the declarer played alone (the partner, or the dummy, sat out)
+    LEN = 5

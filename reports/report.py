@@ -19,7 +19,7 @@ from . import plots
 from .how_to_bid import how_to_bid
 
 CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]
-RATES = ["p_we_make", "p_we_euchred", "p_they_make", "p_redeal"]
+RATES = ["p_we_make", "p_we_march", "p_we_euchred", "p_they_make", "p_redeal"]
 TABLE_COLUMNS = {
     "advice": [*CONTEXT, "option", "against", "from_points", "deals", "gain", "gain_low",
                "gain_high"],

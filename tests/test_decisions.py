@@ -201,3 +201,25 @@ def test_a_tremble_keeps_exactly_the_deals_it_counts():
     fits = np.array([_reference_fits(rules, chunk.dealt[i]) for i in range(200)])
     assert ((chunk.trembled > 0) == ~fits).all()
     assert 0 < (~fits).sum() < 200
+
+
+def test_every_other_legal_call_keeps_an_even_share_of_the_tremble():
+    """A tremble goes to the other legal calls: half evenly, half by how good they are, so a
+    call far worse than the best (a wild moon) stays possible (issue 24: a random legal
+    auction was refused when a softmax alone gave the moon a chance of 1e-10)."""
+    from kernels.bidding import N_CODES, TREMBLE_EVEN, call_likelihood
+
+    values = np.full(N_CODES, -np.inf)
+    worth = {K.PASS: 0.0, 3: -0.5, 4: -2.0, 5: -4.0, K.MOON: -12.0}
+    allowed = np.uint64(0)
+    for code, v in worth.items():
+        values[code] = v
+        allowed |= np.uint64(1) << np.uint64(code)
+    tremble = 0.03
+    others = [c for c in worth if c != K.PASS]
+    ratios = [call_likelihood(values, allowed, c, K.PASS, tremble) for c in others]
+    assert abs(sum(ratios) - tremble / (1 - tremble)) < 1e-12
+    floor = tremble * TREMBLE_EVEN / len(others) / (1 - tremble)
+    assert min(ratios) >= floor - 1e-15 and ratios == sorted(ratios, reverse=True)
+    assert call_likelihood(values, allowed, K.PASS, K.PASS, tremble) == 0.0
+    assert call_likelihood(values, allowed, K.ASK, K.PASS, tremble) == 0.0  # not allowed here

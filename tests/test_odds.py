@@ -328,3 +328,19 @@ def test_an_auction_a_person_makes_is_never_impossible(monkeypatch):
     usual = odds("JS AS KS 9H TD", "knock", upcard="QS", seat="S", dealer="N",
                  auction="E pass", deals=300)
     assert not any(n.startswith("unusual") for n in usual.notes)
+
+
+def test_an_auction_too_unlikely_for_the_tremble_is_dealt_without_inference(monkeypatch):
+    """Issue 24: a ghost auction that few tries fit under the shipped strategy (a swap, then
+    two raises it rarely makes; found by a random walk of legal auctions) is answered: the
+    deals no try fits are dealt ignoring the calls heard, and the answer says how many. With
+    --tremble 0 the strict model still refuses it."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)  # the shipped strategy
+    question = dict(seat="N", dealer="N", auction="E swap, E 3, S 4", method="heuristic")
+    r = odds("AS KS QH TH TD KC", "ghost", deals=40, **question)
+    assert r.deals == 40 and 0 < r.uninformed < 40
+    assert any("dealt ignoring the calls heard" in n for n in r.notes)
+    assert r.to_dict()["deals_uninformed"] == r.uninformed
+    with pytest.raises(UserError, match="no deal fits the calls heard"):
+        odds("AS KS QH TH TD KC", "ghost", deals=10, tremble=0.0, **question)

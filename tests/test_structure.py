@@ -91,6 +91,9 @@ ONE_HOME = {
                                             "kernels/codes.py"),
     "the tricks a contract needs (contract_needs)": (
         r"<\s*ASK\s+else|\(K\.ASK,\s*K\.MOON\)|>=\s*K\.ASK,", "kernels/seating.py"),
+    "the bid ladder (kernels.auction.ladder_mask; rules.bid_ladder reads it)": (
+        r"range\(\s*3\s*,\s*[^)]*(HAND|hand_size)|\(\s*(K\.)?PASS\s*,\s*3\b",
+        "kernels/auction.py"),
 }
 
 

@@ -37,6 +37,9 @@ TrembleOption = Annotated[float, typer.Option(
     help="With inference, the chance a seat makes another legal call than its strategy's, so "
          "no auction is impossible (0: only the strategy's own calls; exact mode uses 0).",
     min=0.0, max=0.49)]
+PlayCheckOption = Annotated[bool, typer.Option(
+    help="Double dummy: also play the same deals with heuristic card play and say when the "
+         "best call differs (--no-play-check: skip it).")]
 DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for every discard (and "
                                               "every card given in a 6-ask), not only each "
                                               "call's best.")]
@@ -52,11 +55,9 @@ def odds_cmd(
     seat: Annotated[str, typer.Option(help="Your seat.")] = "N",
     dealer: Annotated[str | None, typer.Option(help="The dealer (default: the seat on your "
                                                "right, so you speak first).")] = None,
-    upcard: Annotated[str | None, typer.Option(help="The turned-up card (knock, cutthroat).")]
-    = None,
-    auction: Annotated[str | None, typer.Option(help="The calls heard before your turn, e.g. "
-                                                "'E pass, S pass' or 'E 4, S pass'.")]
-    = None,
+    upcard: Annotated[str | None, typer.Option(help="The upcard (knock, cutthroat).")] = None,
+    auction: Annotated[str | None, typer.Option(
+        help="The calls heard before your turn, e.g. 'E pass, S pass' or 'E 4, S pass'.")] = None,
     bid: Annotated[str | None, typer.Option(help="Only this bid (and passing): 3, 4, 5, ask or "
                                             "moon (bid, ghost).")] = None,
     discards: DiscardsOption = False,
@@ -65,10 +66,11 @@ def odds_cmd(
     tremble: TrembleOption = TREMBLE,
     method: MethodOption = "dd",
     worlds: WorldsOption = DEFAULT_WORLDS,
+    play_check: PlayCheckOption = True,
     deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
                                               min=1)] = None,
-    precision: Annotated[float | None, typer.Option(help="Deal until every probability's 95% "
-                                                    "interval is within ± this.")] = None,
+    precision: Annotated[float | None, typer.Option(
+        help="Deal until every probability's 95% interval is within ± this.")] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Enumerate every layout of the unseen "
                                         "cards (refused when it would take too long).")] = False,
     given: GivenOption = None,
@@ -81,8 +83,8 @@ def odds_cmd(
 ):
     """Should I? Every legal call at your turn, each played out to the end of the hand on the
     same deals (later calls by the --others strategy, cards double dummy or by --method):
-    its net points, its difference from the best call, and the chances that your side
-    makes, is set, or they make, with 95% intervals; the best call against the runner-up.
+    its net points, its difference from the best, and the chances (95% intervals) that your
+    side makes, takes all, is set, or they make; the best call against the runner-up.
 
       euchre odds JS AS KS 9H TD --variant knock --upcard QS --seat E --dealer N
 
@@ -101,7 +103,8 @@ def odds_cmd(
                       dealer=dealer, upcard=upcard, auction=auction, bid=bid, method=method,
                       others=others, infer=infer, tremble=tremble, deals=deals,
                       precision=precision, exact=exact, seed=seed, workers=workers,
-                      given=given or (), progress=not json_out, worlds=worlds)
+                      given=given or (), progress=not json_out, worlds=worlds,
+                      play_check=play_check)
     _show(result, json_out, discards)
 
 

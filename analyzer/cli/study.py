@@ -38,8 +38,10 @@ def simulate_cmd(
     variant: VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
                                        "sets).", min=1)] = 1000,
-    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}, or "
-                                        "a strategy file (.toml, see 'euchre strategy show').")]
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}, "
+                                        "a strategy file (.toml, see 'euchre strategy show'), "
+                                        "or rollout[:DEALS] (each call by the odds query on "
+                                        "DEALS deals, default 200; slow).")]
     = "points",
     vs: Annotated[str, typer.Option("--vs", help="Strategy B.")] = "points",
     play: Annotated[str, typer.Option(help=f"How A plays cards: {', '.join(PLAYS)}.")]
@@ -55,14 +57,16 @@ def simulate_cmd(
     rule_opts: dict | None = None,
 ):
     """Play whole games between two strategies on the same deals (each deal set is played with
-    the seats swapped) and print A's win rate with its 95% interval, points per hand, and how
-    often each side declared and made each contract.
+    the seats swapped) and print A's win rate with its 95% interval, points per hand, how
+    often each side declared, made and marched each contract, and each side's lone hands.
 
       euchre simulate --variant bid --games 10000 --strategy points --vs random
 
       euchre simulate --variant knock --games 200 --play pimc --vs-play heuristic --json
 
       euchre simulate --variant knock --games 4000 --strategy analyzer --vs points
+
+      euchre simulate --variant knock --games 100 --strategy rollout:200 --vs analyzer
     """
     from ..questions.simulate import simulate  # imported where used: --help stays quick
     from .views import print_simulation

@@ -265,9 +265,20 @@ def print_simulation(console: Console, result) -> None:
     pph = result.points_per_hand
     console.print(f"points per hand: A {pph['A']:+.3f}, B {pph['B']:+.3f}")
     if len(result.decisions):
-        table = Table("side", "contract", "per 100 hands", "made %", box=None)
+        table = Table("side", "contract", "per 100 hands", "made %", "all tricks %",
+                      "net points", box=None)
         for row in result.decisions.to_dict(orient="records"):
             table.add_row(row["side"], row["contract"], f"{row['per_100_hands']:.1f}",
-                          f"{100 * row['made_rate']:.1f} ±"
-                          f"{100 * (row['made_rate_high'] - row['made_rate_low']) / 2:.1f}")
+                          _rate(row, "made_rate"), _rate(row, "march_rate"),
+                          f"{row['net_points_per_hand']:+.2f}")
         console.print(whole_numbers(table))
+    for side, lone in result.lone_hands.items():
+        console.print(f"{side}'s lone hands: {lone['per_100_hands']:.1f} per 100 hands, "
+                      f"march {100 * lone['march_rate']:.1f}% [{100 * lone['march_rate_low']:.1f}, "
+                      f"{100 * lone['march_rate_high']:.1f}], made {100 * lone['made_rate']:.1f}%, "
+                      f"{lone['net_points_per_hand']:+.2f} points a hand")
+
+
+def _rate(row: dict, key: str) -> str:
+    """A rate of a decisions row in percent with the half-width of its 95% interval."""
+    return f"{100 * row[key]:.1f} ±{100 * (row[key + '_high'] - row[key + '_low']) / 2:.1f}"

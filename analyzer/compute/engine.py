@@ -12,8 +12,8 @@ from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
 from kernels.engine import play_batch, point_state, replay_hand
-from kernels.games import G, play_games
-from kernels.slots import M, R
+from kernels.games import play_games
+from kernels.slots import G, M, R
 from kernels.threads import num_threads
 
 from ..errors import UserError
@@ -87,11 +87,11 @@ def games_per_set(rules: Rules) -> int:
 
 def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -> dict:
     """Play games ``first .. first+n-1`` of ``seed`` and count them: A's wins, hands,
-    redeals, each side's points, and per side and contract code how often it was declared
-    and made (``kernels.games``)."""
+    redeals, each side's points, and the tally per side and contract code (``tally[side,
+    code, T.*]``, ``kernels.slots.T``: declared, made, marched, net points, alone)."""
     to_norm, from_norm = rules.layout
     solving = uses_solver(match.policies)
-    results, decls, makes = play_games(
+    results, tally = play_games(
         rules.config(), rules.points_table, to_norm, from_norm, match.policies, match.params,
         np.int64(seed), np.int64(first), np.int64(n), np.int64(rules.target),
         np.int64(2 if rules.win_by_two else 1), table_bits(rules) if solving else 1,
@@ -101,7 +101,7 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
             "redeals": np.int64(results[:, G.REDEALS].sum()),
             "points_a": np.int64(results[:, G.POINTS_A].sum()),
             "points_b": np.int64(results[:, G.POINTS_B].sum()),
-            "declared": decls.sum(axis=0), "made": makes.sum(axis=0)}
+            "tally": tally.sum(axis=0)}
 
 
 KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}

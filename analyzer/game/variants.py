@@ -294,13 +294,17 @@ class Rules:
         """Tricks an upcard-auction contract needs."""
         return 3
 
-    @property
+    @cached_property
     def bid_ladder(self) -> tuple[int, ...]:
         """Call codes of every bid of a ladder auction, lowest first (empty otherwise): 3 up
-        to one less than the hand size, the n-ask where the variant has it, the moon."""
+        to one less than the hand size, the n-ask where the variant has it, the moon — read
+        from the engine's ladder (``kernels.auction.ladder_mask``), the rule's one home."""
         if self.auction != LADDER:
             return ()
-        return tuple(range(3, self.hand_size)) + ((K.ASK,) if self.has_ask else ()) + (K.MOON,)
+        from kernels.auction import ladder_mask  # here: a compiled kernel, not for --help
+
+        mask = int(ladder_mask(self.config()))
+        return tuple(c for c in range(64) if (mask >> c) & 1)
 
     @property
     def contracts(self) -> tuple[int, ...]:

@@ -83,6 +83,9 @@ class OddsResult:
     tremble: float = 0.0  # the chance, in inference, of a call the others' strategy would not make
     trembled: int = 0  # deals that fit the calls heard only by such a call
     details: pd.DataFrame | None = None  # one row per option: every discard, every card given
+    deals_asked: int = 0  # the deals (or layouts) run: ``deals`` are those that fit
+    heuristic_play: dict | None = None  # the verdict on the same deals with heuristic card play
+    uninformed: int = 0  # deals dealt ignoring the calls heard (no try fitted them)
 
     @property
     def acceptance(self) -> float:
@@ -101,12 +104,14 @@ class OddsResult:
                 "seed": self.seed, "exact": self.exact, "deals": self.deals,
                 "deals_tried": self.tried, "inference": self.inference,
                 "tremble": self.tremble, "deals_trembled": self.trembled,
+                "deals_uninformed": self.uninformed,
                 "acceptance": self.acceptance, "seconds": self.seconds,
                 "interrupted": self.interrupted, "nodes": self.nodes,
                 "options": records(self.options),
                 "details": [] if self.details is None else records(self.details),
                 "tricks": records(self.tricks),
-                "best": self.best, "notes": self.notes}
+                "best": self.best, "heuristic_play": self.heuristic_play,
+                "notes": self.notes}
 
 
 def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = None,
@@ -165,7 +170,8 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
          infer: bool = True, deals: int | None = None, precision: float | None = None,
          exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
          rules: Rules | None = None, progress: bool = False, chunk: int = DEFAULT_CHUNK,
-         worlds: int = DEFAULT_WORLDS, tremble: float = TREMBLE) -> OddsResult:
+         worlds: int = DEFAULT_WORLDS, tremble: float = TREMBLE,
+         play_check: bool = True) -> OddsResult:
     """Price every legal call at a decision point (see the module docstring). ``hand`` is the
     player's cards as text (or a natural mask), ``auction`` the calls heard (``"E pass, S
     pass"``); ``deals`` random deals (default 10,000), or ``precision`` the widest 95%
@@ -180,7 +186,7 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
     return odds_at(point, others=others, method=method, infer=infer, deals=deals,
                    precision=precision, exact=exact, seed=seed, workers=workers, given=given,
                    trumps=trumps, bids=_bids(rules, bid), progress=progress, chunk=chunk,
-                   worlds=worlds, tremble=tremble)
+                   worlds=worlds, tremble=tremble, play_check=play_check)
 
 
 def odds_at(point: DecisionPoint, *, others: str = DEFAULT_OTHERS, method: str = "dd",
@@ -188,21 +194,53 @@ def odds_at(point: DecisionPoint, *, others: str = DEFAULT_OTHERS, method: str =
             exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
             trumps: list | None = None, bids: set | None = None, progress: bool = False,
             chunk: int = DEFAULT_CHUNK, worlds: int = DEFAULT_WORLDS,
-            tremble: float = TREMBLE) -> OddsResult:
+            tremble: float = TREMBLE, play_check: bool = True) -> OddsResult:
     """:func:`odds` at a decision point already built (``trumps``: suit indices, ``bids``:
-    call codes to keep)."""
+    call codes to keep). ``play_check``: a double-dummy answer (not exact) also plays its
+    deals with heuristic card play and says when the best call differs."""
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     _check_sizes(deals, precision, exact)
     if not 0 <= tremble < 0.5:
         raise UserError("--tremble is a chance between 0 and 0.5, e.g. 0.03")
-    d = prepare(point, None, None, method == "dd", infer, trumps, bids)
-    set_tremble(d.query, 0.0 if exact else tremble)  # exact layouts: no random keeping
-    d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
-    # the strategy last: the question is checked before a first use builds the analyzer
-    d.query.policies, d.query.params = others_policies(others, method, point.rules, worlds)
+
+    def decision(play: str, infer: bool = infer) -> Decision:
+        d = prepare(point, None, None, play == "dd", infer, trumps, bids)
+        set_tremble(d.query, 0.0 if exact else tremble)  # exact layouts: no random keeping
+        d.query.cons = parse_given(given, d.query, point.seat,
+                                   None if trumps is None else trumps[0])
+        # the strategy last: the question is checked before a first use builds the analyzer
+        d.query.policies, d.query.params = others_policies(others, play, point.rules, worlds)
+        return d
+
     with using_threads(workers):
-        return _run(d, others, method, seed, deals, precision, exact, progress, chunk)
+        result = _run(decision(method), others, method, seed, deals, precision, exact,
+                      progress, chunk, uninformed=None if exact or not infer or not tremble
+                      else lambda: decision(method, infer=False))
+        if play_check and method == "dd" and not exact and not result.interrupted and \
+                result.best.get("runner_up") is not None:
+            _check_play(result, decision("heuristic"), seed, chunk)
+    return result
+
+
+def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
+    """Play the same deals again with heuristic card play (``d``) and keep its verdict in
+    ``result.heuristic_play``; when the best call differs from double dummy's, say so in the
+    notes (issue 24: a margin that depends on perfect play should not look sure)."""
+    totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk)
+    counts = totals.counts
+    if not counts or totals.interrupted or int(counts["accepted"]) == 0:
+        return
+    other = verdict(d, counts, False)
+    result.heuristic_play = other
+    best = result.best
+    if (other["call"], other["trump"]) == (best["call"], best["trump"]):
+        return
+    result.notes.append(
+        f"the best call depends on how well the cards are played: double dummy (everyone "
+        f"sees every card) {best['label']} by {best['margin']:+.2f}; heuristic play "
+        f"{other['label']} by {other['margin']:+.2f} [{other['margin_low']:+.2f}, "
+        f"{other['margin_high']:+.2f}] on the same deals")
 
 
 def _work(d: Decision, seed: int, exact: bool):
@@ -235,7 +273,7 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
 
 
 def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
-         chunk) -> OddsResult:
+         chunk, uninformed=None) -> OddsResult:
     total = _deal_count(d, seed, deals, precision, exact)
     enough = None
     if precision is not None:
@@ -249,9 +287,15 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")
-    _check_accepted(d, counts)
     notes = [f"interrupted after {totals.done:,} deals: these are the estimates so far"] \
         if totals.interrupted else []
+    unmet = int(counts["unmet"])
+    if unmet and uninformed is not None and not totals.interrupted:
+        counts = _deal_uninformed(uninformed(), counts, seed, unmet, chunk)
+        notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
+                     f"dealt to fit the calls heard (too unlikely for the others' strategy, "
+                     f"even allowing --tremble), so they were dealt ignoring the calls heard")
+    _check_accepted(d, counts)
     notes += _unusual_auction(d, counts)
     p = d.point
     return OddsResult(
@@ -265,7 +309,8 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         best=verdict(d, counts, exact), inference=bool(d.query.point[Q.PT.CHECK]), notes=notes,
         nodes=int(counts["nodes"]), choices=list(d.options),
         tremble=tremble_of(d.query),
-        trembled=int(counts.get("trembled", 0)))
+        trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
+        uninformed=int(counts.get("uninformed", 0)))
 
 
 UNUSUAL = 0.25  # the share of the deals kept by a tremble above which the auction is unusual
@@ -283,14 +328,30 @@ def _unusual_auction(d: Decision, counts: dict) -> list[str]:
             f"{chance:.0%} of the time; --tremble 0 keeps only the strategy's own calls)"]
 
 
+UNINFORMED_SEED = 0x5EED_0F_1F0  # the deals dealt without inference draw from their own stream
+
+
+def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -> dict:
+    """``counts`` with ``n`` more deals of ``d`` (the same question without inference) in place
+    of the ``n`` deals no try could fit to the calls heard (``unmet``, kept for the note)."""
+    extra = run_chunks(n, _work(d, seed ^ UNINFORMED_SEED, False), chunk=chunk,
+                       progress=False).counts
+    merged = {k: (v + extra[k] if k in extra and k != "unmet" else v)
+              for k, v in counts.items()}
+    merged["uninformed"] = int(extra.get("accepted", 0))
+    merged["still_unmet"] = int(extra.get("unmet", 0))
+    return merged
+
+
 def _check_accepted(d: Decision, counts: dict) -> None:
     """UserError when no deal (or too few) fit the conditions and the calls heard."""
-    if counts["unmet"] > 0:
-        heard = bool(d.query.point[Q.PT.CHECK])
+    if counts.get("still_unmet", counts["unmet"]) > 0:
+        heard = bool(d.query.point[Q.PT.CHECK]) and "still_unmet" not in counts
         what = "the calls heard" if heard else "the --given conditions"
         why = ("impossible, or too rare for the strategy the others bid by even allowing "
                "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"
-        raise UserError(f"no deal fits {what}: {int(counts['unmet'])} deals found none in "
+        raise UserError(f"no deal fits {what}: "
+                        f"{int(counts.get('still_unmet', counts['unmet']))} deals found none in "
                         f"{MAX_TRIES:,} tries each ({why})")
     if int(counts["accepted"]) == 0:
         raise UserError("no layout meets the --given conditions and the calls heard")

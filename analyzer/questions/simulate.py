@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import codes as K
+from kernels.slots import T
 
 from ..compute.engine import Match, check_seed, games_per_set, play_game_chunk, uses_solver
 from ..compute.runner import run_chunks, using_threads
@@ -19,13 +20,16 @@ from ..game.variants import LADDER, Rules
 from ..stats import wilson
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
+from .rollout import BASE, play_rollout_games, rollout_deals, rollout_for
 
 
 @dataclass
 class SimResult:
     """A match: who played, how many games, A's win rate with its 95% interval (the fair
-    share is 1/2 with four players, 1/3 with three), points per hand, and the contracts each
-    side declared (``decisions``: side, contract, declared, made, rate)."""
+    share is 1/2 with four players, 1/3 with three), points per hand, the contracts each
+    side declared (``decisions``: side, contract, declared, made and marched with rates, net
+    points a hand, alone or not) and each side's lone hands (``lone_hands``: see
+    :func:`lone_summary`)."""
 
     rules: Rules
     strategy: str
@@ -41,6 +45,7 @@ class SimResult:
     redeals: int
     seconds: float
     decisions: pd.DataFrame
+    lone_hands: dict
     interrupted: bool = False
 
     def to_dict(self) -> dict:
@@ -53,7 +58,8 @@ class SimResult:
                 "points_per_hand": self.points_per_hand, "hands": self.hands,
                 "redeals": self.redeals, "seconds": self.seconds,
                 "interrupted": self.interrupted,
-                "decisions": self.decisions.to_dict(orient="records")}
+                "decisions": self.decisions.to_dict(orient="records"),
+                "lone_hands": self.lone_hands}
 
 
 def contract_label(rules: Rules, code: int) -> str:
@@ -79,41 +85,80 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
         raise UserError("--games must be at least 1")
     vs_play = vs_play or play
     start = time.perf_counter()
-    pa, ra = seat_policies(strategy, play, worlds, rules)
-    pb, rb = seat_policies(vs, vs_play, worlds, rules)
+    rolls = (rollout_deals(strategy), rollout_deals(vs))
+    if all(rolls):
+        raise UserError("only one side can bid by rollout (it is measured against a table "
+                        "strategy)")
+    pa, ra = seat_policies(BASE if rolls[0] else strategy, play, worlds, rules)
+    pb, rb = seat_policies(BASE if rolls[1] else vs, vs_play, worlds, rules)
     match = Match(np.stack([pa[0], pb[0]]), np.stack([ra[0], rb[0]]))
     copies = games_per_set(rules)
     games = -(-games // copies) * copies  # whole duplicate sets
-    chunk = chunk or copies * (4 if uses_solver(match.policies) else 512)
+    if any(rolls):
+        side = 0 if rolls[0] else 1
+        roll = rollout_for(rules, rolls[side], (play, vs_play)[side])
+
+        def work(first, n):
+            return play_rollout_games(rules, match, side, roll, seed, first, n)
+        chunk = chunk or copies
+    else:
+        def work(first, n):
+            return play_game_chunk(rules, match, seed, first, n)
+        chunk = chunk or copies * (4 if uses_solver(match.policies) else 512)
     with using_threads(workers):
-        totals = run_chunks(games, lambda first, n: play_game_chunk(rules, match, seed, first,
-                                                                    n),
-                            chunk=chunk, progress=progress, label="playing")
+        totals = run_chunks(games, work, chunk=chunk, progress=progress, label="playing")
     if not totals.counts:
         raise UserError("interrupted before the first games were played")
     c = totals.counts
     hands = int(c["hands"])
+    decisions = _decisions(rules, c)
     return SimResult(
         rules=rules, strategy=strategy, vs=vs, play=play, vs_play=vs_play, seed=seed,
         games=totals.done, win_rate=wilson(int(c["wins"]), totals.done),
         fair_share=1 / copies,
         points_per_hand={"A": int(c["points_a"]) / hands, "B": int(c["points_b"]) / hands},
         hands=hands, redeals=int(c["redeals"]), seconds=time.perf_counter() - start,
-        decisions=_decisions(rules, c), interrupted=totals.interrupted)
+        decisions=decisions, lone_hands=lone_summary(decisions, hands),
+        interrupted=totals.interrupted)
 
 
 def _decisions(rules: Rules, c: dict) -> pd.DataFrame:
-    """How often each side declared and made each contract."""
+    """Per side and contract: how often it was declared (and per 100 hands), made and
+    marched (with 95% intervals), the net points a hand to the declaring side, and whether
+    the declarer played alone."""
     hands = int(c["hands"])
+    tally = c["tally"]
     rows = []
     for side, name in ((0, "A"), (1, "B")):
-        for code in np.nonzero(c["declared"][side])[0]:
-            d = int(c["declared"][side, code])
-            m = int(c["made"][side, code])
-            p, lo, hi = wilson(m, d)
+        for code in np.nonzero(tally[side, :, T.DECLARED])[0]:
+            row = tally[side, code]
+            d = int(row[T.DECLARED])
+            p, lo, hi = wilson(int(row[T.MADE]), d)
+            q, qlo, qhi = wilson(int(row[T.MARCHED]), d)
             rows.append({"side": name, "contract": contract_label(rules, int(code)),
-                         "declared": d, "per_100_hands": 100 * d / hands, "made": m,
-                         "made_rate": p, "made_rate_low": lo, "made_rate_high": hi})
+                         "declared": d, "per_100_hands": 100 * d / hands,
+                         "made": int(row[T.MADE]), "made_rate": p, "made_rate_low": lo,
+                         "made_rate_high": hi, "marched": int(row[T.MARCHED]),
+                         "march_rate": q, "march_rate_low": qlo, "march_rate_high": qhi,
+                         "net_points_per_hand": int(row[T.NET]) / d,
+                         "alone": bool(row[T.ALONE] == d)})
     return pd.DataFrame(rows)
 
 
+def lone_summary(decisions: pd.DataFrame, hands: int) -> dict:
+    """Each side's lone hands (the contracts its declarer played alone) from ``decisions``:
+    ``{side: {"declared", "per_100_hands", "march_rate", "march_rate_low",
+    "march_rate_high", "made_rate", "net_points_per_hand"}}``; sides that never went alone
+    are left out."""
+    out = {}
+    if not len(decisions):
+        return out
+    for side, rows in decisions[decisions["alone"]].groupby("side"):
+        d = int(rows["declared"].sum())
+        p, lo, hi = wilson(int(rows["marched"].sum()), d)
+        out[side] = {"declared": d, "per_100_hands": 100 * d / hands, "march_rate": p,
+                     "march_rate_low": lo, "march_rate_high": hi,
+                     "made_rate": int(rows["made"].sum()) / d,
+                     "net_points_per_hand": float((rows["net_points_per_hand"] *
+                                                   rows["declared"]).sum() / d)}
+    return out

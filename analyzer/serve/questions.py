@@ -29,7 +29,7 @@ from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 ODDS_TEXT = ("hand", "variant", "upcard", "seat", "dealer", "auction", "trump", "bid",
              "method", "others")
 ODDS_INT = ("deals", "seed", "worlds")
-ODDS_BOOL = ("infer", "exact")
+ODDS_BOOL = ("infer", "exact", "play_check")
 ODDS_FLOAT = ("tremble",)
 ODDS_LIST = ("given",)
 NOT_SERVED = {"precision": "give deals instead: a run to a precision has no fixed size",

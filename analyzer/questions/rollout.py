@@ -1,0 +1,199 @@
+"""The rollout bidder (``--strategy rollout[:DEALS]``): at each of its calls a seat asks the
+decision-point query itself — every legal call played out on ``DEALS`` deals of the unseen
+cards that fit the calls heard, the later calls by the analyzer strategy, the cards by the
+seat's play — and makes the call (with its alone, discard, card given and trump) that nets the
+most. Everything else (the other side's calls, card play, later choices the query did not
+fix) is the engine's, seat by seat, so a match against another strategy is played on the same
+deals, streams and scoring as ``kernels.games``: with no rollout seat this module plays
+exactly the games ``play_games`` plays (tested).
+
+Slow by design — it measures the ceiling of bidding by this project's own values: a few
+hundred deals for each call of the rollout seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels import codes as K
+from kernels.engine import deal_one, play_forced_hand
+from kernels.games import MAX_HANDS, N_CODES, add_points, contract_code, count_hand, game_winner
+from kernels.query import OPT
+from kernels.slots import M, R, T
+
+from ..compute.engine import Match, games_per_set, uses_solver
+from ..compute.query import run_query
+from ..compute.solver import table_bits
+from ..errors import UserError
+from ..game.auction import DecisionPoint, Heard
+from ..game.variants import Rules
+from ..strategy.seats import others_policies
+from .decide import chunk_counts, prepare, set_tremble
+
+PREFIX = "rollout"
+DEFAULT_DEALS = 200
+BASE = "analyzer"  # the strategy of the later calls in a rollout, and of the other decisions
+ROLLOUT_STREAM = 1 << 40  # rollout seeds live far from the games' own hand indices
+
+
+def rollout_deals(strategy: str) -> int | None:
+    """The deals a call of ``strategy`` (``rollout`` or ``rollout:DEALS``) plays out, or None
+    when it is not the rollout bidder. UserError for a bad count."""
+    if strategy != PREFIX and not strategy.startswith(PREFIX + ":"):
+        return None
+    if strategy == PREFIX:
+        return DEFAULT_DEALS
+    text = strategy[len(PREFIX) + 1:]
+    if not text.isdigit() or not 10 <= int(text) <= 100_000:
+        raise UserError(f"{strategy!r}: write rollout:DEALS with 10 to 100,000 deals a call, "
+                        f"e.g. rollout:200")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """How the rollout seats decide: deals a call, the tremble of inference, and the seats'
+    query policies (every seat bids by ``BASE`` and plays by the rollout side's play)."""
+
+    deals: int
+    policies: np.ndarray
+    params: np.ndarray
+    solve: bool  # cards double dummy (the query's solver gives the tricks)
+    tremble: float = 0.03
+
+
+def rollout_for(rules: Rules, deals: int, play: str) -> Rollout:
+    """The rollout of a side that plays its cards by ``play`` (the query's card play)."""
+    policies, params = others_policies(BASE, play, rules)
+    return Rollout(deals, policies, params, play == "dd")
+
+
+def best_option(rules: Rules, roll: Rollout, dealer: int, seat: int, hand: int, upcard: int,
+                heard: Heard, seed: int) -> tuple | None:
+    """The option row (slots ``kernels.query.OPT``) that nets the most for ``seat`` at this
+    call over ``roll.deals`` deals, or None when no deal fits the calls heard."""
+    point = DecisionPoint(rules, dealer, seat, hand, upcard, heard)
+    d = prepare(point, roll.policies, roll.params, solve=roll.solve, infer=True)
+    set_tremble(d.query, roll.tremble)
+    counts = chunk_counts(d, run_query(d.query, seed, 0, roll.deals))
+    if int(counts["accepted"]) == 0:
+        return None
+    return d.options[int(np.argmax(counts["net"]))].row
+
+
+def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
+    """Fresh copies of a dealt hand with ``calls`` ([(seat, code)]) forced, the makers in the
+    mask ``alone`` going alone; ``asker`` with ``option``'s later choices (trump, discard,
+    card given) where it wins the auction."""
+    hm, rec = hm0.copy(), rec0.copy()
+    rec[R.MODE] = K.MODE_FORCED
+    rec[R.ASKER] = asker
+    rec[R.HEARD_ALONE] = alone
+    for j, (s, c) in enumerate(calls):
+        rec[R.CALL_SEAT + j] = s
+        rec[R.CALL + j] = c
+    rec[R.NCALLS] = rec[R.FORCED] = len(calls)
+    for slot in (R.F_ALONE, R.F_DISCARD, R.F_GIVE, R.F_TRUMP, R.F_DEFEND, R.TURN):
+        rec[slot] = -1
+    if option is not None:
+        rec[R.F_ALONE] = option[OPT.ALONE]
+        rec[R.F_DISCARD] = option[OPT.DISCARD]
+        rec[R.F_GIVE] = option[OPT.GIVE]
+        rec[R.F_TRUMP] = option[OPT.TRUMP]
+    return hm, rec
+
+
+def play_rollout_hand(rules: Rules, seat_pols, seat_pars, rollout_seats: int, roll, seed: int,
+                      index: int, stream: int, dealer: int):
+    """Deal hand ``index`` and play it: the seats in the mask ``rollout_seats`` make their
+    calls by rollout, every other decision is the seats' policies'. Returns the record."""
+    cfg = rules.config()
+    to_norm, from_norm = rules.layout
+    bits = table_bits(rules) if uses_solver(seat_pols) else 1
+    hm0 = np.zeros(M.LEN, dtype=np.uint64)
+    rec0 = np.zeros(R.LEN, dtype=np.int64)
+    deal_one(cfg, np.int64(seed), np.int64(index), np.int64(dealer), hm0, rec0)
+
+    def run(calls, alone, asker=-1, option=None):
+        hm, rec = _forced(hm0, rec0, calls, alone, asker, option)
+        play_forced_hand(cfg, rules.points_table, to_norm, from_norm, seat_pols, seat_pars,
+                         np.int64(seed), np.int64(stream), hm, rec, bits)
+        return rec
+
+    calls: list = []
+    alone = 0
+    chosen: dict = {}
+    heard = Heard()
+    while True:
+        rec = run(calls, alone)
+        j = len(calls)
+        if rollout_seats == 0 or rec[R.NCALLS] <= j:
+            break
+        s = int(rec[R.CALL_SEAT + j])
+        call = int(rec[R.CALL + j])
+        went_alone = bool((rec[R.ALONE_SEATS] >> s) & 1) and rec[R.NCALLS] == j + 1
+        if (rollout_seats >> s) & 1:
+            row = best_option(rules, roll, dealer, s, int(hm0[M.DEALT + s]),
+                              int(rec0[R.UPCARD]), heard,
+                              ROLLOUT_STREAM + stream * 16 + j)
+            if row is not None:
+                call = int(row[OPT.CALL])
+                went_alone = row[OPT.ALONE] == 1
+                chosen[s] = row
+        calls.append((s, call))
+        heard = heard.then(s, call, went_alone and call != K.PASS)
+        if went_alone and call != K.PASS:
+            alone |= 1 << s
+    maker = next((s for s, c in reversed(calls) if c not in (K.PASS, K.SWAP)), -1)
+    if maker in chosen:  # its later choices (trump, discard, card given) are the rollout's
+        return run(calls, alone, maker, chosen[maker])
+    return rec
+
+
+def play_rollout_games(rules: Rules, match: Match, rollout_side: int | None, roll,
+                       seed: int, first: int, n: int) -> dict:
+    """Games ``first .. first+n-1`` of ``seed`` as ``kernels.games.play_games`` plays them,
+    but the seats of ``rollout_side`` (0 = A, 1 = B, None: no seat) call by rollout. Returns
+    the counts of ``analyzer.compute.engine.play_game_chunk``."""
+    cfg = rules.config()
+    copies = games_per_set(rules)
+    partners = rules.partnership
+    units = 2 if partners else 3
+    wins = hands_played = redeals = points_a = points_b = 0
+    tally = np.zeros((2, N_CODES, T.LEN), dtype=np.int64)
+    for game in range(first, first + n):
+        deal_set, a_seat = divmod(game, copies)
+        side_of = [(0 if (s & 1) == a_seat else 1) if partners else (0 if s == a_seat else 1)
+                   for s in range(4)]
+        seat_pols = np.stack([match.policies[side_of[s]] for s in range(4)])
+        seat_pars = np.stack([match.params[side_of[s]] for s in range(4)])
+        rolling = 0 if rollout_side is None else \
+            sum(1 << s for s in range(rules.players) if side_of[s] == rollout_side)
+        scores = np.zeros(4, dtype=np.int64)
+        dealer = deal_set % rules.players
+        winner = -1
+        for h in range(MAX_HANDS):
+            index = deal_set * MAX_HANDS + h
+            rec = play_rollout_hand(rules, seat_pols, seat_pars, rolling, roll, seed, index,
+                                    index * 3 + a_seat, dealer)
+            hands_played += 1
+            dealer = (dealer + 1) % rules.players
+            if rec[R.STATUS] != K.ST_PLAYED:
+                redeals += 1
+                continue
+            count_hand(cfg, rec, tally[side_of[int(rec[R.DECLARER])], contract_code(cfg, rec)])
+            add_points(cfg, rec, scores)
+            winner = game_winner(scores, units, np.int64(rules.target),
+                                 np.int64(2 if rules.win_by_two else 1))
+            if winner >= 0:
+                break
+        wins += int(winner == a_seat)
+        points_a += int(scores[a_seat])
+        points_b += int(scores[1 - a_seat]) if partners else \
+            int(sum(scores[s] for s in range(3) if s != a_seat)) // 2
+    return {"wins": np.int64(wins), "hands": np.int64(hands_played),
+            "redeals": np.int64(redeals), "points_a": np.int64(points_a),
+            "points_b": np.int64(points_b), "tally": tally}
+
