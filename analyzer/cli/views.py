@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from kernels.slots import R
 
@@ -62,9 +62,23 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))
     console.print(whole_numbers(_options_table(r, details)))
+    _print_marches(console, r)
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
+
+
+def _print_marches(console: Console, r: OddsResult) -> None:
+    """The upcard auction's march (every trick: 2 points, 4 alone) of each making call; in a
+    ladder auction the moon and the ask need every trick, so their "we make" says it."""
+    if r.rules.bid_ladder:
+        return
+    made = [(row, _call_name(row)) for row in r.options.to_dict(orient="records")
+            if row["option"] != "pass"]
+    if made:
+        console.print("we march (take every trick), %: " + ", ".join(
+            f"{name} " + _pct(row["p_we_march"], row["p_we_march_low"], row["p_we_march_high"],
+                              r.exact, compact=True) for row, name in made))
 
 
 def _tricks_table(r: OddsResult) -> Table:
@@ -78,6 +92,14 @@ def _tricks_table(r: OddsResult) -> Table:
     return t
 
 
+def _call_name(row: dict) -> str:
+    """A row of the options table in words: the call, its detail, the card an ask brings."""
+    name = option_label(row["option"], row["trump"], row.get("detail") or "")
+    if isinstance(row.get("received_most"), str):
+        name += f", gets {row['received_most']}"
+    return name
+
+
 def _options_table(r: OddsResult, details: bool) -> Table:
     """Every call (at its best discard or card given; ``details``: every one) with its net
     points, its difference from the best (same deals), and the chances: ours (our side
@@ -85,15 +107,14 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     options = r.details if details else r.options
     redeal = bool(len(options)) and options["p_redeal"].max() > 0
     kinds = [k for k in SHOWN_OUTCOMES if k != "redeal" or redeal]
+    rows = options.to_dict(orient="records")
+    names = [_call_name(row) for row in rows]
     cols = ["call", "net points", "vs best", *(f"{SHOWN_OUTCOMES[k]} %" for k in kinds)]
     t = Table(*cols, box=None,
               title="Every call, played out on the same deals (we = your side"
                     + ("; gets: the card the ask most often brings back)" if
                        r.rules.has_ask else ")"))
-    for row in options.to_dict(orient="records"):
-        name = option_label(row["option"], row["trump"], row.get("detail") or "")
-        if isinstance(row.get("received_most"), str):
-            name += f", gets {row['received_most']}"
+    for name, row in zip(names, rows, strict=True):
         ev = f"{row['ev']:+.2f}" if r.exact else \
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
@@ -265,8 +286,8 @@ def print_simulation(console: Console, result) -> None:
     pph = result.points_per_hand
     console.print(f"points per hand: A {pph['A']:+.3f}, B {pph['B']:+.3f}")
     if len(result.decisions):
-        table = Table("side", "contract", "per 100 hands", "made %", "all tricks %",
-                      "net points", box=None)
+        table = Table(Column("side", min_width=4), "contract", "per 100 hands", "made %",
+                      "march %", "net", box=None)
         for row in result.decisions.to_dict(orient="records"):
             table.add_row(row["side"], row["contract"], f"{row['per_100_hands']:.1f}",
                           _rate(row, "made_rate"), _rate(row, "march_rate"),

@@ -15,9 +15,8 @@ from .variants import Rules
 
 PROBABILITIES = ("we_declare", "we_make", "we_march", "we_euchred", "they_make",
                  "they_euchred", "redeal")
-SHOWN_OUTCOMES = {"we_make": "we make", "we_march": "all tricks", "we_euchred": "we're set",
-                  "they_make": "they make", "redeal": "redeal"}
-# the chances an answer shows, in words (redeal: if any; all tricks: the march, or the moon)
+SHOWN_OUTCOMES = {"we_make": "we make", "we_euchred": "we're set", "they_make": "they make",
+                  "redeal": "redeal"}  # the chances an answer shows, in words (redeal: if any)
 
 
 def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
