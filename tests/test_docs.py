@@ -155,3 +155,48 @@ def test_shrink_caps_sizes():
     assert shrink(["odds", "--deals", "1_000_000", "--games", "5", "--precision", "0.01"]) == \
         ["odds", "--deals", "200", "--games", "5", "--deals", "200"]
     assert re.search("200", " ".join(shrink(["table", "--deals", "1000000"])))
+
+
+def readme_outputs() -> list[tuple[str, list[str]]]:
+    """The README's examples shown with their output: ``(command, printed lines)``."""
+    out = []
+    in_console = False
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("```"):
+            in_console = line.strip() == "```console"
+            continue
+        if not in_console:
+            continue
+        if line.startswith("$ euchre "):
+            out.append((line[2:], []))
+        elif out and line.strip() not in ("", "..."):
+            out[-1][1].append(line)
+    return [(command, lines) for command, lines in out if lines]
+
+
+TIMING = re.compile(r"\d[\d.]* (s|min)\b")
+NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+
+
+def figures(lines) -> list[str]:
+    """Every number printed in ``lines``, in order, but the timings (they vary by machine)."""
+    return [n for line in lines for n in NUMBER.findall(TIMING.sub("", line))]
+
+
+def test_the_readme_shows_outputs():
+    assert len(readme_outputs()) >= 3
+
+
+@pytest.mark.parametrize("command, lines", readme_outputs(), ids=lambda v: str(v)[:40])
+def test_the_readme_prints_what_the_command_prints(command, lines, capsys, monkeypatch):
+    """The figures of an example's output in the README are what the command prints today,
+    at the README's sizes (each is seconds here), in order — so a change of behaviour that
+    moves an answer shows as a failing README, not a stale one. Wrapping may differ."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)  # the shipped strategies, as a reader has
+    assert run(shlex.split(command)[1:]) == 0
+    printed = figures(capsys.readouterr().out.splitlines())
+    want = figures(lines)
+    it = iter(printed)
+    missing = [n for n in want if n not in it]  # a subsequence, in order
+    assert not missing, f"{command}: README shows {want}, the command printed {printed}"
