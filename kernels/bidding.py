@@ -14,8 +14,6 @@ table, by option, context (``ladder_context``, ``round1_context``, ``round2_cont
 hand's point count in half points.
 """
 
-from enum import IntEnum
-
 import numpy as np
 from numba import njit
 
@@ -23,25 +21,9 @@ from .bits import lowest_bit, popcount
 from .codes import ASK, MOON, NAME, ORDER, PASS
 from .config import JIT
 from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
+from .slots import PR, T
 
 ONE = np.uint64(1)
-
-
-class T(IntEnum):
-    """The calls a point-count threshold is for (``threshold``)."""
-
-    BID3 = 0
-    BID4 = 1
-    BID5 = 2
-    ASK = 3
-    MOON = 4
-    ORDER = 5  # round 1 (the upcard's points counted for the dealer's side, ``order_points``)
-    ORDER_ALONE = 6
-    NAME = 7  # round 2
-    NAME_ALONE = 8
-    DEFEND_ALONE = 9
-    SWAP_BELOW = 10  # swap for the ghost hand when the best suit is worth less than this
-    COUNT = 11
 
 
 # card weights (``points_table``): trump by rank, then side cards by rank
@@ -50,21 +32,6 @@ W_SIDE = 10  # A, K, Q, J, T, 9, 8, 7
 W_COUNT = 18
 TRUMP_RANKS = (-1, -2, 7, 6, 5, 3, 2, 1, 0)  # natural rank of each trump weight (-1 right, -2 left)
 SIDE_RANKS = (7, 6, 5, 4, 3, 2, 1, 0)
-
-
-class PR(IntEnum):
-    """Slots of one seat's parameter row (float64)."""
-
-    WORLDS = 0  # pimc: worlds sampled per card
-    VOID = 1  # points per side-suit void ...
-    VOID_MIN = 2  # ... when holding at least this many trumps
-    UP_DEALER = 3  # round 1: the dealer counts the upcard in, less this (its discard)
-    UP_PARTNER = 4  # the dealer's partner counts this share of the upcard's points
-    UP_OPPONENT = 5  # an opponent of the dealer subtracts this share
-    TH = 8  # thresholds: 4 places x T.COUNT
-    PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
-    STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
-    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33
 
 
 STRAT_OPTIONS = 8

@@ -8,8 +8,6 @@ context for it (``kernels.bidding``), the trump its hand features are read for, 
 hand ended (slots ``kernels.query.X``).
 """
 
-from enum import IntEnum
-
 import numpy as np
 from numba import get_thread_id, njit, prange
 
@@ -47,23 +45,12 @@ from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_a
 from .layout import JOKER, deck_natural_ids, natural_suit
 from .query import X
 from .record import reset_record
-from .slots import C, M, R
+from .slots import RW, C, M, R
 from .solver import new_deal
 
 ONE = np.uint64(1)
 MAX_ROWS = 16
 ASKER = 0  # the tables are seen from seat N
-
-
-class RW(IntEnum):
-    """Slots of one row (int16: contexts run to 255)."""
-
-    POINT = 0  # 0: N's first call; 1: its round-2 call
-    OPTION = 1  # the analyzer table's option (L_* or U_*)
-    CONTEXT = 2
-    TRUMP = 3  # the suit N's hand features are read for
-    RESULT = 4  # X.LEN slots: how the hand ended
-    LEN = 4 + 6
 
 
 @njit(**JIT)

@@ -17,7 +17,7 @@ from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_a
 from .exchanges import plays_alone
 from .layout import deck_natural_ids
 from .seating import contract_needs
-from .slots import C, G, M, R, T
+from .slots import TALLY, C, G, M, R
 from .solver import new_deal
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
@@ -76,19 +76,19 @@ def game_winner(scores, units, target, win_by):
 def count_hand(cfg, rec, row):
     """Add a played hand to its row ``T.*`` of the tally: declared, made, marched (every
     trick), played alone, and the net points to the declaring side."""
-    row[T.DECLARED] += 1
+    row[TALLY.DECLARED] += 1
     if made(cfg, rec):
-        row[T.MADE] += 1
+        row[TALLY.MADE] += 1
     if rec[R.DECL_TRICKS] == cfg[C.HAND]:
-        row[T.MARCHED] += 1
+        row[TALLY.MARCHED] += 1
     if plays_alone(cfg, rec):
-        row[T.ALONE] += 1
+        row[TALLY.ALONE] += 1
     decl = rec[R.DECLARER]
     if cfg[C.PARTNERS] == 1:  # the two teams' points are in the first two slots
-        row[T.NET] += rec[R.POINTS + (decl & 1)] - rec[R.POINTS + 1 - (decl & 1)]
+        row[TALLY.NET] += rec[R.POINTS + (decl & 1)] - rec[R.POINTS + 1 - (decl & 1)]
     else:
         for s in range(cfg[C.PLAYERS]):
-            row[T.NET] += rec[R.POINTS + s] if s == decl else -rec[R.POINTS + s]
+            row[TALLY.NET] += rec[R.POINTS + s] if s == decl else -rec[R.POINTS + s]
 
 
 @njit(**JIT)
@@ -173,10 +173,10 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
 def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, first, n, target,
                win_by, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
-    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, T.LEN])``
+    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, TALLY.LEN])``
     (see ``kernels.slots.T``); each game depends only on (seed, its number)."""
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
-    tally = np.zeros((n, 2, N_CODES, np.int64(T.LEN)), dtype=np.int64)
+    tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
     deck_ids = deck_natural_ids(cfg[C.DECK])
     decks = normalised_decks(cfg[C.DECK], to_norm)

@@ -30,8 +30,6 @@ Layout: ``tt[bucket, field, way]`` uint64; the bucket is a hash of the shape and
 holds ``ways`` entries whose fields are contiguous (see ``E``).
 """
 
-from enum import IntEnum
-
 import numpy as np
 from llvmlite import ir
 from numba import config as numba_config
@@ -42,6 +40,7 @@ from numba.extending import intrinsic
 from .bits import lowest_bit, popcount
 from .config import HAVE_BMI2, JIT
 from .layout import SLOT_MASKS
+from .slots import E
 
 ONE = np.uint64(1)
 EVEN_BITS = np.uint64(0x5555555555555555)
@@ -49,18 +48,6 @@ ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out
 UNKNOWN_UB = 15
 STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the CTX word
-
-
-class E(IntEnum):
-    """Fields of the table, ``tt[bucket, field, way]``: each field of a bucket's entries is
-    contiguous, so a lookup compares a whole bucket at once (the compiler vectorises it)."""
-
-    SHAPE = 0  # 4 bits a (hand, suit): 16 lengths
-    CTX = 1  # leader | active << 2 | decl << 6 | double-deck class counts << 10 | stamp << 26
-    REGION = 2  # the region as a mask over the owner planes (see position_key)
-    OWNERS = 3  # 3 words: the owner planes of the position, masked by the region
-    DATA = 6  # weight << 24 | best lead + 1 << 16 | lower bound << 8 | upper bound
-    FIELDS = 7
 
 
 def _bmi_intrinsic(name):

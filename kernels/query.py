@@ -20,8 +20,6 @@ policies, or (``PT.SOLVE``) the tricks by the double-dummy solver. ``results[i, 
 ``X``) say how it ended.
 """
 
-from enum import IntEnum
-
 import numpy as np
 from numba import get_thread_id, njit, prange
 
@@ -35,64 +33,10 @@ from .exchange_heuristics import discard_card, keep_best
 from .layout import DECK_DOUBLE, SLOT_MASKS, TRUMP_SLOT, deck_mask, normalise_mask
 from .record import reset_record
 from .rng import GOLDEN, STREAM_DEAL, mix64, stream_state
-from .slots import C, K, M, R
+from .slots import OPT, PT, C, K, M, R, S, X
 from .solver import W, at_least, new_deal, set_position, solve_exact
 
 ONE = np.uint64(1)
-
-
-class PT(IntEnum):
-    """Slots of a decision point (int64): the calls heard before the asker's turn."""
-
-    DEALER = 0
-    ASKER = 1
-    NCALLS = 2  # calls heard
-    HEARD_ALONE = 3  # 4-bit mask: makers among them who went alone
-    CHECK = 4  # 1: deal consistent with the calls heard (inference)
-    SOLVE = 5  # 1: the options' tricks by the double-dummy solver, not by card play
-    CALL_SEAT = 6  # 16 slots
-    CALL = 22  # 16 slots
-    TREMBLE = 38  # with CHECK: the chance, per million, of a call the strategy would not make
-    LEN = 39
-
-
-class OPT(IntEnum):
-    """Slots of an option row (int64; -1: the seat's policy decides)."""
-
-    CALL = 0  # the asker's call (-1: none, the decision comes after the auction)
-    ALONE = 1
-    DISCARD = 2
-    GIVE = 3
-    TRUMP = 4
-    DEFEND = 5
-    LEN = 6
-
-
-class X(IntEnum):
-    """Slots of an option's result on one deal (int8)."""
-
-    STATUS = 0  # ST_* of the hand, or -1 when the option could not be played
-    DECLARER = 1
-    CONTRACT = 2
-    ROUND = 3
-    TRICKS = 4  # the declaring side's tricks
-    AUX = 5  # the card received in an n-ask, else the dealer's discard (-1: none)
-    LEN = 6
-
-
-class S(IntEnum):
-    """Slots of a scenario row (int64)."""
-
-    TRUMP = 0
-    DECLARER = 1
-    ACTIVE = 2
-    DECL = 3
-    LEADER = 4
-    KIND = 5  # SK_* flags
-    ARG = 6  # the card given away in an n-ask, the dealer's discard (-1: by rule of thumb)
-    DEALER = 7
-    TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
-    LEN = 9
 
 
 # What happens to the hands before the first lead (S.KIND flags).

@@ -8,7 +8,12 @@ integer constants, so they cost nothing at run time.
   K   what the seats know during a hand (uint64; read by the PIMC player)
   TR  the trick array handed to card players
   G   one whole game's results (int64)
-  T   a match's tally per side and contract (int64)
+  TALLY  a match's tally per side and contract (int64)
+  T, PR  the point count's thresholds, and one seat's parameter row (float64)
+  PT, OPT, X, S  a decision point, an option row, an option's result on a deal, a scenario
+  W, Q   the solver's work array and one position's spec (``MEMO_*``: its memo's size)
+  E   the fields of the solver's partition table
+  RW  a row of the decision kernel (the strategy tables)
 """
 
 from enum import IntEnum
@@ -141,7 +146,7 @@ class G(IntEnum):
     LEN = 5
 
 
-class T(IntEnum):
+class TALLY(IntEnum):
     """A match's tally, ``tally[side, contract code, T.*]`` (side 0 = A, 1 = B; the contract
     code of ``kernels.games.contract_code``): per side and contract, over the hands it
     declared."""
@@ -152,3 +157,162 @@ class T(IntEnum):
     NET = 3  # points to the declaring side less the points to the others, summed
     ALONE = 4  # hands the declarer played alone (the partner, or the dummy, sat out)
     LEN = 5
+
+
+# ---- bidding
+
+
+class T(IntEnum):
+    """The calls a point-count threshold is for (``threshold``)."""
+
+    BID3 = 0
+    BID4 = 1
+    BID5 = 2
+    ASK = 3
+    MOON = 4
+    ORDER = 5  # round 1 (the upcard's points counted for the dealer's side, ``order_points``)
+    ORDER_ALONE = 6
+    NAME = 7  # round 2
+    NAME_ALONE = 8
+    DEFEND_ALONE = 9
+    SWAP_BELOW = 10  # swap for the ghost hand when the best suit is worth less than this
+    COUNT = 11
+
+
+class PR(IntEnum):
+    """Slots of one seat's parameter row (float64)."""
+
+    WORLDS = 0  # pimc: worlds sampled per card
+    VOID = 1  # points per side-suit void ...
+    VOID_MIN = 2  # ... when holding at least this many trumps
+    UP_DEALER = 3  # round 1: the dealer counts the upcard in, less this (its discard)
+    UP_PARTNER = 4  # the dealer's partner counts this share of the upcard's points
+    UP_OPPONENT = 5  # an opponent of the dealer subtracts this share
+    TH = 8  # thresholds: 4 places x T.COUNT
+    PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
+    STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
+    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33
+
+
+# ---- query
+
+
+class PT(IntEnum):
+    """Slots of a decision point (int64): the calls heard before the asker's turn."""
+
+    DEALER = 0
+    ASKER = 1
+    NCALLS = 2  # calls heard
+    HEARD_ALONE = 3  # 4-bit mask: makers among them who went alone
+    CHECK = 4  # 1: deal consistent with the calls heard (inference)
+    SOLVE = 5  # 1: the options' tricks by the double-dummy solver, not by card play
+    CALL_SEAT = 6  # 16 slots
+    CALL = 22  # 16 slots
+    TREMBLE = 38  # with CHECK: the chance, per million, of a call the strategy would not make
+    LEN = 39
+
+
+class OPT(IntEnum):
+    """Slots of an option row (int64; -1: the seat's policy decides)."""
+
+    CALL = 0  # the asker's call (-1: none, the decision comes after the auction)
+    ALONE = 1
+    DISCARD = 2
+    GIVE = 3
+    TRUMP = 4
+    DEFEND = 5
+    LEN = 6
+
+
+class X(IntEnum):
+    """Slots of an option's result on one deal (int8)."""
+
+    STATUS = 0  # ST_* of the hand, or -1 when the option could not be played
+    DECLARER = 1
+    CONTRACT = 2
+    ROUND = 3
+    TRICKS = 4  # the declaring side's tricks
+    AUX = 5  # the card received in an n-ask, else the dealer's discard (-1: none)
+    LEN = 6
+
+
+class S(IntEnum):
+    """Slots of a scenario row (int64)."""
+
+    TRUMP = 0
+    DECLARER = 1
+    ACTIVE = 2
+    DECL = 3
+    LEADER = 4
+    KIND = 5  # SK_* flags
+    ARG = 6  # the card given away in an n-ask, the dealer's discard (-1: by rule of thumb)
+    DEALER = 7
+    TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
+    LEN = 9
+
+
+# ---- solver
+
+MEMO_ENTRIES = 32  # answers solve_exact remembers: a deal's options often end alike
+MEMO_WORDS = 6
+
+
+class W(IntEnum):
+    """Slots of the solver's per-thread work array ``w`` (uint64)."""
+
+    HANDS = 0  # 4 hand masks
+    ACTIVE = 4
+    DECL = 5
+    DOUBLE = 6
+    NACTIVE = 7
+    TT_MASK = 8
+    STAMP = 9
+    NODES = 10
+    PROBES = 11
+    MEMO_NEXT = 12  # the memo entry the next new answer goes to
+    REL = 13  # the cards that decided the answer _trick (or a cut-off) just returned
+    MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
+    MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
+    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
+
+
+class Q(IntEnum):
+    """Slots of the int64 ``spec`` of one position for ``solve_one`` and ``values_one``."""
+
+    TRUMP = 0
+    LEADER = 1  # who leads, or led, the current trick
+    ACTIVE = 2  # 4-bit mask of the seats that play
+    DECL = 3  # 4-bit mask of the declaring side
+    N_TABLE = 4  # cards already on the table in the current trick
+    TARGET = 5  # k >= 0: "at least k tricks still to come?"; -1: how many
+    DOUBLE = 6  # the double-deck flag
+    LEN = 7
+
+
+# ---- partition_table
+
+
+class E(IntEnum):
+    """Fields of the table, ``tt[bucket, field, way]``: each field of a bucket's entries is
+    contiguous, so a lookup compares a whole bucket at once (the compiler vectorises it)."""
+
+    SHAPE = 0  # 4 bits a (hand, suit): 16 lengths
+    CTX = 1  # leader | active << 2 | decl << 6 | double-deck class counts << 10 | stamp << 26
+    REGION = 2  # the region as a mask over the owner planes (see position_key)
+    OWNERS = 3  # 3 words: the owner planes of the position, masked by the region
+    DATA = 6  # weight << 24 | best lead + 1 << 16 | lower bound << 8 | upper bound
+    FIELDS = 7
+
+
+# ---- decisions
+
+
+class RW(IntEnum):
+    """Slots of one row (int16: contexts run to 255)."""
+
+    POINT = 0  # 0: N's first call; 1: its round-2 call
+    OPTION = 1  # the analyzer table's option (L_* or U_*)
+    CONTEXT = 2
+    TRUMP = 3  # the suit N's hand features are read for
+    RESULT = 4  # X.LEN slots: how the hand ended
+    LEN = 4 + 6

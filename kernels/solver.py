@@ -22,8 +22,6 @@ Working memory is one uint64 array ``w`` per thread (hands, counters, move lists
 ``tt`` table per thread; nothing is allocated during a search.
 """
 
-from enum import IntEnum
-
 import numpy as np
 from numba import get_thread_id, njit, prange
 
@@ -32,47 +30,12 @@ from .config import JIT, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
 from .partition_table import bucket_of, new_tables, position_key, probe, store
 from .rules import next_active
+from .slots import MEMO_ENTRIES, MEMO_WORDS, Q, W
 
 ONE = np.uint64(1)
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
 EVEN_BITS = np.uint64(0x5555555555555555)
 ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
-
-
-MEMO_ENTRIES = 32  # answers solve_exact remembers: a deal's options often end alike
-MEMO_WORDS = 6
-
-
-class W(IntEnum):
-    """Slots of the solver's per-thread work array ``w`` (uint64)."""
-
-    HANDS = 0  # 4 hand masks
-    ACTIVE = 4
-    DECL = 5
-    DOUBLE = 6
-    NACTIVE = 7
-    TT_MASK = 8
-    STAMP = 9
-    NODES = 10
-    PROBES = 11
-    MEMO_NEXT = 12  # the memo entry the next new answer goes to
-    REL = 13  # the cards that decided the answer _trick (or a cut-off) just returned
-    MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
-    MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
-    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
-
-
-class Q(IntEnum):
-    """Slots of the int64 ``spec`` of one position for ``solve_one`` and ``values_one``."""
-
-    TRUMP = 0
-    LEADER = 1  # who leads, or led, the current trick
-    ACTIVE = 2  # 4-bit mask of the seats that play
-    DECL = 3  # 4-bit mask of the declaring side
-    N_TABLE = 4  # cards already on the table in the current trick
-    TARGET = 5  # k >= 0: "at least k tricks still to come?"; -1: how many
-    DOUBLE = 6  # the double-deck flag
-    LEN = 7
 
 
 MAX_TRICKS_DEEP = 14

@@ -15,6 +15,7 @@ import kernels
 from analyzer.compute.solver import card_values, solve_positions
 from analyzer.game.variants import make_rules
 from analyzer.questions.play import play_hands
+from kernels.slots import R
 
 # Functions that compute in floats on purpose: the point count (card weights, hand points,
 # thresholds) and the decisions comparing points or the analyzer's expected net points. Every
@@ -65,7 +66,7 @@ def main():
     knock_hands = np.array([[0x3E, 0x3E00, 0x3E0000, 0x3E000000]], dtype=np.uint64)
     values, _ = card_values(rules, knock_hands, 1, 0, 15, 5)
     floats = float_scalars(kernel_dispatchers()) if "--types" in sys.argv else []
-    print(json.dumps({"points": recs[:, 128:132].sum(axis=0).tolist(),
+    print(json.dumps({"points": recs[:, R.POINTS:R.POINTS + 4].sum(axis=0).tolist(),
                       "answers": answers.tolist(), "nodes": nodes.tolist(),
                       "values": values[0].tolist(), "floats": floats}))
 

@@ -344,3 +344,23 @@ def test_an_auction_too_unlikely_for_the_tremble_is_dealt_without_inference(monk
     assert r.to_dict()["deals_uninformed"] == r.uninformed
     with pytest.raises(UserError, match="no deal fits the calls heard"):
         odds("AS KS QH TH TD KC", "ghost", deals=10, tremble=0.0, **question)
+
+
+def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
+    """Issue 24: dealer's partner in round 2 after 9S was turned down, 9H TD QC KC 9D — double
+    dummy names diamonds, heuristic play passes (a published case). The answer plays the
+    same deals both ways, keeps the heuristic verdict, and says so when the call differs;
+    --no-play-check skips it."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)  # the shipped strategy
+    question = dict(upcard="9S", seat="S", dealer="N",
+                    auction="E pass, S pass, W pass, N pass, E pass", deals=10_000)
+    r = odds("9H TD QC KC 9D", "knock", **question)
+    other = r.heuristic_play
+    assert other is not None and r.to_dict()["heuristic_play"] == other
+    differs = (other["call"], other["trump"]) != (r.best["call"], r.best["trump"])
+    noted = any(n.startswith("the best call depends on how well") for n in r.notes)
+    assert noted == differs and differs  # this case flips
+    assert (r.best["call"], r.best["trump"]) == ("name", "D") and other["call"] == "pass"
+    quiet = odds("9H TD QC KC 9D", "knock", play_check=False, **question)
+    assert quiet.heuristic_play is None and quiet.best == r.best

@@ -18,7 +18,7 @@ from kernels.codes import NOBODY
 from kernels.layout import normalise_mask
 from kernels.pimc import pimc_card, sample_world
 from kernels.rng import stream_state
-from kernels.slots import K
+from kernels.slots import K, R
 from kernels.solver import solver_arrays
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.conftest import thread_counts
@@ -223,7 +223,8 @@ def test_every_player_plays_legal_cards(variant, play, hands):
         if ref["status"] == "played":
             played += 1
             assert sum(ref["reneges"].values()) == 0
-            assert [int(recs[i, 128 + s]) for s in range(4)] == [ref["points"][s] for s in "NESW"]
+            assert [int(recs[i, R.POINTS + s]) for s in range(4)] == \
+                [ref["points"][s] for s in "NESW"]
     assert played > 0
 
 
@@ -318,7 +319,8 @@ def test_analyzer_bidder_plays_legal_hands(variant):
         if ref["status"] == "played":
             played += 1
             assert sum(ref["reneges"].values()) == 0
-            assert [int(recs[i, 128 + s]) for s in range(4)] == [ref["points"][s] for s in "NESW"]
+            assert [int(recs[i, R.POINTS + s]) for s in range(4)] == \
+                [ref["points"][s] for s in "NESW"]
     assert played > 100
 
 

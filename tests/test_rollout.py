@@ -5,7 +5,7 @@ own decision-point query finds best. Also the march counts of a simulation."""
 import numpy as np
 import pytest
 
-from analyzer.compute.engine import Match, play_game_chunk
+from analyzer.compute.engine import GameLoop, Match, play_game_chunk
 from analyzer.game.auction import Heard
 from analyzer.game.variants import make_rules
 from analyzer.questions.rollout import (
@@ -18,7 +18,6 @@ from analyzer.questions.rollout import (
 from analyzer.questions.simulate import simulate
 from analyzer.strategy.seats import seat_policies
 from kernels import codes as K
-from kernels.engine import deal_one
 from kernels.query import OPT
 from kernels.slots import M, R
 
@@ -50,7 +49,8 @@ def test_a_rollout_seat_makes_its_querys_best_call():
     checked = 0
     for index in range(6):
         dealer = index % 4
-        rec = play_rollout_hand(rules, pols, pars, 0b0101, roll, 11, index, index, dealer)
+        loop = GameLoop(rules, pols, pars)
+        rec = play_rollout_hand(loop, 0b0101, roll, 11, index, index, dealer)
         calls = [(int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j]))
                  for j in range(int(rec[R.NCALLS]))]
         j = next((j for j, (s, _) in enumerate(calls) if s in (0, 2)), None)
@@ -60,9 +60,7 @@ def test_a_rollout_seat_makes_its_querys_best_call():
         heard = Heard()
         for s, c in calls[:j]:
             heard = heard.then(s, c, False)
-        hm = np.zeros(M.LEN, dtype=np.uint64)
-        dealt = np.zeros(R.LEN, dtype=np.int64)
-        deal_one(rules.config(), np.int64(11), np.int64(index), np.int64(dealer), hm, dealt)
+        hm, dealt = loop.deal(11, index, dealer)
         row = best_option(rules, roll, dealer, seat, int(hm[M.DEALT + seat]),
                           int(dealt[R.UPCARD]), heard, (1 << 40) + index * 16 + j)
         assert row is not None and row[OPT.CALL] == call, (index, calls)

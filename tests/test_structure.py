@@ -237,3 +237,14 @@ def test_every_module_imports(module):
     """Every name a module imports exists (a renamed function breaks its importers here, not
     when a rarely run command such as ``euchre bench`` is first used)."""
     importlib.import_module(module)
+
+
+def test_every_slot_enum_lives_in_slots():
+    """Issue 23: ``kernels/slots.py`` holds every named slot layout of a kernel array (the
+    other modules import them), so a reader finds each array's layout in one place."""
+    found = [f"{rel(path)}:{node.name}" for path in sources("kernels")
+             if rel(path) != "kernels/slots.py"
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.ClassDef)
+             and any(getattr(b, "id", None) == "IntEnum" for b in node.bases)]
+    assert not found, f"slot enums outside kernels/slots.py: {found}"

@@ -11,8 +11,16 @@ from kernels import codes as KC
 from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
-from kernels.engine import play_batch, point_state, replay_hand
-from kernels.games import play_games
+from kernels.engine import deal_one, play_batch, play_forced_hand, point_state, replay_hand
+from kernels.games import (
+    MAX_HANDS,
+    N_CODES,
+    add_points,
+    contract_code,
+    count_hand,
+    game_winner,
+    play_games,
+)
 from kernels.slots import G, M, R
 from kernels.threads import num_threads
 
@@ -88,7 +96,7 @@ def games_per_set(rules: Rules) -> int:
 def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -> dict:
     """Play games ``first .. first+n-1`` of ``seed`` and count them: A's wins, hands,
     redeals, each side's points, and the tally per side and contract code (``tally[side,
-    code, T.*]``, ``kernels.slots.T``: declared, made, marched, net points, alone)."""
+    code, TALLY.*]``, ``kernels.slots.TALLY``: declared, made, marched, net points, alone)."""
     to_norm, from_norm = rules.layout
     solving = uses_solver(match.policies)
     results, tally = play_games(
@@ -102,6 +110,45 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
             "points_a": np.int64(results[:, G.POINTS_A].sum()),
             "points_b": np.int64(results[:, G.POINTS_B].sum()),
             "tally": tally.sum(axis=0)}
+
+
+class GameLoop:
+    """One game's hands played one at a time from Python, with the kernel's own dealing,
+    streams and scoring (``kernels.games``), for a caller that decides some calls itself
+    (``questions.rollout``): ``deal`` a hand, ``play`` it with calls forced, ``count`` it."""
+
+    MAX_HANDS = MAX_HANDS
+    N_CODES = N_CODES
+
+    def __init__(self, rules: Rules, policies: np.ndarray, params: np.ndarray):
+        self.rules = rules
+        self.cfg = rules.config()
+        self.policies, self.params = policies, params
+        self.bits = table_bits(rules) if uses_solver(policies) else 1
+        self.scores = np.zeros(4, dtype=np.int64)
+
+    def deal(self, seed: int, index: int, dealer: int) -> tuple[np.ndarray, np.ndarray]:
+        """Hand ``index`` of ``seed`` as the games deal it: ``(hm, rec)``."""
+        hm = np.zeros(M.LEN, dtype=np.uint64)
+        rec = np.zeros(R.LEN, dtype=np.int64)
+        deal_one(self.cfg, np.int64(seed), np.int64(index), np.int64(dealer), hm, rec)
+        return hm, rec
+
+    def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray) -> None:
+        """Play a dealt hand whose first ``R.FORCED`` calls are forced (``R.MODE`` forced),
+        the seats' policies deciding the rest, on policy stream ``stream``; fills hm, rec."""
+        to_norm, from_norm = self.rules.layout
+        play_forced_hand(self.cfg, self.rules.points_table, to_norm, from_norm, self.policies,
+                         self.params, np.int64(seed), np.int64(stream), hm, rec, self.bits)
+
+    def count(self, rec: np.ndarray, side: int, tally: np.ndarray) -> int:
+        """Score a played hand into the game and ``tally[side]`` (``kernels.slots.TALLY``);
+        returns the unit that has now won the game, or -1."""
+        count_hand(self.cfg, rec, tally[side, contract_code(self.cfg, rec)])
+        add_points(self.cfg, rec, self.scores)
+        return int(game_winner(self.scores, 2 if self.rules.partnership else 3,
+                               np.int64(self.rules.target),
+                               np.int64(2 if self.rules.win_by_two else 1)))
 
 
 KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}

@@ -18,14 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import codes as K
-from kernels.engine import deal_one, play_forced_hand
-from kernels.games import MAX_HANDS, N_CODES, add_points, contract_code, count_hand, game_winner
 from kernels.query import OPT
-from kernels.slots import M, R, T
+from kernels.slots import TALLY, M, R
 
-from ..compute.engine import Match, games_per_set, uses_solver
+from ..compute.engine import GameLoop, Match, games_per_set
 from ..compute.query import run_query
-from ..compute.solver import table_bits
 from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard
 from ..game.variants import Rules
@@ -105,21 +102,16 @@ def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
     return hm, rec
 
 
-def play_rollout_hand(rules: Rules, seat_pols, seat_pars, rollout_seats: int, roll, seed: int,
-                      index: int, stream: int, dealer: int):
+def play_rollout_hand(loop: GameLoop, rollout_seats: int, roll, seed: int, index: int,
+                      stream: int, dealer: int):
     """Deal hand ``index`` and play it: the seats in the mask ``rollout_seats`` make their
     calls by rollout, every other decision is the seats' policies'. Returns the record."""
-    cfg = rules.config()
-    to_norm, from_norm = rules.layout
-    bits = table_bits(rules) if uses_solver(seat_pols) else 1
-    hm0 = np.zeros(M.LEN, dtype=np.uint64)
-    rec0 = np.zeros(R.LEN, dtype=np.int64)
-    deal_one(cfg, np.int64(seed), np.int64(index), np.int64(dealer), hm0, rec0)
+    rules = loop.rules
+    hm0, rec0 = loop.deal(seed, index, dealer)
 
     def run(calls, alone, asker=-1, option=None):
         hm, rec = _forced(hm0, rec0, calls, alone, asker, option)
-        play_forced_hand(cfg, rules.points_table, to_norm, from_norm, seat_pols, seat_pars,
-                         np.int64(seed), np.int64(stream), hm, rec, bits)
+        loop.play(seed, stream, hm, rec)
         return rec
 
     calls: list = []
@@ -157,38 +149,33 @@ def play_rollout_games(rules: Rules, match: Match, rollout_side: int | None, rol
     """Games ``first .. first+n-1`` of ``seed`` as ``kernels.games.play_games`` plays them,
     but the seats of ``rollout_side`` (0 = A, 1 = B, None: no seat) call by rollout. Returns
     the counts of ``analyzer.compute.engine.play_game_chunk``."""
-    cfg = rules.config()
     copies = games_per_set(rules)
     partners = rules.partnership
-    units = 2 if partners else 3
     wins = hands_played = redeals = points_a = points_b = 0
-    tally = np.zeros((2, N_CODES, T.LEN), dtype=np.int64)
+    tally = np.zeros((2, GameLoop.N_CODES, TALLY.LEN), dtype=np.int64)
     for game in range(first, first + n):
         deal_set, a_seat = divmod(game, copies)
         side_of = [(0 if (s & 1) == a_seat else 1) if partners else (0 if s == a_seat else 1)
                    for s in range(4)]
-        seat_pols = np.stack([match.policies[side_of[s]] for s in range(4)])
-        seat_pars = np.stack([match.params[side_of[s]] for s in range(4)])
+        loop = GameLoop(rules, np.stack([match.policies[side_of[s]] for s in range(4)]),
+                        np.stack([match.params[side_of[s]] for s in range(4)]))
         rolling = 0 if rollout_side is None else \
             sum(1 << s for s in range(rules.players) if side_of[s] == rollout_side)
-        scores = np.zeros(4, dtype=np.int64)
         dealer = deal_set % rules.players
         winner = -1
-        for h in range(MAX_HANDS):
-            index = deal_set * MAX_HANDS + h
-            rec = play_rollout_hand(rules, seat_pols, seat_pars, rolling, roll, seed, index,
-                                    index * 3 + a_seat, dealer)
+        for h in range(GameLoop.MAX_HANDS):
+            index = deal_set * GameLoop.MAX_HANDS + h
+            rec = play_rollout_hand(loop, rolling, roll, seed, index, index * 3 + a_seat,
+                                    dealer)
             hands_played += 1
             dealer = (dealer + 1) % rules.players
             if rec[R.STATUS] != K.ST_PLAYED:
                 redeals += 1
                 continue
-            count_hand(cfg, rec, tally[side_of[int(rec[R.DECLARER])], contract_code(cfg, rec)])
-            add_points(cfg, rec, scores)
-            winner = game_winner(scores, units, np.int64(rules.target),
-                                 np.int64(2 if rules.win_by_two else 1))
+            winner = loop.count(rec, side_of[int(rec[R.DECLARER])], tally)
             if winner >= 0:
                 break
+        scores = loop.scores
         wins += int(winner == a_seat)
         points_a += int(scores[a_seat])
         points_b += int(scores[1 - a_seat]) if partners else \
@@ -196,4 +183,3 @@ def play_rollout_games(rules: Rules, match: Match, rollout_side: int | None, rol
     return {"wins": np.int64(wins), "hands": np.int64(hands_played),
             "redeals": np.int64(redeals), "points_a": np.int64(points_a),
             "points_b": np.int64(points_b), "tally": tally}
-

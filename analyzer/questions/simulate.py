@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import codes as K
-from kernels.slots import T
+from kernels.slots import TALLY
 
 from ..compute.engine import Match, check_seed, games_per_set, play_game_chunk, uses_solver
 from ..compute.runner import run_chunks, using_threads
@@ -130,18 +130,18 @@ def _decisions(rules: Rules, c: dict) -> pd.DataFrame:
     tally = c["tally"]
     rows = []
     for side, name in ((0, "A"), (1, "B")):
-        for code in np.nonzero(tally[side, :, T.DECLARED])[0]:
+        for code in np.nonzero(tally[side, :, TALLY.DECLARED])[0]:
             row = tally[side, code]
-            d = int(row[T.DECLARED])
-            p, lo, hi = wilson(int(row[T.MADE]), d)
-            q, qlo, qhi = wilson(int(row[T.MARCHED]), d)
+            d = int(row[TALLY.DECLARED])
+            p, lo, hi = wilson(int(row[TALLY.MADE]), d)
+            q, qlo, qhi = wilson(int(row[TALLY.MARCHED]), d)
             rows.append({"side": name, "contract": contract_label(rules, int(code)),
                          "declared": d, "per_100_hands": 100 * d / hands,
-                         "made": int(row[T.MADE]), "made_rate": p, "made_rate_low": lo,
-                         "made_rate_high": hi, "marched": int(row[T.MARCHED]),
+                         "made": int(row[TALLY.MADE]), "made_rate": p, "made_rate_low": lo,
+                         "made_rate_high": hi, "marched": int(row[TALLY.MARCHED]),
                          "march_rate": q, "march_rate_low": qlo, "march_rate_high": qhi,
-                         "net_points_per_hand": int(row[T.NET]) / d,
-                         "alone": bool(row[T.ALONE] == d)})
+                         "net_points_per_hand": int(row[TALLY.NET]) / d,
+                         "alone": bool(row[TALLY.ALONE] == d)})
     return pd.DataFrame(rows)
 
 
