@@ -227,7 +227,9 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     """Play the same deals again with heuristic card play (``d``) and keep its verdict in
     ``result.heuristic_play``; when the best call differs from double dummy's, say so in the
     notes (issue 24: a margin that depends on perfect play should not look sure)."""
-    totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk)
+    totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk,
+                        progress=False)
+    result.seconds += totals.seconds  # the answer's time includes its check
     counts = totals.counts
     if not counts or totals.interrupted or int(counts["accepted"]) == 0:
         return
