@@ -175,18 +175,26 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     hm[M.DEALT + point.seat] = np.uint64(point.hand)
     rec[R.DEALER] = point.dealer
     rec[R.UPCARD] = point.upcard
-    rec[R.MODE] = KC.MODE_FORCED
-    rec[R.ASKER] = point.seat
-    rec[R.HEARD_ALONE] = point.heard.alone
     n = len(point.heard)
     if n >= KC.MAX_CALLS:
         raise UserError(f"--auction has {n} calls; no auction is that long")
-    rec[R.CALL_SEAT:R.CALL_SEAT + n] = point.heard.seats
-    rec[R.CALL:R.CALL + n] = point.heard.calls
+    force_calls(rec, point.heard.seats, point.heard.calls, point.heard.alone, point.seat)
+    return hm, rec
+
+
+def force_calls(rec: np.ndarray, seats, calls, alone: int, asker: int) -> None:
+    """Make ``rec`` a forced run: the calls ``calls`` of ``seats`` forced (the makers in the
+    mask ``alone`` going alone), ``asker`` the seat whose choices the ``R.F_*`` slots give
+    (all -1 here: its policy's) or -1."""
+    n = len(calls)
+    rec[R.MODE] = KC.MODE_FORCED
+    rec[R.ASKER] = asker
+    rec[R.HEARD_ALONE] = alone
+    rec[R.CALL_SEAT:R.CALL_SEAT + n] = seats
+    rec[R.CALL:R.CALL + n] = calls
     rec[R.NCALLS] = rec[R.FORCED] = n
     for slot in (R.F_ALONE, R.F_DISCARD, R.F_GIVE, R.F_TRUMP, R.F_DEFEND, R.TURN):
         rec[slot] = -1
-    return hm, rec
 
 
 def auction_turn(point: DecisionPoint) -> int | None:

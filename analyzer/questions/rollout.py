@@ -21,7 +21,7 @@ from kernels import codes as K
 from kernels.query import OPT
 from kernels.slots import TALLY, M, R
 
-from ..compute.engine import GameLoop, Match, games_per_set
+from ..compute.engine import GameLoop, Match, force_calls, games_per_set
 from ..compute.query import run_query
 from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard
@@ -85,15 +85,7 @@ def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
     mask ``alone`` going alone; ``asker`` with ``option``'s later choices (trump, discard,
     card given) where it wins the auction."""
     hm, rec = hm0.copy(), rec0.copy()
-    rec[R.MODE] = K.MODE_FORCED
-    rec[R.ASKER] = asker
-    rec[R.HEARD_ALONE] = alone
-    for j, (s, c) in enumerate(calls):
-        rec[R.CALL_SEAT + j] = s
-        rec[R.CALL + j] = c
-    rec[R.NCALLS] = rec[R.FORCED] = len(calls)
-    for slot in (R.F_ALONE, R.F_DISCARD, R.F_GIVE, R.F_TRUMP, R.F_DEFEND, R.TURN):
-        rec[slot] = -1
+    force_calls(rec, [s for s, _ in calls], [c for _, c in calls], alone, asker)
     if option is not None:
         rec[R.F_ALONE] = option[OPT.ALONE]
         rec[R.F_DISCARD] = option[OPT.DISCARD]
