@@ -27,7 +27,7 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    "strat", "analyzer_ladder", "analyzer_round2",
                    # the tremble of inference: values of the calls and their likelihoods
                    "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
-                   "flip_kept"}
+                   "flip_kept", "lone_value"}
 
 
 def float_scalars(dispatchers) -> list[str]:
