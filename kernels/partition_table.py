@@ -48,6 +48,10 @@ ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out
 UNKNOWN_UB = 15
 STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the CTX word
+WEIGHT_SHIFT = np.uint64(24)  # DATA: log2 of the nodes an answer cost, 8 bits
+AGE_SHIFT = np.uint64(40)  # DATA: the probe that stored the entry, the top 24 bits
+AGE_MASK = np.uint64((1 << 24) - 1)
+OLDER_PROBE = 100  # an entry of an earlier probe is replaced before any of this probe
 
 
 def _bmi_intrinsic(name):
@@ -238,13 +242,18 @@ def region_of(deciding, keep, double):
 
 
 @njit(**JIT)
-def store(tt, b, key, stamp, answer, deciding, best, weight, double):
+def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     """Record in bucket ``b`` that the position ``key`` takes at least ``answer[1]`` tricks
     (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``; ``best`` is the
-    deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2 nodes). An entry
-    with the same region and owners takes the tighter bounds; otherwise the new entry replaces
-    a stale one or the one that cost least."""
+    deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2 nodes),
+    ``probe_no`` the number of the current probe of this deal's exact search. An entry with the
+    same region and owners takes the tighter bounds; otherwise the new entry replaces a stale
+    one, else the one that cost least, counting an entry stored by an earlier probe as
+    cheapest (the bounds one probe needs are mostly on the other side of the next probe's
+    target: after "at least 7" proved, "at least 8" needs upper bounds, and a full double-deck
+    table kept the costly lower bounds instead)."""
     sc = key[1] | (stamp << STAMP_SHIFT)
+    age = np.uint64(probe_no) & AGE_MASK
     m = pext(region_of(deciding, key[2], double), key[2])
     if double:
         m = pext(m, EVEN_BITS)
@@ -257,13 +266,14 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double):
     victim = 0
     cheapest = 1 << 30
     for e in range(ways):
-        if tt[b, E.CTX, e] != sc or tt[b, E.SHAPE, e] != key[0]:
-            if tt[b, E.CTX, e] >> STAMP_SHIFT != stamp:  # stale: a free entry
-                victim = e
-                cheapest = -1
+        ctx = tt[b, E.CTX, e]
+        if ctx >> STAMP_SHIFT != stamp:  # stale: a free entry
+            victim = e
+            cheapest = -(1 << 20)
             continue
-        if tt[b, E.REGION, e] == m and tt[b, E.OWNERS, e] == o0 and \
-                tt[b, E.OWNERS + 1, e] == o1 and tt[b, E.OWNERS + 2, e] == o2:
+        if ctx == sc and tt[b, E.SHAPE, e] == key[0] and tt[b, E.REGION, e] == m and \
+                tt[b, E.OWNERS, e] == o0 and tt[b, E.OWNERS + 1, e] == o1 and \
+                tt[b, E.OWNERS + 2, e] == o2:
             data = tt[b, E.DATA, e]
             lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
             ub = np.int64(data & np.uint64(255))
@@ -273,10 +283,13 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double):
                 ub = min(ub, target - 1)
             if best == 0:
                 best = np.int64((data >> np.uint64(16)) & np.uint64(255))
-            weight = max(weight, np.int64(data >> np.uint64(24)))
-            tt[b, E.DATA, e] = _data(weight, best, lb, ub)
+            weight = max(weight, np.int64((data >> WEIGHT_SHIFT) & np.uint64(255)))
+            tt[b, E.DATA, e] = _data(weight, best, lb, ub, age)
             return
-        w_e = np.int64(tt[b, E.DATA, e] >> np.uint64(24))
+        # any entry of this deal, of any shape sharing the bucket, may give way
+        w_e = np.int64((tt[b, E.DATA, e] >> WEIGHT_SHIFT) & np.uint64(255))
+        if tt[b, E.DATA, e] >> AGE_SHIFT != age:
+            w_e -= OLDER_PROBE
         if w_e < cheapest:
             victim = e
             cheapest = w_e
@@ -287,12 +300,14 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double):
     tt[b, E.OWNERS + 1, victim] = o1
     tt[b, E.OWNERS + 2, victim] = o2
     if result == 1:
-        tt[b, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB)
+        tt[b, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB, age)
     else:
-        tt[b, E.DATA, victim] = _data(weight, best, 0, target - 1)
+        tt[b, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
 
 
 @njit(**JIT)
-def _data(weight, best, lb, ub):
-    return (np.uint64(weight) << np.uint64(24)) | (np.uint64(best) << np.uint64(16)) | \
-        (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
+def _data(weight, best, lb, ub, age):
+    """An entry's DATA word: the probe that stored it (``age``), the log2 nodes it cost, the
+    deciding lead + 1, and the lower and upper bounds."""
+    return (age << AGE_SHIFT) | (np.uint64(weight) << WEIGHT_SHIFT) | \
+        (np.uint64(best) << np.uint64(16)) | (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
