@@ -151,10 +151,10 @@ def new_agents(policies, params, rng, work, table, decks):
 
 
 @njit(**JIT)
-def next_hand(ag, seed, index):
+def next_hand(ag, seed, index, stream=STREAM_PLAY):
     """Make ``ag`` ready for hand ``index``: its policy stream restarted at ``(seed,
-    STREAM_PLAY, index)`` and its knowledge cleared."""
-    reseed(ag.rng, seed, STREAM_PLAY, index)
+    stream, index)`` and its knowledge cleared."""
+    reseed(ag.rng, seed, stream, index)
     ag.know[:] = 0
     ag.know[K.UP_HOLDER] = NOBODY
 

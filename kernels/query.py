@@ -32,7 +32,7 @@ from .engine import new_agents, next_hand, normalised_decks, play_hand, play_out
 from .exchange_heuristics import discard_card, keep_best
 from .layout import DECK_DOUBLE, SLOT_MASKS, TRUMP_SLOT, deck_mask, normalise_mask
 from .record import reset_record
-from .rng import GOLDEN, STREAM_DEAL, mix64, stream_state
+from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
 from .slots import OPT, PT, C, K, M, R, S, X
 from .solver import W, at_least, new_deal, set_position, solve_exact
 
@@ -273,7 +273,7 @@ def run_chunk(seed, first, n, exact_mode, known, upcard, cards, sizes, group_sea
         new_deal(works[tid])
         dealt_out[i] = dealt
         for s in range(n_scen):
-            next_hand(ag, seed, (first + i) * 64 + s)
+            next_hand(ag, seed, (first + i) * n_scen + s, STREAM_SCENARIO)
             v, a, k = play_scenario(works[tid], tables[tid], dealt, scenarios[s], upcard,
                                     cfg[C.HAND], to_norm, from_norm, double, ag, cfg, rec)
             outcomes[i, s] = v

@@ -14,7 +14,8 @@ from .config import JIT
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DEAL = 1  # the cards
-STREAM_PLAY = 2  # random choices of policies
+STREAM_PLAY = 2  # random choices of policies in a hand or an option played out
+STREAM_SCENARIO = 3  # the same in the scenario rows of a query (deal i, row s of n: i * n + s)
 
 
 @njit(**JIT)
