@@ -7,7 +7,9 @@ mask of seats), and the cards already on the table in the current trick.
 The search is a zero-window alpha-beta ("can the declaring side take at least k more tricks?")
 over single card plays, with
   - cut-offs at each trick start: already made, cannot make, and quick tricks (top trumps the
-    leader can cash, then top side-suit cards once the opponents are out of trumps);
+    leader can cash, then top side-suit cards once the opponents are out of trumps), the
+    side's run of top trumps, and in the double deck the tricks one hand's trumps are sure
+    of against the other side's higher trumps;
   - partition search: a transposition table at trick boundaries whose entries each hold a
     bound for a *set* of positions — those that agree on the hand shapes and on who holds the
     cards that decided the answer (``kernels.partition_table``); every answer of ``_trick``
@@ -152,6 +154,50 @@ def top_trump_run(w):
     k = max(max(popcount(h0 & m0 & run), popcount(h1 & m1 & run)),
             max(popcount(h2 & m2 & run), popcount(h3 & m3 & run)))
     return (owner << 8) | k, run
+
+
+@njit(**JIT)
+def trump_length_cut(w, target, rem):
+    """1 if a declarer's trumps alone make ``target`` of the ``rem`` tricks sure, 0 if a
+    defender's make that impossible, else -1 (``w[W.REL]`` the trumps that decided it). A
+    seat's trumps each win the trick they are played to unless the other side plays a higher
+    trump to that trick (at most one per trick), so the seat's side is sure of its trumps less
+    the most of them the other side's trumps can beat, matched from the top (in the double
+    deck a twin played first beats its twin). Seats with too few trumps to decide are not
+    counted."""
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    double = np.int64(w[W.DOUBLE])
+    ours = np.uint64(0)
+    theirs = np.uint64(0)
+    for s in range(4):
+        if (decl >> s) & 1:
+            ours |= w[W.HANDS + s]
+        else:
+            theirs |= w[W.HANDS + s]
+    ours &= TRUMP_MASK
+    theirs &= TRUMP_MASK
+    for s in range(4):
+        mine = w[W.HANDS + s] & TRUMP_MASK
+        declarer = (decl >> s) & 1
+        need = target if declarer else rem - target + 1
+        t = popcount(mine)
+        if not (active >> s) & 1 or t < need:
+            continue
+        a = theirs if declarer else ours
+        x = mine
+        beaten = 0
+        while a and x:
+            ta = highest_bit(a)
+            tx = highest_bit(x)
+            if ta > tx or (double != 0 and (ta >> 1) == (tx >> 1)):
+                beaten += 1
+                a ^= ONE << np.uint64(ta)
+            x ^= ONE << np.uint64(tx)
+        if t - beaten >= need:
+            w[W.REL] = mine
+            return np.int64(1 if declarer else 0)
+    return np.int64(-1)
 
 
 @njit(**JIT)
@@ -412,7 +458,8 @@ def _card(w, i):
 def _cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
     that decided it), else -1: the tricks already made or out of reach, the quick tricks of
-    the side to lead, and the run of top trumps one player holds."""
+    the side to lead, the run of top trumps one player holds, and (double deck) the tricks
+    one player's trumps are sure of."""
     decl = np.int64(w[W.DECL])
     w[W.REL] = 0
     if target <= 0:
@@ -440,6 +487,8 @@ def _cutoff(w, leader, target, rem):
         elif rem - k < target:
             w[W.REL] = counted
             return np.int64(0)
+    if w[W.DOUBLE] != 0:  # in the single deck it cost more than it saved
+        return trump_length_cut(w, target, rem)
     return np.int64(-1)
 
 
