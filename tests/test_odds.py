@@ -364,3 +364,18 @@ def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
     assert (r.best["call"], r.best["trump"]) == ("name", "D") and other["call"] == "pass"
     quiet = odds("9H TD QC KC 9D", "knock", play_check=False, **question)
     assert quiet.heuristic_play is None and quiet.best == r.best
+
+
+def test_a_table_that_pools_bids_says_so():
+    """The analyzer table stops at bid 5; in the double deck (bids to 11) its later calls value
+    a 9 as a 5, and the answer says so — not in the single deck, nor with the point count."""
+    from analyzer.questions.odds import pooled_bids_note
+    from kernels import policies as P
+
+    analyzer = np.array([[P.D_ANALYZER, 0]] * 4)
+    points = np.array([[P.D_POINTS, 0]] * 4)
+    note = pooled_bids_note(make_rules("bid", double_deck=True), analyzer)
+    assert len(note) == 1 and "up to 5" in note[0] and "6 to 11" in note[0]
+    assert pooled_bids_note(make_rules("bid", double_deck=True), points) == []
+    assert pooled_bids_note(make_rules("bid"), analyzer) == []
+    assert pooled_bids_note(make_rules("knock"), analyzer) == []

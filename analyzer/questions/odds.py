@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from kernels import policies as P
 from kernels import query as Q
+from kernels.bidding import ladder_option
+from kernels.codes import ASK
 
 from ..compute.query import MAX_TRIES, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
@@ -299,6 +302,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
                      f"even allowing --tremble), so they were dealt ignoring the calls heard")
     _check_accepted(d, counts)
     notes += _unusual_auction(d, counts)
+    notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
     return OddsResult(
         rules=p.rules, hand=format_hand(p.hand), seat=SEATS[p.seat], dealer=SEATS[p.dealer],
@@ -313,6 +317,23 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         tremble=tremble_of(d.query),
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
         uninformed=int(counts.get("uninformed", 0)))
+
+
+def pooled_bids_note(rules: Rules, policies) -> list[str]:
+    """A note when the others bid by a table (the analyzer strategy or a file built like it)
+    that gives several bids of the ladder one row (``kernels.bidding.ladder_option``: the
+    table stops at 5, the double deck bids to 11): their later calls value a bid of 9 as a
+    5, so they bid on where no player would and the bids they share are priced with that.
+    ``policies``: the seats' policy rows. Returns the notes (none or one)."""
+    bids = [c for c in rules.bid_ladder if c < ASK]
+    shared = [c for c in bids[1:] if ladder_option(c) == ladder_option(c - 1)]
+    if not shared or not (policies[:, 0] == P.D_ANALYZER).any():
+        return []
+    top = shared[0] - 1
+    return [f"the later calls are the analyzer strategy's, whose table tells bids apart only "
+            f"up to {top}: it values a bid of {shared[0]} to {shared[-1]} as a {top}, so the "
+            f"other seats (your partner too) bid on where a player would not, and the calls "
+            f"above {top} are priced with that"]
 
 
 UNUSUAL = 0.25  # the share of the deals kept by a tremble above which the auction is unusual
