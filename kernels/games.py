@@ -74,7 +74,7 @@ def game_winner(scores, units, target, win_by):
 
 @njit(**JIT)
 def count_hand(cfg, rec, row):
-    """Add a played hand to its row ``T.*`` of the tally: declared, made, marched (every
+    """Add a played hand to its row ``TALLY.*`` of the tally: declared, made, marched (every
     trick), played alone, and the net points to the declaring side."""
     row[TALLY.DECLARED] += 1
     if made(cfg, rec):
@@ -112,7 +112,7 @@ def seatings(cfg, policies, params):
 def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, game, target,
               win_by, work, table, deck_ids, decks, out, tally):
     """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
-    ``out[G.*]`` and adds each played hand to ``tally[side, contract code, T.*]``."""
+    ``out[G.*]`` and adds each played hand to ``tally[side, contract code, TALLY.*]``."""
     players = cfg[C.PLAYERS]
     partners = cfg[C.PARTNERS] == 1
     copies = 2 if partners else 3
@@ -174,7 +174,7 @@ def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
                win_by, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
     (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, TALLY.LEN])``
-    (see ``kernels.slots.T``); each game depends only on (seed, its number)."""
+    (see ``kernels.slots.TALLY``); each game depends only on (seed, its number)."""
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)

@@ -283,11 +283,11 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
                 ub = min(ub, target - 1)
             if best == 0:
                 best = np.int64((data >> np.uint64(16)) & np.uint64(255))
-            weight = max(weight, np.int64((data >> WEIGHT_SHIFT) & np.uint64(255)))
+            weight = max(weight, _weight(data))
             tt[b, E.DATA, e] = _data(weight, best, lb, ub, age)
             return
         # any entry of this deal, of any shape sharing the bucket, may give way
-        w_e = np.int64((tt[b, E.DATA, e] >> WEIGHT_SHIFT) & np.uint64(255))
+        w_e = _weight(tt[b, E.DATA, e])
         if tt[b, E.DATA, e] >> AGE_SHIFT != age:
             w_e -= OLDER_PROBE
         if w_e < cheapest:
@@ -303,6 +303,12 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
         tt[b, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB, age)
     else:
         tt[b, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
+
+
+@njit(**JIT)
+def _weight(data):
+    """The log2 nodes an entry's answer cost, from its DATA word."""
+    return np.int64((data >> WEIGHT_SHIFT) & np.uint64(255))
 
 
 @njit(**JIT)

@@ -132,8 +132,6 @@ def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holde
     return p < threshold(params, seat, place, T.SWAP_BELOW)
 
 
-
-
 @njit(**JIT)
 def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, dealer, players):
     """A yes/no decision of ``seat``: Ace-No-Face redeal, going alone, defending alone

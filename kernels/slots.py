@@ -147,7 +147,7 @@ class G(IntEnum):
 
 
 class TALLY(IntEnum):
-    """A match's tally, ``tally[side, contract code, T.*]`` (side 0 = A, 1 = B; the contract
+    """A match's tally, ``tally[side, contract code, TALLY.*]`` (side 0 = A, 1 = B; the contract
     code of ``kernels.games.contract_code``): per side and contract, over the hands it
     declared."""
 

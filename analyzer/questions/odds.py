@@ -320,10 +320,10 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
 
 
 def pooled_bids_note(rules: Rules, policies) -> list[str]:
-    """A note when the others bid by a table (the analyzer strategy or a file built like it)
-    that gives several bids of the ladder one row (``kernels.bidding.ladder_option``: the
-    table stops at 5, the double deck bids to 11): their later calls value a bid of 9 as a
-    5, so they bid on where no player would and the bids they share are priced with that.
+    """A note when a seat bids by the analyzer strategy, whose table gives several bids of
+    the ladder one row (``kernels.bidding.ladder_option``: the table stops at 5, the double
+    deck bids to 11): its later calls value a bid of 9 as a 5, so it bids on where no player
+    would and the bids it pools are priced with that.
     ``policies``: the seats' policy rows. Returns the notes (none or one)."""
     bids = [c for c in rules.bid_ladder if c < ASK]
     shared = [c for c in bids[1:] if ladder_option(c) == ladder_option(c - 1)]
