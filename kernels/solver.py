@@ -122,6 +122,56 @@ def quick_tricks(w, leader):
 
 
 @njit(**JIT)
+def entry_tricks(w, leader):
+    """``(tricks, cards)``: the tricks the side of ``leader`` is sure of by leading a card of a
+    suit whose highest card still out its partner holds, to that card (the partner then leads):
+    one, and the partner's quick tricks after it (0 when no such suit). The entry must win:
+    the partner's card is the highest (double deck: the opponent playing before the partner
+    does not hold its twin), and in a side suit each opponent follows or has no trump."""
+    p = leader ^ 2
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    if not (active >> p) & 1 or ((decl >> p) & 1) != ((decl >> leader) & 1):
+        return 0, np.uint64(0)
+    own = w[W.HANDS + leader]
+    pard = w[W.HANDS + p]
+    lho = w[W.HANDS + (leader ^ 1)] if (active >> (leader ^ 1)) & 1 else np.uint64(0)
+    rho = w[W.HANDS + (leader ^ 3)] if (active >> (leader ^ 3)) & 1 else np.uint64(0)
+    allc = own | pard | lho | rho
+    double = w[W.DOUBLE] != 0
+    best = 0
+    best_cards = np.uint64(0)
+    for slot in range(4):
+        mask = SLOT_MASKS[slot]
+        if not (pard & mask) or not (own & mask):
+            continue
+        hi = np.uint64(highest_bit(allc & mask))
+        top = ONE << hi
+        if not (pard & top):
+            continue
+        twin = ONE << (hi ^ ONE)
+        if double and (lho & twin):
+            continue
+        low_own = own & mask & ~(top | twin)
+        if not low_own:
+            continue
+        if slot != TRUMP_SLOT:
+            if (not (lho & mask) and (lho & TRUMP_MASK)) or \
+                    (not (rho & mask) and (rho & TRUMP_MASK)):
+                continue
+        lead = ONE << np.uint64(lowest_bit(low_own))
+        w[W.HANDS + p] = pard ^ top
+        w[W.HANDS + leader] = own ^ lead
+        q, counted = quick_tricks(w, p)
+        w[W.HANDS + p] = pard
+        w[W.HANDS + leader] = own
+        if q + 1 > best:
+            best = q + 1
+            best_cards = counted | top | twin
+    return best, best_cards
+
+
+@njit(**JIT)
 def top_trump_run(w):
     """``(owner << 8 | k, cards)``: a seat of the side holding the highest trump still out,
     and k, the tricks that side is sure of from its run of top trumps (the trumps above any
@@ -455,11 +505,26 @@ def _card(w, i):
 
 
 @njit(inline="always", **JIT)
+def _sure_cut(w, declarers, q, counted, target, rem):
+    """1 or 0 when the ``q`` tricks a side is sure of (``declarers``: 1 for the declaring
+    side) settle ``target`` of ``rem`` (``w[W.REL]`` gets ``counted``, the cards that
+    counted them), else -1."""
+    if declarers == 1:
+        if q >= target:
+            w[W.REL] = counted
+            return np.int64(1)
+    elif rem - q < target:
+        w[W.REL] = counted
+        return np.int64(0)
+    return np.int64(-1)
+
+
+@njit(inline="always", **JIT)
 def _cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
     that decided it), else -1: the tricks already made or out of reach, the quick tricks of
-    the side to lead, the run of top trumps one player holds, and (double deck) the tricks
-    one player's trumps are sure of."""
+    the side to lead, (double deck) those through the partner's entry, the run of top trumps
+    one player holds, and (double deck) the tricks one player's trumps are sure of."""
     decl = np.int64(w[W.DECL])
     w[W.REL] = 0
     if target <= 0:
@@ -470,23 +535,20 @@ def _cutoff(w, leader, target, rem):
         return _last_trick(w, leader)
     s0 = (decl >> leader) & 1
     q, counted = quick_tricks(w, leader)
-    if s0 == 1:
-        if q >= target:
-            w[W.REL] = counted
-            return np.int64(1)
-    elif rem - q < target:
-        w[W.REL] = counted
-        return np.int64(0)
+    cut = _sure_cut(w, s0, q, counted, target, rem)
+    if cut >= 0:
+        return cut
+    if w[W.DOUBLE] != 0:  # in the single deck it cost more than it saved
+        q, counted = entry_tricks(w, leader)
+        cut = _sure_cut(w, s0, q, counted, target, rem)
+        if cut >= 0:
+            return cut
     run, counted = top_trump_run(w)
     if run > 0:
-        k = np.int64(run & 255)
-        if (decl >> np.int64(run >> 8)) & 1:
-            if k >= target:
-                w[W.REL] = counted
-                return np.int64(1)
-        elif rem - k < target:
-            w[W.REL] = counted
-            return np.int64(0)
+        cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
+                        target, rem)
+        if cut >= 0:
+            return cut
     if w[W.DOUBLE] != 0:  # in the single deck it cost more than it saved
         return trump_length_cut(w, target, rem)
     return np.int64(-1)
