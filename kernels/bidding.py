@@ -207,16 +207,32 @@ def pass_or_lowest(allowed):
     return k
 
 
+TABLE_HAND = 6  # the hand whose bids name the table's rows: 3, 4 and 5
+
+
+@njit(**JIT)
+def ladder_tricks(hand):
+    """The tricks a ladder auction's ``hand`` plays for: 6, or 12 in the double deck (a joker
+    dealer's extra card is discarded before the play)."""
+    return TABLE_HAND * (popcount(hand) // TABLE_HAND)
+
+
 @njit(**JIT)
 def choose_bid(hand, allowed, params, seat, place):
     """A bid among the call codes in ``allowed`` (uint64 mask): the highest whose threshold
-    the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed."""
+    the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed. The
+    thresholds are a ``TABLE_HAND``-card hand's: a double-deck hand's points count half, and
+    its bids are the single deck's 3, 4 and 5 doubled (the same share of the tricks)."""
     points, _ = best_suit(hand, 15, params, seat)
+    tricks = ladder_tricks(hand)
+    if tricks != TABLE_HAND:
+        points = points * TABLE_HAND / tricks
     best = -1
     for k in range(3, 6):
+        code = k * tricks // TABLE_HAND
         if points >= threshold(params, seat, place, T.BID3 + k - 3) and \
-                (allowed >> np.uint64(k)) & ONE:
-            best = k
+                (allowed >> np.uint64(code)) & ONE:
+            best = code
     if points >= threshold(params, seat, place, T.ASK) and (allowed >> np.uint64(ASK)) & ONE:
         best = ASK
     if points >= threshold(params, seat, place, T.MOON) and (allowed >> np.uint64(MOON)) & ONE:
@@ -273,12 +289,12 @@ def lone_value(params, seat, option, context, points):
 
 
 @njit(**JIT)
-def ladder_level(allowed):
-    """The current bid as a level: 0 none, 1 a 3, 2 a 4, 3 a 5 or more (from the bids still
-    allowed)."""
+def ladder_level(allowed, tricks):
+    """The current bid as a level of the table: 0 none, else 1 to 3 for the bid's row
+    (``bid_row``, of a hand of ``tricks`` tricks); read from the lowest bid still allowed."""
     for k in range(3, 12):
         if (allowed >> np.uint64(k)) & ONE:
-            return 0 if k == 3 else (1 if k == 4 else (2 if k == 5 else 3))
+            return 0 if k == 3 else bid_row(k - 1, tricks) - 2
     return 3
 
 
@@ -290,15 +306,16 @@ def trump_bucket(hand, trump):
 
 
 @njit(**JIT)
-def ladder_context(allowed, place, seat, holder, swapped, players, trumps):
+def ladder_context(allowed, place, seat, holder, swapped, players, trumps, tricks):
     """The context of a ladder call: the seat's place, who holds the current bid (nobody, the
     partner or an opponent; without partners whether the ghost hand was taken instead), the
-    bid's level, and the trump bucket of the hand's best suit."""
+    bid's level (``ladder_level``, for a hand of ``tricks`` tricks), and the trump bucket of
+    the hand's best suit."""
     if partnered(players):
         group = 0 if holder < 0 else (1 if (holder & 1) == (seat & 1) else 2)
     else:
         group = (0 if holder < 0 else 1) + 2 * swapped
-    return (place * 16 + group * 4 + ladder_level(allowed)) * 4 + trumps
+    return (place * 16 + group * 4 + ladder_level(allowed, tricks)) * 4 + trumps
 
 
 @njit(**JIT)
@@ -316,15 +333,26 @@ def round2_context(place, suit, turned, trumps):
 
 
 @njit(**JIT)
-def ladder_option(code):
-    """The analyzer table's option of a ladder call code."""
+def bid_row(code, tricks):
+    """The table's bid (3, 4 or 5) that values bid ``code`` of a hand of ``tricks`` tricks:
+    the bid that needs the same share of a ``TABLE_HAND``-trick hand, rounded up, within 3 to
+    5 — the bid itself in the single deck; in the double deck bids 3 to 6 share the row of 3,
+    7 and 8 that of 4, 9 to 11 that of 5 (without it every bid from 5 up was one row, and a
+    partner overcalled a cold 8)."""
+    row = (code * TABLE_HAND + tricks - 1) // tricks
+    return 3 if row < 3 else (5 if row > 5 else row)
+
+
+@njit(**JIT)
+def ladder_option(code, tricks):
+    """The analyzer table's option of ladder call ``code`` of a hand of ``tricks`` tricks."""
     if code == PASS:
         return L_PASS
     if code == ASK:
         return L_ASK
     if code == MOON:
         return L_MOON
-    return L_BID3 + min(code, 5) - 3
+    return L_BID3 + bid_row(code, tricks) - 3
 
 
 N_CODES = 44  # call codes below SWAP: PASS, the bids, ASK, MOON, ORDER, NAME + suit
@@ -337,12 +365,13 @@ def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, 
     """The analyzer table's value of each allowed ladder call (``out[code]``; the others
     -inf), for the hand's best suit."""
     p, suit = best_suit(hand, 15, params, seat)
+    tricks = ladder_tricks(hand)
     context = ladder_context(allowed, place, seat, holder, swapped, players,
-                             trump_bucket(hand, suit))
+                             trump_bucket(hand, suit), tricks)
     out[:] = -np.inf
     for code in range(N_CODES):
         if (allowed >> np.uint64(code)) & ONE:
-            out[code] = strat(params, seat, ladder_option(code), context, p)
+            out[code] = strat(params, seat, ladder_option(code, tricks), context, p)
 
 
 @njit(**JIT)

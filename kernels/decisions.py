@@ -22,13 +22,13 @@ from .bidding import (
     best_suit,
     ladder_context,
     ladder_option,
+    ladder_tricks,
     round1_context,
     round2_context,
     trump_bucket,
 )
 from .bits import lowest_bit
 from .codes import (
-    ASK,
     AUCTION_LADDER,
     E_STOPPED,
     MODE_FORCED,
@@ -113,24 +113,26 @@ def _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, up
 @njit(**JIT)
 def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
     """The rows of N's ladder call, one per call the engine allows (``allowed``): pass, the
-    bids (those from 5 up pooled as the table pools them: the lowest allowed), the n-ask, the
-    moon (in N's best suit) and the swap. Returns the next free row."""
+    bids (one per row of the table, the lowest allowed: bids it values alike are one
+    option), the n-ask, the moon (in N's best suit) and the swap. Returns the next free
+    row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
     bids = allowed & ~(ONE << np.uint64(SWAP))
     trump = best_suit(hand, 15, ag.params, ASKER)[1]  # its points are a float: not kept
+    tricks = ladder_tricks(hand)
     ctx = ladder_context(bids, place, ASKER, holder, swapped, cfg[C.PLAYERS],
-                         trump_bucket(hand, trump))
-    pooled = False  # the table pools the bids from 5 up: one row, the lowest allowed
+                         trump_bucket(hand, trump), tricks)
+    options = 0  # the table's options given a row so far
     left = allowed
     while left and k < MAX_ROWS:
         code = np.int64(lowest_bit(left))
         left &= left - ONE
-        if 5 <= code < ASK:
-            if pooled:
-                continue
-            pooled = True
+        option = L_SWAP if code == SWAP else ladder_option(code, tricks)
+        if (options >> option) & 1:
+            continue
+        options |= 1 << option
         rows[k, RW.POINT] = 0
-        rows[k, RW.OPTION] = L_SWAP if code == SWAP else ladder_option(code)
+        rows[k, RW.OPTION] = option
         rows[k, RW.CONTEXT] = ctx
         rows[k, RW.TRUMP] = trump
         rows[k, RW.RESULT + X.STATUS] = code  # the call, until played

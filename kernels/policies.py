@@ -30,6 +30,7 @@ from .bidding import (
     give_card,
     hand_points,
     ladder_context,
+    ladder_tricks,
     lone_value,
     order_points,
     partner_return,
@@ -126,7 +127,8 @@ def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holde
     if policy == D_ANALYZER:
         keep = analyzer_ladder(hand, allowed, params, seat, place, holder, 0, players)[1]
         p, suit = best_suit(hand, 15, params, seat)
-        ctx = ladder_context(allowed, place, seat, holder, 0, players, trump_bucket(hand, suit))
+        ctx = ladder_context(allowed, place, seat, holder, 0, players, trump_bucket(hand, suit),
+                             ladder_tricks(hand))
         return strat(params, seat, L_SWAP, ctx, p) > keep
     p, _ = best_suit(hand, 15, params, seat)
     return p < threshold(params, seat, place, T.SWAP_BELOW)

@@ -367,15 +367,16 @@ def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
 
 
 def test_a_table_that_pools_bids_says_so():
-    """The analyzer table stops at bid 5; in the double deck (bids to 11) its later calls value
-    a 9 as a 5, and the answer says so — not in the single deck, nor with the point count."""
+    """The analyzer table has three bid rows; the double deck (bids 3 to 11) values its bids
+    by the share of the tricks they need, several to a row, and the answer says which — not in
+    the single deck, nor with the point count."""
     from analyzer.questions.odds import pooled_bids_note
     from kernels import policies as P
 
     analyzer = np.array([[P.D_ANALYZER, 0]] * 4)
     points = np.array([[P.D_POINTS, 0]] * 4)
     note = pooled_bids_note(make_rules("bid", double_deck=True), analyzer)
-    assert len(note) == 1 and "up to 5" in note[0] and "6 to 11" in note[0]
+    assert len(note) == 1 and "3-6, 7-8, 9-11 each as one" in note[0]
     assert pooled_bids_note(make_rules("bid", double_deck=True), points) == []
     assert pooled_bids_note(make_rules("bid"), analyzer) == []
     assert pooled_bids_note(make_rules("knock"), analyzer) == []

@@ -129,6 +129,32 @@ def test_point_count():
     assert DEFAULT_PARAMS.shape[0] >= 10
 
 
+def test_double_deck_bids_are_valued_by_the_share_of_the_tricks_they_need():
+    """The analyzer table has rows for bids 3, 4 and 5; a double-deck bid takes the row of the
+    smallest single-deck bid that needs at least its share of the tricks (it took the row of 5
+    for every bid from 5 to 11, and a partner overcalled a cold 8), and the point count bids
+    the single deck's level doubled with its points halved."""
+    from fractions import Fraction
+
+    from kernels.bidding import bid_row, choose_bid
+
+    for code in (3, 4, 5):
+        assert bid_row(code, 6) == code
+    for code in range(3, 12):
+        share = Fraction(code, 12)
+        assert bid_row(code, 12) == min(5, max(3, next(k for k in range(7)
+                                                       if Fraction(k, 6) >= share)))
+    assert [bid_row(c, 12) for c in range(3, 12)] == [3, 3, 3, 3, 4, 4, 5, 5, 5]
+    params = DEFAULT_PARAMS[None, :]
+    every_bid = np.uint64(((1 << 12) - 8) | 1)
+    single = parse_hand("JH JD AH KH 9C TS", make_rules("bid"))
+    double = parse_hand("JH JD AH KH 9C TS " * 2, make_rules("bid", double_deck=True))
+    for place in range(4):
+        level = choose_bid(np.uint64(single), every_bid, params, 0, place)
+        assert 3 <= level <= 5 and choose_bid(np.uint64(double), every_bid, params, 0,
+                                              place) == 2 * level
+
+
 # ---------------------------------------------------------------------------- PIMC information
 
 def knowledge(played="", voids=None, up_holder=NOBODY, upcard=None, dead=None):
@@ -332,7 +358,8 @@ def test_analyzer_bidder_beats_point_count_in_bid_euchre():
 @pytest.mark.parametrize("variant, options", [
     ("bid", {}), ("ghost", {}), ("knock", {}), ("cutthroat", {}),
     ("knock", {"stick_the_dealer": False}), ("knock", {"lone_defender": True}),
-    ("knock", {"deck32": True}), ("knock", {"joker": True}), ("bid", {"stick_the_dealer": True})])
+    ("knock", {"deck32": True}), ("knock", {"joker": True}), ("bid", {"stick_the_dealer": True}),
+    ("bid", {"double_deck": True})])
 def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     """The analyzer strategy of each variant's default rules, and of the common house-rule
     sets (issue 21), ships with the package under the name a full build would cache it by, so

@@ -19,8 +19,6 @@ import pandas as pd
 
 from kernels import policies as P
 from kernels import query as Q
-from kernels.bidding import ladder_option
-from kernels.codes import ASK
 
 from ..compute.query import MAX_TRIES, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
@@ -40,6 +38,7 @@ from ..game.variants import LADDER, Rules, make_rules
 from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
+from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
     chunk_counts,
@@ -320,20 +319,17 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
 
 
 def pooled_bids_note(rules: Rules, policies) -> list[str]:
-    """A note when a seat bids by the analyzer strategy, whose table gives several bids of
-    the ladder one row (``kernels.bidding.ladder_option``: the table stops at 5, the double
-    deck bids to 11): its later calls value a bid of 9 as a 5, so it bids on where no player
-    would and the bids it pools are priced with that.
-    ``policies``: the seats' policy rows. Returns the notes (none or one)."""
-    bids = [c for c in rules.bid_ladder if c < ASK]
-    shared = [c for c in bids[1:] if ladder_option(c) == ladder_option(c - 1)]
+    """A note when a seat bids by the analyzer strategy and its table values several bids of
+    the ladder as one (``analyzer.strategy.tables.bid_rows``: the double deck's bids by the
+    share of the tricks they need, e.g. 3 to 6 as a single deck's 3): a seat then makes the
+    lowest bid of such a row where a player might bid another. ``policies``: the seats'
+    policy rows. Returns the notes (none or one)."""
+    shared = [codes for codes in bid_rows(rules).values() if "-" in codes]
     if not shared or not (policies[:, 0] == P.D_ANALYZER).any():
         return []
-    top = shared[0] - 1
-    return [f"the later calls are the analyzer strategy's, whose table tells bids apart only "
-            f"up to {top}: it values a bid of {shared[0]} to {shared[-1]} as a {top}, so the "
-            f"other seats (your partner too) bid on where a player would not, and the calls "
-            f"above {top} are priced with that"]
+    return [f"the later calls are the analyzer strategy's, whose table values the bids "
+            f"{', '.join(shared)} each as one (by the share of the tricks they need): the "
+            f"other seats make the lowest bid of each where a player might choose another"]
 
 
 UNUSUAL = 0.25  # the share of the deals kept by a tremble above which the auction is unusual

@@ -28,7 +28,7 @@ from kernels import policies as P
 
 from ..game.variants import LADDER, Rules
 from .named import policy_rows
-from .tables import tabulate
+from .tables import bid_rows, tabulate
 
 TABLE_DEALS = 500_000  # deals a round (fewer leave the cells too thin to beat the point count)
 DEALS_VARIABLE = "EUCHRE_STRATEGY_DEALS"  # overrides TABLE_DEALS (the test suite uses fewer)
@@ -47,7 +47,7 @@ BUILT_DIR = Path(__file__).parent / "built"
 SHIPPED = (("bid", {}), ("ghost", {}), ("cutthroat", {}), ("knock", {}),
            ("knock", {"stick_the_dealer": False}), ("knock", {"lone_defender": True}),
            ("knock", {"deck32": True}), ("knock", {"joker": True}),
-           ("bid", {"stick_the_dealer": True}))
+           ("bid", {"stick_the_dealer": True}), ("bid", {"double_deck": True}))
 
 
 def cache_dir() -> Path:
@@ -194,8 +194,12 @@ def max_rounds() -> int:
 def cache_path(rules: Rules, deals: int | None = None) -> Path:
     """The cache file of the analyzer strategy of ``rules`` (built with ``deals`` a round)."""
     deals = deals or table_deals()
-    key = json.dumps({"rules": rules.options, "variant": rules.variant, "deals": deals,
-                      "rounds": max_rounds(), "version": VERSION}, sort_keys=True)
+    meta = {"rules": rules.options, "variant": rules.variant, "deals": deals,
+            "rounds": max_rounds(), "version": VERSION}
+    shared = [bids for bids in bid_rows(rules).values() if "-" in bids]
+    if shared:  # a table built before its rows held several bids is not read with them
+        meta["bid_rows"] = shared
+    key = json.dumps(meta, sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
     return cache_dir() / f"{rules.variant}-{digest}.npz"
 

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from kernels import bidding as B
+from kernels.codes import ASK
 from kernels.decisions import RW
 from kernels.query import X
 
@@ -50,16 +51,34 @@ from .advice import advice_min_deals, advice_table, gain_tables
 CHUNK = 4096
 COUNTS = ["deals", *PROBABILITIES, "points", "points_sq"]
 SEAT_NAMES = ["dealer", "first", "second", "third"]
-BID_LEVELS = ["none", "3", "4", "5+"]
 RANKS = "789TJQKA"
 TRUMP_BUCKETS = ["0-1", "2", "3", "4+"]
+
+
+def bid_rows(rules: Rules) -> dict[int, str]:
+    """``option -> bids``: the bids of the ladder each bid option of the table values
+    (``kernels.bidding.ladder_option``), e.g. ``"3"`` in the single deck, ``"3-6"`` in the
+    double deck."""
+    rows: dict[int, list[int]] = {}
+    for code in rules.bid_ladder:
+        if code < ASK:
+            rows.setdefault(int(B.ladder_option(code, rules.hand_size)), []).append(code)
+    return {o: str(c[0]) if len(c) == 1 else f"{c[0]}-{c[-1]}" for o, c in rows.items()}
+
+
+def bid_levels(rules: Rules) -> list[str]:
+    """The names of a ladder context's current bid (``kernels.bidding.ladder_level``): none,
+    then each bid row's bids."""
+    rows = bid_rows(rules)
+    return ["none", *(rows.get(B.L_BID3 + k, "-") for k in range(3))]
 
 
 def option_names(rules: Rules) -> dict:
     """``(point, option) -> name`` of every option of the tables."""
     if rules.auction == LADDER:
-        names = {B.L_PASS: "pass", B.L_BID3: "bid 3", B.L_BID4: "bid 4", B.L_BID5: "bid 5",
-                 B.L_ASK: f"{rules.hand_size}-ask", B.L_MOON: "moon", B.L_SWAP: "swap"}
+        bids = {option: f"bid {codes}" for option, codes in bid_rows(rules).items()}
+        names = {B.L_PASS: "pass", **bids, B.L_ASK: f"{rules.hand_size}-ask", B.L_MOON: "moon",
+                 B.L_SWAP: "swap"}
         return {(0, k): v for k, v in names.items()}
     return {(0, B.U_PASS): "pass", (0, B.U_ORDER): "order up", (0, B.U_ALONE): "order up alone",
             (1, B.U_PASS): "pass", (1, B.U_NAME): "name", (1, B.U_NAME_ALONE): "name alone"}
@@ -86,7 +105,7 @@ def context_frame(rules: Rules, ctx: np.ndarray, upcards: np.ndarray) -> pd.Data
     base = ctx // 4
     if rules.auction == LADDER:
         return pd.DataFrame({"seat": np.array(SEAT_NAMES)[base // 16],
-                             "bid_before": np.array(BID_LEVELS)[base % 4],
+                             "bid_before": np.array(bid_levels(rules))[base % 4],
                              "holder": _holders(rules, (base // 4) % 4), "trumps": trumps})
     round2 = ctx >= 128
     place = np.where(round2, (base - 32) // 2, base // 8)
