@@ -50,10 +50,13 @@ def _top(features: pd.DataFrame) -> pd.DataFrame:
 
 def main_option(meta: dict) -> str:
     """The option the success plots follow: ordering up in the upcard auction; in a ladder
-    auction bid 4 with a partner's help, bid 3 alone."""
+    auction the table's second bid row with a partner's help (bid 4; 7-8 in the double deck),
+    its first alone (``meta["bids"]``, the rows' names; bid 4 / bid 3 in tables written
+    before it was kept)."""
     if meta["auction"] == "upcard":
         return "order up"
-    return "bid 4" if meta["partnership"] else "bid 3"
+    bids = meta.get("bids") or ["bid 3", "bid 4"]
+    return bids[1] if meta["partnership"] else bids[0]
 
 
 def success_by_trumps(tables: dict, option: str | None = None, min_deals: int = 30):

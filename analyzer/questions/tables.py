@@ -13,7 +13,7 @@ from ..outputs import check_output_dir, written_whole
 from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS, METHODS
 from ..strategy.seats import others_policies
-from ..strategy.tables import CHUNK, tabulate
+from ..strategy.tables import CHUNK, bid_rows, tabulate
 
 DEFAULT_OTHERS = DEFAULT_STRATEGY
 
@@ -41,7 +41,8 @@ def table_meta(rules: Rules, tables: dict) -> dict:
     meta["changed"] = rules.changed_options
     meta["rules_text"] = describe(rules)
     meta.update(auction=rules.auction, partnership=rules.partnership, seat_w=rules.seat_w,
-                hand_size=rules.hand_size)
+                hand_size=rules.hand_size,
+                bids=[f"bid {codes}" for _, codes in sorted(bid_rows(rules).items())])
     return meta
 
 
