@@ -135,6 +135,39 @@ def test_a_command_without_its_own_handler_says_it_was_interrupted(command, sig,
     assert not (tmp_path / "review.csv").exists()
 
 
+def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once():
+    """A chunk can run for minutes (a double-deck or PIMC table): the first Ctrl-C says the run
+    stops once it is done, a second stops at once with the chunks finished before it (the
+    signal used to wait for the kernel: minutes with no answer)."""
+    import threading
+
+    import numpy as np
+
+    from analyzer.compute.runner import left_running, run_chunks
+
+    release = threading.Event()
+
+    def work(first, n):
+        if first > 0:
+            release.wait(120)  # a kernel of minutes (it, too, releases the GIL)
+        return {"deals": np.array([n])}
+
+    def press_twice():
+        for pause in (1.0, 0.5):
+            time.sleep(pause)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=press_twice, daemon=True).start()
+    start = time.perf_counter()
+    try:
+        totals = run_chunks(30, work, chunk=10, progress=False)
+        assert time.perf_counter() - start < 10
+        assert totals.interrupted and totals.done == 10 and totals.counts["deals"][0] == 10
+        assert left_running()  # the launcher then ends the process without waiting for it
+    finally:
+        release.set()
+
+
 # ---------------------------------------------------------------------------- 3. sizes
 
 def test_runaway_sizes_are_refused_with_an_estimate():

@@ -274,7 +274,7 @@ def test_more_deals_reuse_the_chunks_already_played(tmp_path, monkeypatch):
 
 def test_an_interrupted_table_says_so_on_stderr(tmp_path, monkeypatch, capsys):
     """``euchre table`` cut short: where the chunks are, on stderr (stdout is the results'),
-    exit 130."""
+    exit 130, and not also "nothing was kept" (the command's exit carried the interrupt)."""
     from analyzer.cli import run
 
     def interrupted(*args):
@@ -284,6 +284,7 @@ def test_an_interrupted_table_says_so_on_stderr(tmp_path, monkeypatch, capsys):
         == 130
     out, err = capsys.readouterr()
     assert "interrupted: the chunks done are saved" in err and "interrupted" not in out
+    assert "nothing was kept" not in err, err
 
 
 def test_the_reports_advice_is_in_words_and_only_where_deals_support_it():

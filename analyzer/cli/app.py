@@ -96,7 +96,9 @@ def run(argv: list[str]) -> int:
         return 0
 
     except Exception as e:
-        if _cut_short(e):
+        # a command's own exit (typer.Exit) first: one that said what it kept after a Ctrl-C
+        # is not "nothing was kept"
+        if _cut_short(e) and "Exit" not in {c.__name__ for c in type(e).__mro__}:
             print(NOTHING_KEPT, file=sys.stderr)
             return 130
         code = _click_error(e)
@@ -123,4 +125,11 @@ def main(interrupts, announced: bool = False) -> None:
     global COMPILES
     interrupts.watch = COMPILES = watch_compiles(lambda: None if announced else
                                                  _say_compiling())
-    sys.exit(run(sys.argv[1:]))
+    code = run(sys.argv[1:])
+    from ..compute.runner import left_running
+
+    if left_running():  # a second Ctrl-C left a chunk's kernel running: do not wait for it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -91,7 +92,49 @@ def current_backend():
 def local_results(work: Callable, chunks: list, skip: Callable | None) -> Iterator:
     """This process's backend: each chunk's result in order (None for a skipped chunk)."""
     for first, n in chunks:
-        yield None if skip is not None and skip(first, n) else work(first, n)
+        yield None if skip is not None and skip(first, n) else _waited(work, first, n)
+
+
+_running: list[threading.Event] = []  # one per chunk thread, set when its work returns
+
+
+def _waited(work: Callable, first: int, n: int):
+    """``work(first, n)`` run by a helper thread and waited for here in short steps, so the
+    main thread handles a signal at once even when one chunk takes minutes (the kernels
+    release the GIL; a double-deck or PIMC chunk can run for hours): a second Ctrl-C raises
+    KeyboardInterrupt here and leaves the chunk to its thread (see ``left_running``). The
+    helper uses the caller's numba thread count (it is per thread). Off the main thread (a
+    server's job) the work runs in place."""
+    if threading.current_thread() is not threading.main_thread():
+        return work(first, n)
+    box: dict = {}
+    threads = num_threads()
+    done = threading.Event()  # waited on, not the thread: an interrupted Thread.join marks
+    #                           a running thread stopped (CPython 3.11)
+
+    def run() -> None:
+        try:
+            set_threads(threads)
+            box["value"] = work(first, n)
+        except BaseException as error:  # noqa: BLE001  (re-raised in the caller's thread)
+            box["error"] = error
+        finally:
+            done.set()
+
+    _running[:] = [e for e in _running if not e.is_set()] + [done]
+    threading.Thread(target=run, name=f"chunk {first}", daemon=True).start()
+    while not done.wait(0.2):
+        pass
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def left_running() -> bool:
+    """True when a chunk's thread is still running (abandoned by a second Ctrl-C): the
+    process must then end with ``os._exit`` once its output is written, as the interpreter's
+    shutdown would otherwise free memory under the running kernel."""
+    return any(not e.is_set() for e in _running)
 
 
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
@@ -200,6 +243,9 @@ def deferred_interrupts():
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
+        if left_running():
+            print("stopping once the chunk running now is done (Ctrl-C again stops at once, "
+                  "without it)", file=sys.stderr, flush=True)
 
     before = signal.signal(signal.SIGINT, handler)
     before_term = signal.signal(signal.SIGTERM, handler)
