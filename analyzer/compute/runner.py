@@ -20,6 +20,7 @@ marked interrupted.
 from __future__ import annotations
 
 import contextlib
+import queue
 import signal
 import sys
 import threading
@@ -95,7 +96,35 @@ def local_results(work: Callable, chunks: list, skip: Callable | None) -> Iterat
         yield None if skip is not None and skip(first, n) else _waited(work, first, n)
 
 
-_running: list[threading.Event] = []  # one per chunk thread, set when its work returns
+_running: list[threading.Event] = []  # one per chunk handed to a helper, set when it returns
+
+
+class _Helper:
+    """A daemon thread that runs the chunks handed to it one after another: one thread for
+    many chunks, so the kernels' OpenMP team is made once (a thread per chunk cost ~4%)."""
+
+    def __init__(self):
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.last = threading.Event()
+        self.last.set()
+        threading.Thread(target=self._loop, name="chunks", daemon=True).start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self.jobs.get()
+            job()
+
+    def free(self) -> bool:
+        """True when no chunk of it is running (none was left running by a Ctrl-C)."""
+        return self.last.is_set()
+
+    def run(self, job: Callable[[], None], done: threading.Event) -> None:
+        """Queue ``job``; ``done`` is set when it returns."""
+        self.last = done
+        self.jobs.put(job)
+
+
+_helper: _Helper | None = None
 
 
 def _waited(work: Callable, first: int, n: int):
@@ -105,14 +134,15 @@ def _waited(work: Callable, first: int, n: int):
     KeyboardInterrupt here and leaves the chunk to its thread (see ``left_running``). The
     helper uses the caller's numba thread count (it is per thread). Off the main thread (a
     server's job) the work runs in place."""
+    global _helper
     if threading.current_thread() is not threading.main_thread():
         return work(first, n)
     box: dict = {}
     threads = num_threads()
-    done = threading.Event()  # waited on, not the thread: an interrupted Thread.join marks
-    #                           a running thread stopped (CPython 3.11)
+    done = threading.Event()  # waited on, not a thread: an interrupted Thread.join marks a
+    #                           running thread stopped (CPython 3.11)
 
-    def run() -> None:
+    def job() -> None:
         try:
             set_threads(threads)
             box["value"] = work(first, n)
@@ -121,8 +151,10 @@ def _waited(work: Callable, first: int, n: int):
         finally:
             done.set()
 
+    if _helper is None or not _helper.free():
+        _helper = _Helper()  # a chunk left running keeps its thread; the next gets another
     _running[:] = [e for e in _running if not e.is_set()] + [done]
-    threading.Thread(target=run, name=f"chunk {first}", daemon=True).start()
+    _helper.run(job, done)
     while not done.wait(0.2):
         pass
     if "error" in box:
