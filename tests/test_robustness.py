@@ -170,6 +170,59 @@ def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once():
 
 # ---------------------------------------------------------------------------- 3. sizes
 
+def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monkeypatch,
+                                                                           capsys):
+    """The size estimate came only after the first chunk, which can take hours (a double-deck
+    table): the run says after ``SLOW_START`` seconds that it is still working, and once the
+    first chunk has run three times that long without ending, a run whose chunks would take
+    longer than the limit at that pace (a lower bound) is refused then."""
+    import threading
+
+    import numpy as np
+
+    from analyzer.compute import runner
+    from analyzer.errors import TooLong
+
+    monkeypatch.setattr(runner, "SLOW_START", 0.2)
+    release = threading.Event()
+
+    def work(first, n):
+        release.wait(120)
+        return {"deals": np.array([n])}
+
+    start = time.perf_counter()
+    try:
+        with runner.size_limit(10.0), pytest.raises(TooLong, match="would take more than"):
+            runner.run_chunks(1000, work, chunk=10, progress=True, label="tables")
+        assert time.perf_counter() - start < 5
+    finally:
+        release.set()
+    err = capsys.readouterr().err
+    assert "the first 10 of 1,000 deals have taken" in err
+
+
+def test_a_report_leaves_out_a_comparison_that_would_take_too_long(tmp_path, monkeypatch):
+    """A report's PIMC comparison in the double deck would take hours: it is left out with a
+    warning and the report is written (it used to run silently for hours)."""
+    from analyzer.errors import TooLong
+    from analyzer.game.variants import make_rules
+    from analyzer.questions import report
+
+    real = report.build_tables
+
+    def slow_pimc(rules, deals, out_dir, **kw):
+        if kw["method"] == "pimc":
+            raise TooLong("200 deals would take about 9 hours here")
+        return real(rules, deals, out_dir, **kw)
+
+    monkeypatch.setattr(report, "build_tables", slow_pimc)
+    left_out = []
+    path = report.build_report(make_rules("knock"), tmp_path / "r.html", deals=300,
+                               method="heuristic", on_left_out=left_out.append)
+    assert path.exists() and len(left_out) == 1 and left_out[0].startswith(
+        "the pimc comparison is left out") and "9 hours" in left_out[0]
+
+
 def test_runaway_sizes_are_refused_with_an_estimate():
     line = assert_one_error(["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid",
                              "--deals", "99999999999999999999"])

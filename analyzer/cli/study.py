@@ -176,8 +176,9 @@ def report_cmd(
         with on_cluster(scheduler), size_limited(force):
             written = build_report(rules, path, deals=deals, method=method, fmt=fmt,
                                    compare=compare, review_file=review_file, seed=seed,
-                                   others=others,
-                                   progress=True, on_skipped=skipped)
+                                   others=others, progress=True, on_skipped=skipped,
+                                   on_left_out=lambda why: err_console.print(
+                                       f"warning: {why}", soft_wrap=True))
     except KeyboardInterrupt:
         _stopped_resumable(tables_dir(path))
     console.print(f"report written to {written.resolve()}")

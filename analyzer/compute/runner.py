@@ -34,7 +34,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from kernels.threads import max_threads, num_threads, set_threads
 
-from ..errors import UserError
+from ..errors import TooLong, UserError
 
 DEFAULT_CHUNK = 2048
 MAX_TOTAL = 2**62  # deal and game indices are 64-bit integers in the kernels
@@ -90,10 +90,13 @@ def current_backend():
     return _backend
 
 
-def local_results(work: Callable, chunks: list, skip: Callable | None) -> Iterator:
-    """This process's backend: each chunk's result in order (None for a skipped chunk)."""
+def local_results(work: Callable, chunks: list, skip: Callable | None,
+                  waiting: Callable[[int, int, float], None] | None = None) -> Iterator:
+    """This process's backend: each chunk's result in order (None for a skipped chunk);
+    ``waiting(first, n, seconds)`` hears each step of a wait for a chunk."""
     for first, n in chunks:
-        yield None if skip is not None and skip(first, n) else _waited(work, first, n)
+        yield None if skip is not None and skip(first, n) else _waited(work, first, n,
+                                                                       waiting)
 
 
 _running: list[threading.Event] = []  # one per chunk handed to a helper, set when it returns
@@ -127,7 +130,8 @@ class _Helper:
 _helper: _Helper | None = None
 
 
-def _waited(work: Callable, first: int, n: int):
+def _waited(work: Callable, first: int, n: int,
+            waiting: Callable[[int, int, float], None] | None = None):
     """``work(first, n)`` run by a helper thread and waited for here in short steps, so the
     main thread handles a signal at once even when one chunk takes minutes (the kernels
     release the GIL; a double-deck or PIMC chunk can run for hours): a second Ctrl-C raises
@@ -155,8 +159,10 @@ def _waited(work: Callable, first: int, n: int):
         _helper = _Helper()  # a chunk left running keeps its thread; the next gets another
     _running[:] = [e for e in _running if not e.is_set()] + [done]
     _helper.run(job, done)
+    start = time.perf_counter()
     while not done.wait(0.2):
-        pass
+        if waiting is not None:
+            waiting(first, n, time.perf_counter() - start)
     if "error" in box:
         raise box["error"]
     return box["value"]
@@ -181,7 +187,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     chunks = _chunks(total, chunk)
     backend = _backend
     results = (backend.results(work, chunks, skip) if backend is not None
-               else local_results(work, chunks, skip))
+               else local_results(work, chunks, skip, _slow_start(total, progress, label)))
     try:
         with deferred_interrupts() as stop:
             totals = _gather(chunks, results, totals, total, start, progress, label, collect,
@@ -192,6 +198,37 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         results.close()  # a cluster backend cancels the tasks still in flight
     totals.seconds = time.perf_counter() - start
     return totals
+
+
+SLOW_START = 10.0  # seconds of a first chunk after which the run says it is still working
+
+
+def _slow_start(total: int, progress: bool, label: str):
+    """The ``waiting`` of a run: once its first chunk has taken ``SLOW_START`` seconds (the
+    bar and the size estimate come only after it: a double-deck table's first chunk can take
+    hours), one line on stderr saying so (with ``progress``); after three times that, a run
+    whose chunks would take longer than the size limit at the first one's pace so far is
+    refused (UserError) instead of told after the chunk."""
+    said = []
+    unit = "games" if label == "playing" else "deals"
+
+    def waiting(first: int, n: int, seconds: float) -> None:
+        if first != 0:
+            return
+        if seconds >= 3 * SLOW_START and _limit_seconds is not None and n < total and \
+                seconds * total / n > _limit_seconds:
+            # a lower bound (the first chunk is not done): refused now, not in hours
+            raise TooLong(f"{total:,} {unit} would take more than "
+                            f"{duration_text(seconds * total / n)} here (the first {n:,} "
+                            f"have taken {seconds:.0f} s and are not done); ask for fewer, "
+                            f"or add --force to run it anyway")
+        if not progress or said or seconds < SLOW_START:
+            return
+        said.append(True)
+        print(f"{label}: the first {n:,} of {total:,} {unit} have taken {seconds:.0f} s so "
+              f"far; progress shows once they are done (Ctrl-C twice stops at once)",
+              file=sys.stderr, flush=True)
+    return waiting
 
 
 _limit_seconds: float | None = None  # see size_limit
@@ -208,6 +245,11 @@ def size_limit(seconds: float | None):
         yield
     finally:
         _limit_seconds = before
+
+
+def current_limit() -> float | None:
+    """The size limit in force (seconds; None: none, e.g. under ``--force``)."""
+    return _limit_seconds
 
 
 def duration_text(seconds: float) -> str:
@@ -229,7 +271,7 @@ def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
     estimate = seconds / done * total
     if estimate > _limit_seconds:
         unit = "games" if label == "playing" else "deals"
-        raise UserError(f"{total:,} {unit} would take about {duration_text(estimate)} here "
+        raise TooLong(f"{total:,} {unit} would take about {duration_text(estimate)} here "
                         f"(timed on the first {done:,}; memory stays at one chunk's); ask for "
                         f"fewer, or add --force to run it anyway")
 

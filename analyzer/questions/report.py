@@ -4,14 +4,17 @@ given, and write one report (``reports``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from reports.report import write_html, write_markdown
 
-from ..errors import UserError
+from ..compute.runner import current_limit, size_limit
+from ..errors import TooLong, UserError
 from ..game.variants import Rules
 from ..outputs import check_output
+from ..strategy.tables import CHUNK
 from .review import all_decisions, reviewed, summarise
 from .tables import DEFAULT_OTHERS, build_tables, table_meta
 
@@ -22,6 +25,16 @@ def compare_sizes(deals: int) -> dict:
     """Deals of the comparison tables: heuristic play as many as the main tables, PIMC a
     hundredth (200 to 2,000)."""
     return {"heuristic": deals, "pimc": max(200, min(2000, deals // 100))}
+
+
+COMPARE_SECONDS = 120.0  # a comparison may take as long as the report's tables, or this
+
+
+def compare_chunk(size: int) -> int:
+    """The chunk of a comparison's tables: a sixteenth of its deals (at most ``CHUNK``), so
+    its progress bar, its size estimate and Ctrl-C come early (a PIMC chunk of 200
+    double-deck deals ran for 10 minutes and more with no sign)."""
+    return max(1, min(CHUNK, -(-size // 16)))
 
 
 def review_section(path: Path, rules: Rules, others: str = DEFAULT_OTHERS,
@@ -52,25 +65,38 @@ def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str 
                  fmt: str | None = None, compare: bool = True,
                  review_file: Path | None = None, seed: int = 0,
                  others: str = DEFAULT_OTHERS, progress: bool = False,
-                 on_skipped: Callable[[int, str], None] | None = None) -> Path:
+                 on_skipped: Callable[[int, str], None] | None = None,
+                 on_left_out: Callable[[str], None] | None = None) -> Path:
     """Build the tables (every seat bidding by the ``others`` strategy) and write the report
     to ``path`` (``fmt`` html or md; None: from the file's ending); returns the file written.
     The chunks go next to the report, in ``.NAME.tables/``, so a report interrupted by Ctrl-C
     (KeyboardInterrupt) resumes when built again. UserError for a path that cannot be
-    written or whose ending disagrees with ``fmt``, before any work."""
+    written or whose ending disagrees with ``fmt``, before any work. A comparison that would
+    take longer than the report's own tables (at least ``COMPARE_SECONDS``; no limit under
+    ``--force``) is left out, and ``on_left_out(why)`` hears it."""
     path = report_path(path, fmt, review_file)
     fmt = FORMAT_OF[path.suffix.lower()]
     reviewed_tables = review_section(review_file, rules, others, on_skipped) if review_file else {}
     work = tables_dir(path)
+    start = time.perf_counter()
     tables = build_tables(rules, deals, work / method, seed=seed, method=method,
                           others=others, progress=progress)
+    own = time.perf_counter() - start
+    limit = current_limit()
     compared_tables = {}
-    if compare:
-        for other, size in compare_sizes(deals).items():
-            if other != method:
+    for other, size in compare_sizes(deals).items() if compare else ():
+        if other == method:
+            continue
+        try:
+            with size_limit(None if limit is None else min(limit, max(COMPARE_SECONDS, own))):
                 compared_tables[other] = build_tables(rules, size, work / other, seed=seed,
                                                       method=other, others=others,
-                                                      progress=progress)
+                                                      progress=progress,
+                                                      chunk=compare_chunk(size))
+        except TooLong as e:  # e.g. PIMC in the double deck: hours for 200 deals
+            if on_left_out is not None:
+                on_left_out(f"the {other} comparison is left out (it may take as long as the "
+                            f"report's own tables, or {COMPARE_SECONDS:.0f} s): {e}")
     tables["meta"] = table_meta(rules, tables)
     tables.update(reviewed_tables)
     compared = None
