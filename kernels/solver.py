@@ -135,8 +135,10 @@ def entry_tricks(w, leader):
         return 0, np.uint64(0)
     own = w[W.HANDS + leader]
     pard = w[W.HANDS + p]
-    lho = w[W.HANDS + (leader ^ 1)] if (active >> (leader ^ 1)) & 1 else np.uint64(0)
-    rho = w[W.HANDS + (leader ^ 3)] if (active >> (leader ^ 3)) & 1 else np.uint64(0)
+    left = (leader + 1) & 3  # plays second, before the partner
+    right = (leader + 3) & 3
+    lho = w[W.HANDS + left] if (active >> left) & 1 else np.uint64(0)
+    rho = w[W.HANDS + right] if (active >> right) & 1 else np.uint64(0)
     allc = own | pard | lho | rho
     double = w[W.DOUBLE] != 0
     best = 0

@@ -187,7 +187,8 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     chunks = _chunks(total, chunk)
     backend = _backend
     results = (backend.results(work, chunks, skip) if backend is not None
-               else local_results(work, chunks, skip, _slow_start(total, progress, label)))
+               else local_results(work, chunks, skip,
+                                 _slow_start(total, progress, label, enough is None)))
     try:
         with deferred_interrupts() as stop:
             totals = _gather(chunks, results, totals, total, start, progress, label, collect,
@@ -203,32 +204,37 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
 SLOW_START = 10.0  # seconds of a first chunk after which the run says it is still working
 
 
-def _slow_start(total: int, progress: bool, label: str):
+def _slow_start(total: int, progress: bool, label: str, sized: bool):
     """The ``waiting`` of a run: once its first chunk has taken ``SLOW_START`` seconds (the
     bar and the size estimate come only after it: a double-deck table's first chunk can take
     hours), one line on stderr saying so (with ``progress``); after three times that, a run
-    whose chunks would take longer than the size limit at the first one's pace so far is
-    refused (UserError) instead of told after the chunk."""
+    of a fixed size (``sized``: not one that stops when precise enough) whose chunks would
+    take longer than the size limit at the first one's pace so far is refused (TooLong)
+    instead of told after the chunk."""
     said = []
-    unit = "games" if label == "playing" else "deals"
 
     def waiting(first: int, n: int, seconds: float) -> None:
         if first != 0:
             return
-        if seconds >= 3 * SLOW_START and _limit_seconds is not None and n < total and \
-                seconds * total / n > _limit_seconds:
+        if sized and seconds >= 3 * SLOW_START and _limit_seconds is not None and \
+                n < total and seconds * total / n > _limit_seconds:
             # a lower bound (the first chunk is not done): refused now, not in hours
-            raise TooLong(f"{total:,} {unit} would take more than "
-                            f"{duration_text(seconds * total / n)} here (the first {n:,} "
-                            f"have taken {seconds:.0f} s and are not done); ask for fewer, "
-                            f"or add --force to run it anyway")
+            raise TooLong(f"{total:,} {_unit(label)} would take more than "
+                          f"{duration_text(seconds * total / n)} here (the first {n:,} have "
+                          f"taken {seconds:.0f} s and are not done); ask for fewer, or add "
+                          f"--force to run it anyway")
         if not progress or said or seconds < SLOW_START:
             return
         said.append(True)
-        print(f"{label}: the first {n:,} of {total:,} {unit} have taken {seconds:.0f} s so "
-              f"far; progress shows once they are done (Ctrl-C twice stops at once)",
-              file=sys.stderr, flush=True)
+        print(f"{label}: the first {n:,} of {total:,} {_unit(label)} have taken "
+              f"{seconds:.0f} s so far; progress shows once they are done (Ctrl-C twice "
+              f"stops at once)", file=sys.stderr, flush=True)
     return waiting
+
+
+def _unit(label: str) -> str:
+    """What a run of ``label`` counts: games when playing, else deals."""
+    return "games" if label == "playing" else "deals"
 
 
 _limit_seconds: float | None = None  # see size_limit
@@ -270,10 +276,9 @@ def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
         return
     estimate = seconds / done * total
     if estimate > _limit_seconds:
-        unit = "games" if label == "playing" else "deals"
-        raise TooLong(f"{total:,} {unit} would take about {duration_text(estimate)} here "
-                        f"(timed on the first {done:,}; memory stays at one chunk's); ask for "
-                        f"fewer, or add --force to run it anyway")
+        raise TooLong(f"{total:,} {_unit(label)} would take about {duration_text(estimate)} "
+                      f"here (timed on the first {done:,}; memory stays at one chunk's); ask "
+                      f"for fewer, or add --force to run it anyway")
 
 
 class _Chunks:
