@@ -8,8 +8,9 @@ The search is a zero-window alpha-beta ("can the declaring side take at least k 
 over single card plays, with
   - cut-offs at each trick start: already made, cannot make, and quick tricks (top trumps the
     leader can cash, then top side-suit cards once the opponents are out of trumps), the
-    side's run of top trumps, and in the double deck the tricks one hand's trumps are sure
-    of against the other side's higher trumps;
+    side's run of top trumps, and in the double deck the quick tricks through the partner's
+    entry and the tricks one hand's trumps are sure of against the other side's higher
+    trumps;
   - partition search: a transposition table at trick boundaries whose entries each hold a
     bound for a *set* of positions — those that agree on the hand shapes and on who holds the
     cards that decided the answer (``kernels.partition_table``); every answer of ``_trick``

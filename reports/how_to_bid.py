@@ -75,7 +75,7 @@ def _ladder_lines(a: pd.DataFrame) -> list[str]:
         if parts:
             lines.append(f"Opening, {SEAT_WORDS[seat]}: {'; '.join(parts)} (in the best "
                          f"suit).")
-    levels = [b for b in a["bid_before"].unique() if b not in ("none", "-")]
+    levels = [b for b in a["bid_before"].unique() if b != "none"]
     for level in sorted(levels, key=lambda b: int(b.split("-")[0])):
         over = _pick(a, seat=ANY, bid_before=level, holder=ANY, against="pass")
         parts = [f"{o} {_pts(_from(over, o))}" for o in calls

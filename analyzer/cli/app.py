@@ -96,15 +96,15 @@ def run(argv: list[str]) -> int:
         return 0
 
     except Exception as e:
-        # a command's own exit (typer.Exit) first: one that said what it kept after a Ctrl-C
-        # is not "nothing was kept"
-        if _cut_short(e) and "Exit" not in {c.__name__ for c in type(e).__mro__}:
+        # click's exceptions first: a command's own exit (typer.Exit) that said what it kept
+        # after a Ctrl-C carries the KeyboardInterrupt, and is not "nothing was kept"
+        code = _click_error(e)
+        if code is not None:
+            return code
+        if _cut_short(e):
             print(NOTHING_KEPT, file=sys.stderr)
             return 130
-        code = _click_error(e)
-        if code is None:
-            raise
-        return code
+        raise
     return rv if isinstance(rv, int) else 0
 
 

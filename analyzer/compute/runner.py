@@ -99,9 +99,6 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
                                                                        waiting)
 
 
-_running: list[threading.Event] = []  # one per chunk handed to a helper, set when it returns
-
-
 class _Helper:
     """A daemon thread that runs the chunks handed to it one after another: one thread for
     many chunks, so the kernels' OpenMP team is made once (a thread per chunk cost ~4%)."""
@@ -127,7 +124,7 @@ class _Helper:
         self.jobs.put(job)
 
 
-_helper: _Helper | None = None
+_helpers: list[_Helper] = []  # more than one only after a chunk was left running
 
 
 def _waited(work: Callable, first: int, n: int,
@@ -138,7 +135,6 @@ def _waited(work: Callable, first: int, n: int,
     KeyboardInterrupt here and leaves the chunk to its thread (see ``left_running``). The
     helper uses the caller's numba thread count (it is per thread). Off the main thread (a
     server's job) the work runs in place."""
-    global _helper
     if threading.current_thread() is not threading.main_thread():
         return work(first, n)
     box: dict = {}
@@ -155,10 +151,11 @@ def _waited(work: Callable, first: int, n: int,
         finally:
             done.set()
 
-    if _helper is None or not _helper.free():
-        _helper = _Helper()  # a chunk left running keeps its thread; the next gets another
-    _running[:] = [e for e in _running if not e.is_set()] + [done]
-    _helper.run(job, done)
+    helper = next((h for h in _helpers if h.free()), None)
+    if helper is None:  # a chunk left running keeps its thread; the next gets another
+        helper = _Helper()
+        _helpers.append(helper)
+    helper.run(job, done)
     start = time.perf_counter()
     while not done.wait(0.2):
         if waiting is not None:
@@ -172,7 +169,7 @@ def left_running() -> bool:
     """True when a chunk's thread is still running (abandoned by a second Ctrl-C): the
     process must then end with ``os._exit`` once its output is written, as the interpreter's
     shutdown would otherwise free memory under the running kernel."""
-    return any(not e.is_set() for e in _running)
+    return not all(h.free() for h in _helpers)
 
 
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,

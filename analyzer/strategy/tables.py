@@ -69,8 +69,7 @@ def bid_rows(rules: Rules) -> dict[int, str]:
 def bid_levels(rules: Rules) -> list[str]:
     """The names of a ladder context's current bid (``kernels.bidding.ladder_level``): none,
     then each bid row's bids."""
-    rows = bid_rows(rules)
-    return ["none", *(rows.get(B.L_BID3 + k, "-") for k in range(3))]
+    return ["none", *bid_rows(rules).values()]  # the rows in the ladder's order
 
 
 def option_names(rules: Rules) -> dict:
