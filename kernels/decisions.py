@@ -31,7 +31,6 @@ from .bits import lowest_bit
 from .codes import (
     AUCTION_LADDER,
     E_STOPPED,
-    MODE_FORCED,
     NAME,
     ORDER,
     PASS,
@@ -42,10 +41,9 @@ from .codes import (
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
+from .forced import play_option, start_point
 from .layout import JOKER, deck_natural_ids, natural_suit
-from .query import X
-from .record import reset_record
-from .slots import RW, C, M, R
+from .slots import OPT, RW, C, M, R, X
 from .solver import new_deal
 
 ONE = np.uint64(1)
@@ -54,28 +52,12 @@ ASKER = 0  # the tables are seen from seat N
 
 
 @njit(**JIT)
-def _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n):
-    """A forced record of the deal with ``n`` calls heard, N the asker."""
-    reset_record(hm, rec)
-    hm[:] = deal_hm
-    rec[R.DEALER] = dealer
-    rec[R.UPCARD] = upcard
-    rec[R.MODE] = MODE_FORCED
-    rec[R.ASKER] = ASKER
-    for j in range(n):
-        rec[R.CALL + j] = calls[j]
-        rec[R.CALL_SEAT + j] = seats[j]
-    rec[R.NCALLS] = n
-    rec[R.FORCED] = n
-
-
-@njit(**JIT)
 def find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
                calls, seats, n, seed, index):
     """Play the policies from ``n`` forced calls up to N's next call; returns the calls
     allowed there (0 when N has no call to make), with the calls heard in ``calls``/``seats``
     and their number in ``rec[R.NCALLS]``."""
-    _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n)
+    start_point(hm, rec, deal_hm, dealer, upcard, seats, calls, n, 0, ASKER)
     rec[R.STOP] = STOP_IN_PLAY
     next_hand(ag, seed, index)
     play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
@@ -89,25 +71,13 @@ def find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, deale
 
 @njit(**JIT)
 def _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
-          seats, n, call, alone, trump, solve, seed, index, row):
-    """Play N's ``call`` (with its own choices) out; fill the row's result."""
-    _start(hm, rec, deal_hm, dealer, upcard, calls, seats, n)
-    rec[R.CALL + n] = call
-    rec[R.CALL_SEAT + n] = ASKER
-    rec[R.NCALLS] = n + 1
-    rec[R.FORCED] = n + 1
-    rec[R.F_ALONE] = alone
-    rec[R.F_TRUMP] = trump
-    rec[R.SOLVE] = solve
+          seats, n, option, solve, seed, index, row):
+    """Play N's ``option`` (slots ``OPT``) out from the point after ``n`` calls; fill the
+    row's result."""
+    start_point(hm, rec, deal_hm, dealer, upcard, seats, calls, n, 0, ASKER)
     next_hand(ag, seed, index)
-    ok = play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
-    out = row[RW.RESULT:]
-    out[X.STATUS] = rec[R.STATUS] if ok else -1
-    out[X.DECLARER] = rec[R.DECLARER]
-    out[X.CONTRACT] = rec[R.CONTRACT]
-    out[X.ROUND] = rec[R.ROUND]
-    out[X.TRICKS] = rec[R.DECL_TRICKS]
-    out[X.AUX] = -1
+    play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, option, solve,
+                row[RW.RESULT:])
 
 
 @njit(**JIT)
@@ -233,9 +203,13 @@ def _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, deale
         alone = -1  # passing: N's later calls and choices are its policy's
         if not ladder and option != U_PASS:
             alone = 1 if option == U_ALONE or option == U_NAME_ALONE else 0
-        trump = rows[k, RW.TRUMP] if ladder and option != L_PASS and option != L_SWAP else -1
+        choice = np.full(np.int64(OPT.LEN), -1, dtype=np.int64)
+        choice[OPT.CALL] = code
+        choice[OPT.ALONE] = alone
+        choice[OPT.TRUMP] = rows[k, RW.TRUMP] if ladder and option != L_PASS and \
+            option != L_SWAP else -1
         _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
-              seats, n, code, alone, trump, solve, seed, index, rows[k])
+              seats, n, choice, solve, seed, index, rows[k])
 
 
 @njit(**PARALLEL_JIT)

@@ -48,6 +48,14 @@ def best_trump(hand, trump, to_norm, from_norm):
 
 
 @njit(**JIT)
+def ask_returns(hand, trump, to_norm, from_norm):
+    """The cards a partner may give back in an n-ask from natural mask ``hand``: their best
+    trump, or any card when they hold no trump (a natural mask)."""
+    best = best_trump(hand, trump, to_norm, from_norm)
+    return card_bit(best) if best >= 0 else hand
+
+
+@njit(**JIT)
 def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
     """The n-ask: the bidder gives a card to the partner and gets the partner's best trump
     back (a partner without trump passes the card of their choice). Returns False after a
@@ -58,14 +66,13 @@ def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
     if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec,
                                                R.ASK_GIVE, E_ASK_GIVE, to_norm, from_norm):
         return False
-    best = best_trump(hands[partner], trump, to_norm, from_norm)
-    if best >= 0:
-        if rec[R.MODE] == MODE_REPLAY and held_copy(card_bit(best), rec[R.ASK_RECEIVE],
-                                                    cfg) < 0:
+    returns = ask_returns(hands[partner], trump, to_norm, from_norm)
+    if returns != hands[partner]:  # the best trump: no choice
+        if rec[R.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
             return fail(rec, E_ASK_RETURN, 0)
-        rec[R.ASK_RECEIVE] = best
-    elif not pick_card(ag, partner, PICK_ASK_RETURN, hands[partner], cfg, rec,
-                       R.ASK_RECEIVE, E_ASK_RETURN, to_norm, from_norm):
+        rec[R.ASK_RECEIVE] = highest_bit(returns)
+    elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, cfg, rec, R.ASK_RECEIVE,
+                       E_ASK_RETURN, to_norm, from_norm):
         return False
     give = card_bit(rec[R.ASK_GIVE])
     ag.know[K.DEAD + decl] |= give

@@ -205,11 +205,12 @@ class PT(IntEnum):
     NCALLS = 2  # calls heard
     HEARD_ALONE = 3  # 4-bit mask: makers among them who went alone
     CHECK = 4  # 1: deal consistent with the calls heard (inference)
-    SOLVE = 5  # 1: the options' tricks by the double-dummy solver, not by card play
+    SOLVE = 5  # 1: the tricks by the double-dummy solver, not by card play (the one signal)
     CALL_SEAT = 6  # 16 slots
     CALL = 22  # 16 slots
     TREMBLE = 38  # with CHECK: the chance, per million, of a call the strategy would not make
-    LEN = 39
+    UPCARD = 39  # the card turned up (-1: none)
+    LEN = 40
 
 
 class OPT(IntEnum):
@@ -244,11 +245,8 @@ class S(IntEnum):
     ACTIVE = 2
     DECL = 3
     LEADER = 4
-    KIND = 5  # SK_* flags
-    ARG = 6  # the card given away in an n-ask, the dealer's discard (-1: by rule of thumb)
-    DEALER = 7
-    TARGET = 8  # k: "at least k tricks?" (answer 1/0); -1: the exact number
-    LEN = 9
+    TARGET = 5  # k: "at least k tricks?" (answer 1/0); -1: the exact number
+    LEN = 6
 
 
 # ---- solver

@@ -18,8 +18,7 @@ from analyzer.questions.rollout import (
 from analyzer.questions.simulate import simulate
 from analyzer.strategy.seats import seat_policies
 from kernels import codes as K
-from kernels.query import OPT
-from kernels.slots import M, R
+from kernels.slots import OPT, M, R
 
 
 def _match(rules):

@@ -153,7 +153,7 @@ def test_review_and_odds_price_every_contract_alike(variant):
     from analyzer.game.outcomes import outcome_arrays
     from analyzer.questions.review import _Hand
     from kernels import codes as K
-    from kernels.query import X
+    from kernels.slots import X
 
     rules = make_rules(variant)
     n = rules.hand_size

@@ -18,7 +18,7 @@ from analyzer.strategy.seats import others_policies
 from kernels import bidding as B
 from kernels import codes as K
 from kernels.decisions import RW
-from kernels.query import X
+from kernels.slots import X
 from reports.how_to_bid import how_to_bid
 from reports.report import write_html, write_markdown
 from tests.cards import card_name

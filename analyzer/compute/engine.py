@@ -12,6 +12,7 @@ from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
 from kernels.engine import deal_one, play_batch, play_forced_hand, point_state, replay_hand
+from kernels.forced import start_point
 from kernels.games import (
     MAX_HANDS,
     N_CODES,
@@ -170,31 +171,21 @@ class PointState:
 
 def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     """The engine arrays of a decision point: the asker's hand, the calls heard as forced
-    calls, the asker named."""
-    hm, rec = empty_arrays()
-    hm[M.DEALT + point.seat] = np.uint64(point.hand)
-    rec[R.DEALER] = point.dealer
-    rec[R.UPCARD] = point.upcard
+    calls, the asker named (``kernels.forced.start_point``)."""
     n = len(point.heard)
     if n >= KC.MAX_CALLS:
         raise UserError(f"--auction has {n} calls; no auction is that long")
-    force_calls(rec, point.heard.seats, point.heard.calls, point.heard.alone, point.seat)
+    hm, rec = empty_arrays()
+    deal_hm = hm.copy()
+    deal_hm[M.DEALT + point.seat] = np.uint64(point.hand)
+    start_point(hm, rec, deal_hm, point.dealer, point.upcard, calls_array(point.heard.seats),
+                calls_array(point.heard.calls), n, point.heard.alone, point.seat)
     return hm, rec
 
 
-def force_calls(rec: np.ndarray, seats, calls, alone: int, asker: int) -> None:
-    """Make ``rec`` a forced run: the calls ``calls`` of ``seats`` forced (the makers in the
-    mask ``alone`` going alone), ``asker`` the seat whose choices the ``R.F_*`` slots give
-    (all -1 here: its policy's) or -1."""
-    n = len(calls)
-    rec[R.MODE] = KC.MODE_FORCED
-    rec[R.ASKER] = asker
-    rec[R.HEARD_ALONE] = alone
-    rec[R.CALL_SEAT:R.CALL_SEAT + n] = seats
-    rec[R.CALL:R.CALL + n] = calls
-    rec[R.NCALLS] = rec[R.FORCED] = n
-    for slot in (R.F_ALONE, R.F_DISCARD, R.F_GIVE, R.F_TRUMP, R.F_DEFEND, R.TURN):
-        rec[slot] = -1
+def calls_array(values) -> np.ndarray:
+    """Seats or call codes as the int64 array the kernels take."""
+    return np.asarray(values, dtype=np.int64).reshape(-1)
 
 
 def auction_turn(point: DecisionPoint) -> int | None:

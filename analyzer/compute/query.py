@@ -12,6 +12,7 @@ import numpy as np
 from kernels import query as Q
 from kernels.bidding import N_PARAMS
 from kernels.dealing import binomial_table, layout_count
+from kernels.slots import OPT, PT, S
 from kernels.threads import num_threads
 
 from ..game.variants import Rules
@@ -21,9 +22,11 @@ MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unme
 
 
 def no_point() -> np.ndarray:
-    """A decision point with no calls heard, no inference and no asker (scenarios only)."""
-    point = np.zeros(Q.PT.LEN, dtype=np.int64)
-    point[Q.PT.ASKER] = -1
+    """A decision point with no calls heard, no inference and no asker: scenarios only,
+    solved double dummy."""
+    point = np.zeros(PT.LEN, dtype=np.int64)
+    point[PT.ASKER] = -1
+    point[PT.SOLVE] = 1
     return point
 
 
@@ -43,8 +46,8 @@ class DealQuery:
     ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.query.S``) answered
     on every deal; ``point`` the decision point (slots ``kernels.query.PT``: the calls heard,
     inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
-    ``policies``/``params`` the seats' strategies and play (play policy 0 everywhere: double
-    dummy)."""
+    ``policies``/``params`` the seats' strategies and how they play the cards (unless
+    ``point[PT.SOLVE]``: double dummy)."""
 
     rules: Rules
     known: np.ndarray
@@ -57,21 +60,22 @@ class DealQuery:
     policies: np.ndarray = field(default_factory=lambda: np.zeros((4, 2), dtype=np.int64))
     params: np.ndarray = field(default_factory=lambda: np.zeros((4, N_PARAMS)))
     point: np.ndarray = field(default_factory=lambda: no_point())
-    options: np.ndarray = field(default_factory=lambda: np.zeros((0, Q.OPT.LEN), np.int64))
+    options: np.ndarray = field(default_factory=lambda: np.zeros((0, OPT.LEN), np.int64))
 
-    def add(self, trump, declarer, active, decl, leader, kind=0, arg=-1, dealer=-1,
-            target=-1) -> int:
-        """Add a scenario row (see ``kernels.query``); returns its index."""
-        row = [0] * Q.S.LEN
-        row[Q.S.TRUMP], row[Q.S.DECLARER], row[Q.S.ACTIVE] = trump, declarer, active
-        row[Q.S.DECL], row[Q.S.LEADER], row[Q.S.KIND] = decl, leader, kind
-        row[Q.S.ARG], row[Q.S.DEALER], row[Q.S.TARGET] = arg, dealer, target
+    def add(self, trump, declarer, active, decl, leader, target=-1) -> int:
+        """Add a scenario row (see ``kernels.query``): the hands as dealt, ``declarer``'s side
+        (the seats of the mask ``decl``) declaring ``trump``, the seats of ``active`` playing,
+        ``leader`` leading; the exact tricks, or whether at least ``target``. Returns its
+        index."""
+        row = [0] * S.LEN
+        row[S.TRUMP], row[S.DECLARER], row[S.ACTIVE] = trump, declarer, active
+        row[S.DECL], row[S.LEADER], row[S.TARGET] = decl, leader, target
         self.scenarios.append(row)
         return len(self.scenarios) - 1
 
     def scenario_array(self) -> np.ndarray:
         """The scenario rows as an int64 array [S, S.LEN]."""
-        return np.array(self.scenarios, dtype=np.int64).reshape(-1, Q.S.LEN)
+        return np.array(self.scenarios, dtype=np.int64).reshape(-1, S.LEN)
 
     def layouts(self) -> int:
         """How many ways the unseen cards can be split into the groups (exact mode)."""
@@ -89,12 +93,11 @@ class DealQuery:
 @dataclass
 class QueryChunk:
     """One chunk's answers: per deal and scenario the declaring side's tricks (or 1/0 for a
-    threshold) and the card a choice produced (-1 none); per deal the tries it took (negative
-    when its conditions were never met), the solver nodes and each seat's cards as dealt; per
-    deal and option how it ended (slots ``kernels.query.X``)."""
+    threshold); per deal the tries it took (negative when its conditions were never met), the
+    solver nodes and each seat's cards as dealt; per deal and option how it ended (slots
+    ``kernels.query.X``)."""
 
     outcomes: np.ndarray
-    aux: np.ndarray
     tries: np.ndarray
     nodes: np.ndarray
     dealt: np.ndarray
@@ -113,9 +116,11 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     ``first + i`` in ``exact`` mode) and answer every scenario on each."""
     rules = q.rules
     to_norm, from_norm = rules.layout
+    point = q.point.copy()
+    point[PT.UPCARD] = q.upcard
     return QueryChunk(*Q.run_chunk(
-        np.int64(seed), np.int64(first), np.int64(n), bool(exact), q.known, np.int64(q.upcard),
-        q.cards, q.sizes, q.group_seat, q.cons, np.int64(1 if exact else max_tries), q.point,
-        q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, Q.OPT.LEN),
-        rules.config(), rules.points_table, to_norm, from_norm, q.policies, q.params,
-        table_bits(rules), num_threads()))
+        np.int64(seed), np.int64(first), np.int64(n), bool(exact), q.known, q.cards, q.sizes,
+        q.group_seat, q.cons, np.int64(1 if exact else max_tries), point, q.scenario_array(),
+        np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN), rules.config(),
+        rules.points_table, to_norm, from_norm, q.policies, q.params, table_bits(rules),
+        num_threads()))

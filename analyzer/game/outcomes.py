@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels import codes as K
-from kernels.query import X
+from kernels.slots import X
 
 from .scoring import net_points
 from .seating import tricks_needed

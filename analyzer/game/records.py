@@ -18,6 +18,7 @@ import numpy as np
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.record import reset_record
 from kernels.slots import M, R
 
 from ..errors import UserError
@@ -55,15 +56,11 @@ class Record:
 
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
-    """Fresh ``(hm, rec)`` with every card slot -1 and every counter 0."""
+    """Fresh ``(hm, rec)`` with every card slot -1 and every counter 0
+    (``kernels.record.reset_record``)."""
     hm = np.zeros(M.LEN, dtype=np.uint64)
-    rec = np.full(R.LEN, -1, dtype=np.int64)
-    for slot in (R.STATUS, R.NCALLS, R.ERROR, R.DECL_TRICKS, R.MAKER_ALONE,
-                 R.ALONE_SEATS, R.MODE, R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE,
-                 R.SOLVE, R.TREMBLE, R.TREMBLE_KEY, R.TREMBLED):
-        rec[slot] = 0
-    for base in (R.TRICKS, R.POINTS, R.RENEGES):
-        rec[base:base + 4] = 0
+    rec = np.zeros(R.LEN, dtype=np.int64)
+    reset_record(hm, rec)
     return hm, rec
 
 

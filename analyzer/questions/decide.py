@@ -22,7 +22,7 @@ import pandas as pd
 
 from kernels import codes as K
 from kernels import layout as L
-from kernels import query as Q
+from kernels.slots import PT, X
 
 from ..compute.engine import state_of
 from ..compute.query import DealQuery
@@ -70,25 +70,25 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
     if policies is not None:
         q.policies, q.params = policies, params
     heard = point.heard
-    q.point[Q.PT.DEALER], q.point[Q.PT.ASKER] = point.dealer, point.seat
-    q.point[Q.PT.NCALLS], q.point[Q.PT.HEARD_ALONE] = len(heard), heard.alone
-    q.point[Q.PT.CHECK] = int(infer and len(heard) > 0)
+    q.point[PT.DEALER], q.point[PT.ASKER] = point.dealer, point.seat
+    q.point[PT.NCALLS], q.point[PT.HEARD_ALONE] = len(heard), heard.alone
+    q.point[PT.CHECK] = int(infer and len(heard) > 0)
     set_tremble(q, tremble)
-    q.point[Q.PT.SOLVE] = int(solve)
-    q.point[Q.PT.CALL_SEAT:Q.PT.CALL_SEAT + len(heard)] = heard.seats
-    q.point[Q.PT.CALL:Q.PT.CALL + len(heard)] = heard.calls
+    q.point[PT.SOLVE] = int(solve)
+    q.point[PT.CALL_SEAT:PT.CALL_SEAT + len(heard)] = heard.seats
+    q.point[PT.CALL:PT.CALL + len(heard)] = heard.calls
     return q
 
 
 def set_tremble(q: DealQuery, tremble: float) -> None:
     """Make the inference of ``q`` allow each seat another legal call than its strategy's
     with chance ``tremble`` (kept per million in the point; 0 without inference)."""
-    q.point[Q.PT.TREMBLE] = round(tremble * 1_000_000) if q.point[Q.PT.CHECK] else 0
+    q.point[PT.TREMBLE] = round(tremble * 1_000_000) if q.point[PT.CHECK] else 0
 
 
 def tremble_of(q: DealQuery) -> float:
     """The tremble ``q``'s inference allows (see :func:`set_tremble`)."""
-    return int(q.point[Q.PT.TREMBLE]) / 1_000_000
+    return int(q.point[PT.TREMBLE]) / 1_000_000
 
 
 def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solve: bool,
@@ -124,7 +124,7 @@ def chunk_counts(d: Decision, chunk) -> dict:
                   accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
                   trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
-    aux = chunk.results[ok][..., Q.X.AUX].astype(np.int64)
+    aux = chunk.results[ok][..., X.AUX].astype(np.int64)
     counts["received"] = np.stack([np.bincount(aux[:, i] & 63, minlength=64)
                                    for i in range(net.shape[1])]) if net.shape[1] else \
         np.zeros((0, 64), dtype=np.int64)

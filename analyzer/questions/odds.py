@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from kernels import policies as P
-from kernels import query as Q
+from kernels.slots import PT
 
 from ..compute.query import MAX_TRIES, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
@@ -311,7 +311,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
         seconds=totals.seconds, interrupted=totals.interrupted,
         options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),
         tricks=trick_table(d, counts, exact),
-        best=verdict(d, counts, exact), inference=bool(d.query.point[Q.PT.CHECK]), notes=notes,
+        best=verdict(d, counts, exact), inference=bool(d.query.point[PT.CHECK]), notes=notes,
         nodes=int(counts["nodes"]), choices=list(d.options),
         tremble=tremble_of(d.query),
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
@@ -365,7 +365,7 @@ def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -
 def _check_accepted(d: Decision, counts: dict) -> None:
     """UserError when no deal (or too few) fit the conditions and the calls heard."""
     if counts.get("still_unmet", counts["unmet"]) > 0:
-        heard = bool(d.query.point[Q.PT.CHECK]) and "still_unmet" not in counts
+        heard = bool(d.query.point[PT.CHECK]) and "still_unmet" not in counts
         what = "the calls heard" if heard else "the --given conditions"
         why = ("impossible, or too rare for the strategy the others bid by even allowing "
                "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"

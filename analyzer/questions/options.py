@@ -10,7 +10,7 @@ import numpy as np
 
 from kernels import codes as K
 from kernels import layout as L
-from kernels import query as Q
+from kernels.slots import OPT
 
 from ..compute.engine import PointState
 from ..errors import UserError
@@ -45,9 +45,9 @@ def option_label(name: str, trump: str, detail: str = "") -> str:
 
 
 def _row(call=-1, alone=-1, discard=-1, give=-1, trump=-1, defend=-1) -> tuple:
-    row = [-1] * Q.OPT.LEN
-    row[Q.OPT.CALL], row[Q.OPT.ALONE], row[Q.OPT.DISCARD] = call, alone, discard
-    row[Q.OPT.GIVE], row[Q.OPT.TRUMP], row[Q.OPT.DEFEND] = give, trump, defend
+    row = [-1] * OPT.LEN
+    row[OPT.CALL], row[OPT.ALONE], row[OPT.DISCARD] = call, alone, discard
+    row[OPT.GIVE], row[OPT.TRUMP], row[OPT.DEFEND] = give, trump, defend
     return tuple(row)
 
 
@@ -137,4 +137,4 @@ def point_options(point: DecisionPoint, state: PointState, trumps: list | None =
 
 def option_rows(options: list[CallOption]) -> np.ndarray:
     """The kernel rows of ``options`` (int64 [O, OPT.LEN])."""
-    return np.array([o.row for o in options], dtype=np.int64).reshape(-1, Q.OPT.LEN)
+    return np.array([o.row for o in options], dtype=np.int64).reshape(-1, OPT.LEN)

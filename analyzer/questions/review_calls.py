@@ -12,8 +12,7 @@ from __future__ import annotations
 import math
 
 from kernels import codes as K
-from kernels.query import OPT
-from kernels.slots import M, R
+from kernels.slots import OPT, M, R
 
 from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard

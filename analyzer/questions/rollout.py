@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import codes as K
-from kernels.query import OPT
-from kernels.slots import TALLY, M, R
+from kernels.forced import force_calls, force_choices
+from kernels.slots import OPT, TALLY, M, R
 
-from ..compute.engine import GameLoop, Match, force_calls, games_per_set
+from ..compute.engine import GameLoop, Match, calls_array, games_per_set
 from ..compute.query import run_query
 from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard
@@ -85,12 +85,10 @@ def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
     mask ``alone`` going alone; ``asker`` with ``option``'s later choices (trump, discard,
     card given) where it wins the auction."""
     hm, rec = hm0.copy(), rec0.copy()
-    force_calls(rec, [s for s, _ in calls], [c for _, c in calls], alone, asker)
+    force_calls(rec, calls_array([s for s, _ in calls]), calls_array([c for _, c in calls]),
+                len(calls), alone, asker)
     if option is not None:
-        rec[R.F_ALONE] = option[OPT.ALONE]
-        rec[R.F_DISCARD] = option[OPT.DISCARD]
-        rec[R.F_GIVE] = option[OPT.GIVE]
-        rec[R.F_TRUMP] = option[OPT.TRUMP]
+        force_choices(rec, np.asarray(option, dtype=np.int64))
     return hm, rec
 
 

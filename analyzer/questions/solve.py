@@ -10,6 +10,7 @@ from itertools import combinations
 import numpy as np
 
 from kernels import layout as L
+from kernels.exchanges import ask_returns
 
 from ..compute.solver import shared_solver, solve_positions
 from ..errors import UserError
@@ -130,10 +131,7 @@ def _ask_options(rules: Rules, given: dict, base: list, trump: int, declarer: in
         raise UserError(f"{SEATS[part]} holds {_popcount(given[part])} cards; "
                         f"{rules.variant} hands have {n}")
     to_norm, from_norm = rules.layout
-    normal = int(L.normalise_mask(np.uint64(given[part]), to_norm[trump]))
-    trumps = normal & int(L.SLOT_MASKS[L.TRUMP_SLOT])
-    receives = [int(from_norm[trump, trumps.bit_length() - 1])] if trumps else \
-        _bits(given[part])
+    receives = _bits(int(ask_returns(np.uint64(given[part]), trump, to_norm, from_norm)))
     options, labels = [], []
     for give in _bits(given[declarer]):
         for get in receives:

@@ -36,7 +36,7 @@ import pandas as pd
 from kernels import bidding as B
 from kernels.codes import ASK
 from kernels.decisions import RW
-from kernels.query import X
+from kernels.slots import X
 
 from ..compute.engine import decision_rows
 from ..compute.runner import run_chunks
