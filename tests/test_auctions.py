@@ -8,12 +8,14 @@ import random
 
 import pytest
 
+from analyzer.compute.effort import Effort
 from analyzer.compute.engine import auction_turn, state_of
 from analyzer.game.auction import DecisionPoint, Heard, may_go_alone
 from analyzer.game.notation import card_ids
 from analyzer.game.variants import make_rules
 from analyzer.questions.odds import odds_at
 from analyzer.questions.options import point_options
+from analyzer.questions.play_model import PlayModel
 from analyzer.strategy.best_response import SHIPPED
 from kernels import layout as L
 
@@ -67,6 +69,6 @@ def test_random_legal_auctions_are_answered(variant, opts, others, monkeypatch):
         point, legal = found
         offered = {o.call for o in point_options(point, state_of(point))}
         assert offered == set(legal), point.heard
-        r = odds_at(point, others=others, method="heuristic", deals=60, seed=asked)
+        r = odds_at(point, PlayModel(others, "heuristic"), Effort(60, seed=asked))
         assert r.deals == 60, (point.heard, r.notes)
         asked += 1

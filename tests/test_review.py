@@ -75,8 +75,7 @@ def test_card_values_agree_with_the_solver_at_every_position(variant):
             tables[i, :len(t)] = t
         exact, _ = solve_positions(record.rules, np.array([f[0] for f in full], np.uint64),
                                    int(record.rec[R.TRUMP]), [f[1] for f in full], active,
-                                   decl, np.full(len(full), -1), tables,
-                                   [len(f[2]) for f in full])
+                                   decl, np.full(len(full), -1), tables)
         values = {(tuple(f[0]), tuple(f[2])): int(v) for f, v in zip(full, exact, strict=True)}
         for (hands, _leader, table, won, seat, card), row in zip(pos, cards.itertuples(),
                                                                strict=True):
@@ -249,7 +248,7 @@ def test_pimc_worlds_keep_what_the_seat_knows():
             assert not pool & hands[seat]
             for _, _, c, _, _, _, _ in positions[:i]:
                 assert not (pool >> c) & 1  # played cards are seen
-            for world in _sample_worlds(rng, h, hands, seat, pool, known, voids, eff, 5):
+            for world in _sample_worlds(rng, h, hands, seat, (pool, known, voids), eff, 5):
                 assert world[seat] == hands[seat]
                 for s in range(4):
                     assert bin(world[s]).count("1") == bin(hands[s]).count("1")

@@ -97,17 +97,17 @@ def check_exact_and_thresholds(positions):
     rules = positions[0]["rules"]
     hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
     want = [reference_value(p) for p in positions]
-    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table, n_table)
+    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table)
     assert list(got) == want
     for k in range(0, rules.hand_size + 2):
-        yes, _ = solve_positions(rules, hands, trumps, leaders, active, decl, k, table, n_table)
+        yes, _ = solve_positions(rules, hands, trumps, leaders, active, decl, k, table)
         assert [bool(v) for v in yes] == [k <= v for v in want], f"threshold {k}"
 
 
 def check_card_values(positions):
     rules = positions[0]["rules"]
     hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
-    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table, n_table)
+    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table)
     for i, p in enumerate(positions):
         names = {s: [card_name(c) for c in cards] for s, cards in p["hands"].items()}
         tab = tuple((s, card_name(c)) for s, c in p["table"])
@@ -207,7 +207,7 @@ def test_thousand_deals_agree_with_brute_force(name):
 def exact_of(positions):
     rules = positions[0]["rules"]
     hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
-    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table, n_table)
+    got, _ = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table)
     return [int(v) for v in got]
 
 
@@ -262,7 +262,7 @@ def test_same_answers_and_nodes_whatever_the_thread_count():
             set_threads(threads)
             rules = positions[0]["rules"]
             arrays = solver_arrays(positions)
-            answers, nodes = solve_positions(rules, *arrays[:5], -1, *arrays[5:])
+            answers, nodes = solve_positions(rules, *arrays[:5], -1, arrays[5])
             results.append((answers.tolist(), nodes.tolist()))
     finally:
         set_threads(before)
@@ -301,11 +301,9 @@ def test_the_solver_object_answers_as_the_batch(name):
                  for _ in range(40)]
     rules = positions[0]["rules"]
     hands, trumps, leaders, active, decl, table, n_table = solver_arrays(positions)
-    exact, nodes = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table,
-                                   n_table)
-    at_least_3, _ = solve_positions(rules, hands, trumps, leaders, active, decl, 3, table,
-                                    n_table)
-    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table, n_table)
+    exact, nodes = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table)
+    at_least_3, _ = solve_positions(rules, hands, trumps, leaders, active, decl, 3, table)
+    values, _ = card_values(rules, hands, trumps, leaders, active, decl, table)
     solver = Solver(rules)
     for i in range(len(positions)):
         args = (hands[i], trumps[i], leaders[i], active[i], decl[i])

@@ -219,6 +219,32 @@ def test_functions_are_short():
     assert not long_functions("kernels", 120)
 
 
+def parameter_counts(package: str):
+    """``(where, count)`` of every function of ``package``: its parameters, ``self`` and
+    ``cls`` not counted."""
+    for path in sources(package):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = node.args
+                names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+                count = len(names) + (a.vararg is not None) + (a.kwarg is not None)
+                count -= bool(names) and names[0] in ("self", "cls")
+                yield f"{rel(path)}:{node.name}", count
+
+
+def test_analyzer_functions_take_value_objects_not_long_argument_lists():
+    """Issue 23: no analyzer or reports function takes more than 8 parameters (PlayModel,
+    Effort and the like instead), except the typer commands (one parameter per option) and
+    the public API's keyword options, which build the value objects."""
+    import analyzer
+
+    api = {f"{module.replace('.', '/')}.py:{name}" for name, module in analyzer._API.items()}
+    found = [f"{where} ({n})" for package in ("analyzer", "reports")
+             for where, n in parameter_counts(package)
+             if n > 8 and where not in api and not where.startswith("analyzer/cli/")]
+    assert not found, f"functions with long argument lists: {found}"
+
+
 def test_every_public_function_says_what_it_takes_and_returns():
     missing = []
     for path in sources(*PACKAGES):

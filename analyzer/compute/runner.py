@@ -186,10 +186,10 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     results = (backend.results(work, chunks, skip) if backend is not None
                else local_results(work, chunks, skip,
                                  _slow_start(total, progress, label, enough is None)))
+    run = _Run(total, start, progress, label, collect, enough)
     try:
         with deferred_interrupts() as stop:
-            totals = _gather(chunks, results, totals, total, start, progress, label, collect,
-                             enough, stop)
+            totals = _gather(chunks, results, totals, run, stop)
     except KeyboardInterrupt:
         totals.interrupted = True
     finally:
@@ -332,10 +332,23 @@ def deferred_interrupts():
         signal.signal(signal.SIGTERM, before_term)
 
 
-def _gather(chunks, results, totals, total, start, progress, label, collect, enough,
-            stop) -> Totals:
+@dataclass(frozen=True)
+class _Run:
+    """What :func:`run_chunks` was asked, as its chunk loop reads it."""
+
+    total: int
+    start: float  # perf_counter at the start
+    progress: bool
+    label: str
+    collect: Callable[[int, int, dict], None] | None
+    enough: Callable[[Totals], bool] | None
+
+
+def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
     """The chunk loop of :func:`run_chunks`: add (or collect) each result in chunk order,
-    show progress, and stop when ``enough`` says so or Ctrl-C set ``stop``."""
+    show progress, and stop when ``run.enough`` says so or Ctrl-C set ``stop``."""
+    total, start, label, collect, enough = run.total, run.start, run.label, run.collect, \
+        run.enough
     bar = task = None
     watcher = getattr(_observer, "value", None)
     try:
@@ -347,7 +360,7 @@ def _gather(chunks, results, totals, total, start, progress, label, collect, eno
                 totals.done += n
             else:
                 totals.add(part, n)
-            if bar is None and progress and time.perf_counter() - start > 1.0 and \
+            if bar is None and run.progress and time.perf_counter() - start > 1.0 and \
                     first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.completed:,}/{task.total:,} deals"),

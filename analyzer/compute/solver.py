@@ -29,37 +29,37 @@ def _i64(values, n) -> np.ndarray:
     return np.full(n, arr, dtype=np.int64) if arr.ndim == 0 else arr
 
 
-def _positions(hands, trumps, leaders, active, decl, table, n_table):
-    """The position arrays of a batch, numbers broadcast to one per position."""
+def _positions(hands, trumps, leaders, active, decl, table):
+    """The position arrays of a batch, numbers broadcast to one per position, and the cards
+    on each table counted (``table`` padded with -1)."""
     n = len(hands)
-    if table is None:
-        table = np.full((n, 4), -1, dtype=np.int64)
-        n_table = np.zeros(n, dtype=np.int64)
+    table = np.full((n, 4), -1, dtype=np.int64) if table is None else \
+        np.asarray(table, dtype=np.int64)
     return (np.asarray(hands, dtype=np.uint64), _i64(trumps, n), _i64(leaders, n),
-            _i64(active, n), _i64(decl, n), np.asarray(table, dtype=np.int64),
-            _i64(n_table, n))
+            _i64(active, n), _i64(decl, n), table, (table >= 0).sum(axis=1).astype(np.int64))
 
 
 def solve_positions(rules: Rules, hands, trumps, leaders, active, decl, targets,
-                    table=None, n_table=None) -> tuple[np.ndarray, np.ndarray]:
+                    table=None) -> tuple[np.ndarray, np.ndarray]:
     """Solve N positions: natural masks ``hands[N, 4]`` of the cards still held, the trump,
     the seat that leads (or led) the current trick, 4-bit masks of the seats that play and of
-    the declaring side, ``table[N, :n_table]`` the cards already on the table, and
+    the declaring side, ``table[N, 4]`` the cards already on the table in the order played
+    (padded with -1; None: none), and
     ``targets``: k >= 0 asks "can the declaring side take at least k of the tricks still to
     come?" (1/0), -1 asks for that number. Numbers are broadcast. Returns ``(answers,
     nodes)``; see ``kernels.solver.solve_batch``."""
-    pos = _positions(hands, trumps, leaders, active, decl, table, n_table)
+    pos = _positions(hands, trumps, leaders, active, decl, table)
     to_norm, _ = rules.layout
     return S.solve_batch(*pos, _i64(targets, len(hands)), to_norm,
                          1 if rules.double_deck else 0, table_bits(rules), num_threads())
 
 
-def card_values(rules: Rules, hands, trumps, leaders, active, decl, table=None,
-                n_table=None) -> tuple[np.ndarray, np.ndarray]:
+def card_values(rules: Rules, hands, trumps, leaders, active, decl,
+                table=None) -> tuple[np.ndarray, np.ndarray]:
     """Value of every legal card of the seat to play in N positions (tricks still to come for
     the declaring side; -1 where a card cannot be played), indexed by natural card id; the
     positions as in :func:`solve_positions`. Returns ``(values[N, 64], nodes[N])``."""
-    pos = _positions(hands, trumps, leaders, active, decl, table, n_table)
+    pos = _positions(hands, trumps, leaders, active, decl, table)
     to_norm, from_norm = rules.layout
     return S.card_values_batch(*pos, to_norm, from_norm, 1 if rules.double_deck else 0,
                                table_bits(rules), num_threads())

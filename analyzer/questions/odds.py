@@ -20,6 +20,7 @@ import pandas as pd
 from kernels import policies as P
 from kernels.slots import PT
 
+from ..compute.effort import Effort
 from ..compute.query import MAX_TRIES, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
 from ..errors import UserError
@@ -36,7 +37,7 @@ from ..game.notation import (
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
-from ..strategy.named import DEFAULT_WORLDS, METHODS
+from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
@@ -50,6 +51,7 @@ from .decide import (
     verdict,
 )
 from .given import parse_given
+from .play_model import PlayModel
 
 EXACT_LIMIT_SECONDS = 30 * 60
 DEFAULT_OTHERS = DEFAULT_STRATEGY  # later calls by the best strategy the project has
@@ -157,15 +159,6 @@ def _bids(rules: Rules, bid) -> set | None:
     return {names[text]}
 
 
-def _check_sizes(deals, precision, exact) -> None:
-    if deals is not None and deals < 1:
-        raise UserError("--deals must be at least 1")
-    if precision is not None and not 0 < precision < 0.5:
-        raise UserError("--precision is a half-width between 0 and 0.5, e.g. 0.01")
-    if sum(x is not None and x is not False for x in (deals, precision, exact or None)) > 1:
-        raise UserError("choose one of --deals, --precision and --exact")
-
-
 def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, seat: str = "N",
          dealer: str | None = None, upcard: str | None = None, auction=None,
          bid: str | None = None, method: str = "dd", others: str = DEFAULT_OTHERS,
@@ -185,43 +178,40 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
     rules = rules or make_rules(variant)
     point = decision_point(rules, hand, seat, dealer, upcard, auction)
     trumps = None if trump is None else [parse_suit(trump)]
-    return odds_at(point, others=others, method=method, infer=infer, deals=deals,
-                   precision=precision, exact=exact, seed=seed, workers=workers, given=given,
-                   trumps=trumps, bids=_bids(rules, bid), progress=progress, chunk=chunk,
-                   worlds=worlds, tremble=tremble, play_check=play_check)
+    return odds_at(point, PlayModel(others, method, worlds, infer, tremble),
+                   Effort(deals, precision, exact, seed, workers, chunk, progress),
+                   given=given, trumps=trumps, bids=_bids(rules, bid), play_check=play_check)
 
 
-def odds_at(point: DecisionPoint, *, others: str = DEFAULT_OTHERS, method: str = "dd",
-            infer: bool = True, deals: int | None = None, precision: float | None = None,
-            exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
-            trumps: list | None = None, bids: set | None = None, progress: bool = False,
-            chunk: int = DEFAULT_CHUNK, worlds: int = DEFAULT_WORLDS,
-            tremble: float = TREMBLE, play_check: bool = True) -> OddsResult:
-    """:func:`odds` at a decision point already built (``trumps``: suit indices, ``bids``:
-    call codes to keep). ``play_check``: a double-dummy answer (not exact) also plays its
-    deals with heuristic card play and says when the best call differs."""
-    if method not in METHODS:
-        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    _check_sizes(deals, precision, exact)
-    if not 0 <= tremble < 0.5:
-        raise UserError("--tremble is a chance between 0 and 0.5, e.g. 0.03")
+def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort | None = None,
+            *, given=(), trumps: list | None = None, bids: set | None = None,
+            play_check: bool = True) -> OddsResult:
+    """:func:`odds` at a decision point already built, played by ``play`` with ``effort``
+    (``given``: conditions on the unseen cards, ``trumps``: suit indices, ``bids``: call codes
+    to keep). ``play_check``: a double-dummy answer (not exact) also plays its deals with
+    heuristic card play and says when the best call differs."""
+    play, effort = play or PlayModel(), effort or Effort()
+    play.check()
+    effort.check()
+    exact = effort.exact
 
-    def decision(play: str, infer: bool = infer) -> Decision:
-        d = prepare(point, None, None, play == "dd", infer, trumps, bids)
-        set_tremble(d.query, 0.0 if exact else tremble)  # exact layouts: no random keeping
+    def decision(method: str, infer: bool = play.infer) -> Decision:
+        d = prepare(point, None, None, method == "dd", infer, trumps, bids)
+        set_tremble(d.query, 0.0 if exact else play.tremble)  # exact layouts: no random keeping
         d.query.cons = parse_given(given, d.query, point.seat,
                                    None if trumps is None else trumps[0])
         # the strategy last: the question is checked before a first use builds the analyzer
-        d.query.policies, d.query.params = others_policies(others, play, point.rules, worlds)
+        d.query.policies, d.query.params = others_policies(play.others, method, point.rules,
+                                                           play.worlds)
         return d
 
-    with using_threads(workers):
-        result = _run(decision(method), others, method, seed, deals, precision, exact,
-                      progress, chunk, uninformed=None if exact or not infer or not tremble
-                      else lambda: decision(method, infer=False))
-        if play_check and method == "dd" and not exact and not result.interrupted and \
+    with using_threads(effort.workers):
+        result = _run(decision(play.method), play, effort,
+                      uninformed=None if exact or not play.infer or not play.tremble
+                      else lambda: decision(play.method, infer=False))
+        if play_check and play.method == "dd" and not exact and not result.interrupted and \
                 result.best.get("runner_up") is not None:
-            _check_play(result, decision("heuristic"), seed, chunk)
+            _check_play(result, decision("heuristic"), effort.seed, effort.chunk)
     return result
 
 
@@ -276,9 +266,9 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
     return count
 
 
-def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
-         chunk, uninformed=None) -> OddsResult:
-    total = _deal_count(d, seed, deals, precision, exact)
+def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsResult:
+    seed, chunk, precision, exact = effort.seed, effort.chunk, effort.precision, effort.exact
+    total = _deal_count(d, seed, effort.deals, precision, exact)
     enough = None
     if precision is not None:
         def enough(totals):
@@ -287,7 +277,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
             t = option_table(d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=progress)
+                        progress=effort.progress)
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")
@@ -306,7 +296,7 @@ def _run(d: Decision, others, method, seed, deals, precision, exact, progress,
     return OddsResult(
         rules=p.rules, hand=format_hand(p.hand), seat=SEATS[p.seat], dealer=SEATS[p.dealer],
         upcard=None if p.upcard < 0 else format_card(p.upcard),
-        auction=heard_text(p.heard, p.rules), others=others, method=method, seed=seed,
+        auction=heard_text(p.heard, p.rules), others=play.others, method=play.method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
         options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),

@@ -34,6 +34,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -141,7 +142,20 @@ def _exact(h: _Hand, hands_list, trumps, leaders, actives) -> np.ndarray:
     return answers.astype(np.int64)
 
 
-def _row(step, kind, seat, trick, choice, best, before, after, sign, cost_points, note=""):
+class _At(NamedTuple):
+    """Where a reviewed decision was: its step, its kind, the seat and the trick (None before
+    the first)."""
+
+    step: int
+    kind: str
+    seat: int
+    trick: int | None
+
+
+def _row(at: _At, choice, best, before, after, sign, cost_points, note="") -> dict:
+    """A review row: the choice made and the best one, the declaring side's tricks to come
+    before and after it (``sign`` +1 for that side), what it cost in points, a note."""
+    step, kind, seat, trick = at
     return {"step": step, "kind": kind, "seat": SEATS[seat], "trick": trick, "choice": choice,
             "best": best, "value_before": before, "value_after": after,
             "cost_tricks": None if before is None or after is None else
@@ -189,8 +203,7 @@ def _values(rules, h: _Hand, hands, leaders, tables_list) -> np.ndarray:
     for i, t in enumerate(tables_list):
         tables[i, :len(t)] = t
     values, _ = card_values(rules, np.array(hands, dtype=np.uint64), h.trump,
-                            np.array(leaders), h.active, h.decl, tables,
-                            np.array([len(t) for t in tables_list]))
+                            np.array(leaders), h.active, h.decl, tables)
     return values.astype(np.int64)
 
 
@@ -215,13 +228,13 @@ def _card_rows(record: Record, h: _Hand, step0: int) -> tuple[list, int]:
         after = won_before + int(v[card])
         cost_points = h.net(before, seat=seat) - h.net(after, seat=seat)
         best = "" if after == before else " ".join(format_card(c) for c in best_cards)
-        rows.append(_row(step0 + i, "card", seat, t + 1, format_card(card), best, before, after,
-                         sign, cost_points))
+        rows.append(_row(_At(step0 + i, "card", seat, t + 1), format_card(card), best, before,
+                         after, sign, cost_points))
     return rows, first_value
 
 
 def _renege_row(step, seat, t, card, best_cards, before, sign) -> dict:
-    return _row(step, "card", seat, t + 1, format_card(card),
+    return _row(_At(step, "card", seat, t + 1), format_card(card),
                 " ".join(format_card(c) for c in best_cards), before, None, sign,
                 float(K.RENEGE_PENALTY),
                 f"renege: did not follow suit; the side loses {K.RENEGE_PENALTY} points")
@@ -266,9 +279,11 @@ def _knowledge(record: Record, h: _Hand, positions, i: int, eff) -> tuple[int, d
     return pool, known, voids
 
 
-def _sample_worlds(rng, h: _Hand, hands, seat, pool, known, voids, eff, worlds) -> list:
-    """``worlds`` layouts of the other active hands drawn from ``pool`` with each hand's size,
-    the known cards and the voids shown (greedy, most constrained seat first, retried)."""
+def _sample_worlds(rng, h: _Hand, hands, seat, seen: tuple, eff, worlds) -> list:
+    """``worlds`` layouts of the other active hands drawn from the pool of what ``seat`` has
+    ``seen`` (``(pool, known, voids)`` of :func:`_knowledge`) with each hand's size, the known
+    cards and the voids shown (greedy, most constrained seat first, retried)."""
+    pool, known, voids = seen
     pool_cards = [c for c in range(64) if (pool >> c) & 1]
     others = [s for s in range(4) if (h.active >> s) & 1 and s != seat]
     need = {s: bin(hands[s]).count("1") - bin(known.get(s, 0)).count("1") for s in others}
@@ -303,8 +318,8 @@ def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
     rng = np.random.default_rng(seed)
     all_hands, leaders, tables = [], [], []
     for i, (_, seat, _, hands, leader, table, _) in enumerate(positions):
-        pool, known, voids = _knowledge(record, h, positions, i, eff)
-        for world in _sample_worlds(rng, h, hands, seat, pool, known, voids, eff, worlds):
+        seen = _knowledge(record, h, positions, i, eff)
+        for world in _sample_worlds(rng, h, hands, seat, seen, eff, worlds):
             all_hands.append(world)
             leaders.append(leader)
             tables.append(table)
@@ -325,7 +340,7 @@ def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
         cost_points = max(0.0, net[j] - net[k])
         costly = cost_points > 1e-9 or sign * (tricks[j] - tricks[k]) > 1e-9
         best = format_card(int(legal[j])) if costly else ""
-        rows.append(_row(i, "card", seat, t + 1, format_card(card), best,
+        rows.append(_row(_At(i, "card", seat, t + 1), format_card(card), best,
                          round(float(tricks[j]), 3), round(float(tricks[k]), 3), sign,
                          round(cost_points, 3), f"{worlds} worlds"))
     return rows
@@ -351,7 +366,7 @@ def _discard_row(record: Record, h: _Hand, step: int) -> dict | None:
                       strict=True))
     sign = _side_sign(h, dealer)
     best = max(options, key=lambda c: (sign * tricks[c], c == discard))
-    return _row(step, "discard", dealer, None, format_card(discard),
+    return _row(_At(step, "discard", dealer, None), format_card(discard),
                 "" if tricks[best] == tricks[discard] else format_card(best), tricks[best],
                 tricks[discard], sign,
                 h.net(tricks[best], seat=dealer) - h.net(tricks[discard], seat=dealer))
@@ -376,7 +391,7 @@ def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
     actual = int(tricks[keeps.index(h.hands[h.declarer])])
     i = int(np.argmax(tricks))
     best = int(tricks[i])
-    return _row(step, "keep five", h.declarer, None, format_hand(h.hands[h.declarer]),
+    return _row(_At(step, "keep five", h.declarer, None), format_hand(h.hands[h.declarer]),
                 "" if best == actual else format_hand(keeps[i]), best, actual,
                 1, h.net(best) - h.net(actual), f"best five of ten ({len(keeps)} choices)")
 

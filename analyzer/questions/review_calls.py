@@ -14,6 +14,7 @@ import math
 from kernels import codes as K
 from kernels.slots import OPT, M, R
 
+from ..compute.effort import Effort
 from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard
 from ..game.notation import SEATS
@@ -22,6 +23,7 @@ from ..game.variants import LADDER
 from ..strategy.defaults import CALL_DEALS
 from .odds import odds_at
 from .options import option_label
+from .play_model import PlayModel
 
 
 def _maker_index(rec) -> int:
@@ -61,9 +63,9 @@ def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
     Ctrl-C cut the pricing short."""
     note = ""
     try:
-        result = odds_at(point, others=others, deals=deals, seed=seed)
+        result = odds_at(point, PlayModel(others), Effort(deals, seed=seed))
     except UserError:
-        result = odds_at(point, others=others, deals=deals, seed=seed, infer=False)
+        result = odds_at(point, PlayModel(others, infer=False), Effort(deals, seed=seed))
         note = f"the calls heard are not the {others} strategy's: dealt without inference; "
     if result.interrupted:  # a shortened estimate would pass for a whole one
         raise KeyboardInterrupt

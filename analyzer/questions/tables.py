@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..compute.effort import Effort
 from ..errors import UserError
 from ..game.describe import describe
 from ..game.variants import Rules
@@ -30,8 +31,9 @@ def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed:
         raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     run = {"method": method, "others": others, "worlds": worlds if method == "pimc" else None}
     policies, params = others_policies(others, method, rules, worlds)
-    return tabulate(rules, deals, policies, params, out_dir, seed=seed, solve=method == "dd",
-                    run=run, progress=progress, chunk=chunk)
+    return tabulate(rules, policies, params, Effort(deals, seed=seed, chunk=chunk,
+                                                    progress=progress),
+                    out_dir, solve=method == "dd", run=run)
 
 
 def table_meta(rules: Rules, tables: dict) -> dict:

@@ -26,9 +26,10 @@ import pandas as pd
 from kernels import bidding as B
 from kernels import policies as P
 
+from ..compute.effort import Effort
 from ..game.variants import LADDER, Rules
 from .named import policy_rows
-from .tables import bid_rows, tabulate
+from .tables import CHUNK, bid_rows, tabulate
 
 TABLE_DEALS = 500_000  # deals a round (fewer leave the cells too thin to beat the point count)
 DEALS_VARIABLE = "EUCHRE_STRATEGY_DEALS"  # overrides TABLE_DEALS (the test suite uses fewer)
@@ -157,7 +158,8 @@ def best_response(rules: Rules, deals: int, seed: int = 20261130, progress=None)
     before = None
     changes = []
     for r in range(1, max_rounds() + 1):
-        strength = tabulate(rules, deals, policies, params, seed=seed)["strength"]
+        strength = tabulate(rules, policies, params, Effort(deals, seed=seed,
+                                                            chunk=CHUNK))["strength"]
         keys = ["grid_option", "context", "strength"]
         counts = strength[keys + ["deals", "points"]]
         total = counts if total is None else pd.concat([total, counts]).groupby(

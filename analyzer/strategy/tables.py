@@ -38,6 +38,7 @@ from kernels.codes import ASK
 from kernels.decisions import RW
 from kernels.slots import X
 
+from ..compute.effort import Effort
 from ..compute.engine import decision_rows
 from ..compute.runner import run_chunks
 from ..errors import UserError
@@ -233,15 +234,17 @@ def _chunk_of(name: str, deals: int, chunk: int) -> bool:
     return first % chunk == 0 and first < deals and count == min(chunk, deals - first)
 
 
-def tabulate(rules: Rules, deals: int, policies: np.ndarray, params: np.ndarray,
-             out_dir: Path | None = None, *, seed: int = 0, solve: bool = False,
-             run: dict | None = None, progress: bool = False, chunk: int = CHUNK) -> dict:
-    """The tables over ``deals`` random deals (the dealer rotating), every seat bidding by
-    ``policies``/``params`` and playing its cards by them (``solve``: the tricks double
-    dummy); returns the tables as DataFrames and ``meta`` (``run`` added to it). With
-    ``out_dir``, each chunk's counts are saved under it and reused when the same run is
-    started again; Ctrl-C raises KeyboardInterrupt after the chunk in progress is saved."""
-    if deals < 1:
+def tabulate(rules: Rules, policies: np.ndarray, params: np.ndarray, effort: Effort,
+             out_dir: Path | None = None, *, solve: bool = False,
+             run: dict | None = None) -> dict:
+    """The tables over ``effort.deals`` random deals from ``effort.seed`` (the dealer
+    rotating; ``effort.chunk`` deals a chunk), every seat bidding by ``policies``/``params``
+    and playing its cards by them (``solve``: the tricks double dummy); returns the tables as
+    DataFrames and ``meta`` (``run`` added to it). With ``out_dir``, each chunk's counts are
+    saved under it and reused when the same run is started again; Ctrl-C raises
+    KeyboardInterrupt after the chunk in progress is saved."""
+    deals, seed, chunk = effort.deals, effort.seed, effort.chunk
+    if deals is None or deals < 1:
         raise UserError("--deals must be at least 1")
     meta = {"variant": rules.variant, "rules": rules.options, "deals": deals, "seed": seed,
             "chunk": chunk, "tables": 2, **(run or {})}
@@ -254,7 +257,7 @@ def tabulate(rules: Rules, deals: int, policies: np.ndarray, params: np.ndarray,
                                              solve)
         return chunk_frames(rules, dealt, upcards, rows)
 
-    totals = run_chunks(deals, work, chunk=chunk, progress=progress, label="tables",
+    totals = run_chunks(deals, work, chunk=chunk, progress=effort.progress, label="tables",
                         collect=files.collect, skip=files.skip)
     if totals.interrupted:
         raise KeyboardInterrupt
