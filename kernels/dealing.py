@@ -11,6 +11,8 @@ A constraint is ``popcount(group's cards & mask) OP value`` with OP one of ``OP_
 analyzer turns "E: void H", "S: >=2 trump", "W: has AS" into such rows.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -24,6 +26,16 @@ from .slots import C, M, R
 OP_EQ = 0
 OP_GE = 1
 OP_LE = 2
+
+# How a query deals the cards its asker cannot see: ``exact`` (every layout, one try each)
+# or random; ``known[4]`` the natural masks of the cards known in each seat; the unseen
+# natural ids ``cards`` dealt in groups of ``sizes`` to ``group_seat`` (-1: the kitty or a
+# dead hand), ``binom`` their binomial table; the constraint rows ``cons_*`` (see
+# ``passes``; flat, since a parallel kernel cannot take a tuple nested in a tuple); at most
+# ``max_tries`` shuffles a deal; ``deck`` the natural mask of the whole deck.
+Dealing = namedtuple("Dealing", ["exact", "known", "cards", "sizes", "group_seat", "binom",
+                                 "cons_group", "cons_mask", "cons_op", "cons_value",
+                                 "max_tries", "deck"])
 
 
 @njit(**JIT)
@@ -117,21 +129,32 @@ def shuffle_into_groups(state, work, sizes, out):
 
 
 @njit(**JIT)
-def deal_groups(seed, index, exact, cards, sizes, binom, cons_group, cons_mask, cons_op,
-                cons_value, max_tries, out):
-    """Deal ``index`` into ``out`` (natural masks, one per group). Random mode: reshuffle until
-    the constraints pass, at most ``max_tries`` times; exact mode: layout ``index``, one try.
-    Returns the number of tries when the deal passes, or minus that number when it does not."""
-    if exact:
-        unrank_layout(index, cards, sizes, binom, out)
-        return 1 if passes(out, cons_group, cons_mask, cons_op, cons_value) else -1
+def deal_try(dealing, index, state, work, groups):
+    """One try at deal ``index`` of ``dealing`` into ``groups`` (natural masks, one per
+    group): exact mode, layout ``index``; random mode, the next shuffle of ``work`` (the
+    unseen cards, shuffled in place) from the stream ``state``. Returns whether the
+    constraints pass."""
+    if dealing.exact:
+        unrank_layout(index, dealing.cards, dealing.sizes, dealing.binom, groups)
+    else:
+        shuffle_into_groups(state, work, dealing.sizes, groups)
+    return passes(groups, dealing.cons_group, dealing.cons_mask, dealing.cons_op,
+                  dealing.cons_value)
+
+
+@njit(**JIT)
+def deal_groups(seed, index, dealing, out):
+    """Deal ``index`` of ``dealing`` into ``out`` (natural masks, one per group), with no
+    calls heard to fit: reshuffled from the stream ``(seed, index)`` until the constraints
+    pass, at most ``dealing.max_tries`` times (exact mode: one try). Returns the number of
+    tries when the deal passes, or minus that number when it does not."""
     state = stream_state(seed, STREAM_DEAL, index)
-    work = cards.copy()
-    for tries in range(1, max_tries + 1):
-        shuffle_into_groups(state, work, sizes, out)
-        if passes(out, cons_group, cons_mask, cons_op, cons_value):
-            return tries
-    return -max_tries
+    work = dealing.cards.copy()
+    tries = 1 if dealing.exact else dealing.max_tries
+    for t in range(1, tries + 1):
+        if deal_try(dealing, index, state, work, out):
+            return t
+    return -tries
 
 
 @njit(**JIT)

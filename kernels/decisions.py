@@ -43,7 +43,7 @@ from .dealing import deal_hand
 from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
 from .forced import play_option, start_point
 from .layout import JOKER, deck_natural_ids, natural_suit
-from .slots import OPT, RW, C, M, R, X
+from .slots import OPT, PT, RW, C, M, R, X
 from .solver import new_deal
 
 ONE = np.uint64(1)
@@ -52,32 +52,22 @@ ASKER = 0  # the tables are seen from seat N
 
 
 @njit(**JIT)
-def find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-               calls, seats, n, seed, index):
-    """Play the policies from ``n`` forced calls up to N's next call; returns the calls
-    allowed there (0 when N has no call to make), with the calls heard in ``calls``/``seats``
-    and their number in ``rec[R.NCALLS]``."""
-    start_point(hm, rec, deal_hm, dealer, upcard, seats, calls, n, 0, ASKER)
+def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
+    """Play the policies from the calls of ``point`` (slots ``PT``) up to N's next call;
+    returns the calls allowed there (0 when N has no call to make), with every call heard
+    before it now in ``point``."""
+    start_point(hm, rec, deal_hm, point)
     rec[R.STOP] = STOP_IN_PLAY
     next_hand(ag, seed, index)
-    play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    play_hand(rules, ag, hm, rec)
     if rec[R.ERROR] != E_STOPPED or rec[R.STOP_KIND] != STOP_CALL:
         return np.uint64(0)
-    for j in range(rec[R.NCALLS]):
-        calls[j] = rec[R.CALL + j]
-        seats[j] = rec[R.CALL_SEAT + j]
+    n = rec[R.NCALLS]
+    for j in range(n):
+        point[PT.CALL + j] = rec[R.CALL + j]
+        point[PT.CALL_SEAT + j] = rec[R.CALL_SEAT + j]
+    point[PT.NCALLS] = n
     return np.uint64(rec[R.ALLOWED])
-
-
-@njit(**JIT)
-def _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
-          seats, n, option, solve, seed, index, row):
-    """Play N's ``option`` (slots ``OPT``) out from the point after ``n`` calls; fill the
-    row's result."""
-    start_point(hm, rec, deal_hm, dealer, upcard, seats, calls, n, 0, ASKER)
-    next_hand(ag, seed, index)
-    play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, option, solve,
-                row[RW.RESULT:])
 
 
 @njit(**JIT)
@@ -147,86 +137,88 @@ def _row(rows, k, point, option, ctx, trump, code):
 
 
 @njit(**JIT)
-def _holder(calls, seats, n):
-    """The seat holding the last bid among ``n`` calls (-1 none) and whether one swapped."""
+def _holder(point):
+    """The seat holding the last bid among the calls of ``point`` (-1 none) and whether one
+    swapped."""
     holder = -1
     swapped = 0
-    for j in range(n):
-        if calls[j] == SWAP:
+    for j in range(point[PT.NCALLS]):
+        call = point[PT.CALL + j]
+        if call == SWAP:
             swapped = 1
-        elif calls[j] != PASS:
-            holder = seats[j]
+        elif call != PASS:
+            holder = point[PT.CALL_SEAT + j]
     return holder, swapped
 
 
 @njit(**JIT)
-def deal_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-              solve, seed, index, rows):
-    """Every row of one deal (``rows`` [MAX_ROWS, RW.LEN], filled with -1)."""
-    calls = np.zeros(16, dtype=np.int64)
-    seats = np.zeros(16, dtype=np.int64)
+def deal_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
+    """Every row of one deal (``rows`` [MAX_ROWS, RW.LEN], filled with -1), from the point
+    before the first call (``point``: the dealer, the upcard, N the asker, whether to
+    solve)."""
+    cfg = rules.cfg
     hand = deal_hm[M.DEALT + ASKER]
-    allowed = find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer,
-                         upcard, calls, seats, 0, seed, index)
+    dealer = point[PT.DEALER]
+    upcard = point[PT.UPCARD]
+    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index)
     if allowed == 0:
         return
-    n = rec[R.NCALLS]
     if cfg[C.AUCTION] == AUCTION_LADDER:
-        holder, swapped = _holder(calls, seats, n)
+        holder, swapped = _holder(point)
         k = ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, 0)
-        _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-                   calls, seats, n, solve, seed, index, rows, 0, k)
+        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k])
         return
     if upcard == JOKER:
         return
     k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 0, rows, 0)
-    _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-               calls, seats, n, solve, seed, index, rows, 0, k)
-    calls[n] = PASS
-    seats[n] = ASKER
-    allowed = find_point(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer,
-                         upcard, calls, seats, n + 1, seed, index)
+    _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k])
+    n = point[PT.NCALLS]
+    point[PT.CALL + n] = PASS
+    point[PT.CALL_SEAT + n] = ASKER
+    point[PT.NCALLS] = n + 1
+    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index)
     if allowed != 0 and not (allowed >> np.uint64(ORDER)) & ONE:
         start = k
         k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 1, rows, k)
-        _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-                   calls, seats, rec[R.NCALLS], solve, seed, index, rows, start, k)
+        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[start:k])
 
 
 @njit(**JIT)
-def _play_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard,
-               calls, seats, n, solve, seed, index, rows, start, stop):
-    for k in range(start, stop):
-        code = rows[k, RW.RESULT + X.STATUS]
+def _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
+    """Play each row's call of N out from ``point``; fill the rows' results."""
+    ladder = rules.cfg[C.AUCTION] == AUCTION_LADDER
+    choice = np.empty(np.int64(OPT.LEN), dtype=np.int64)
+    for k in range(rows.shape[0]):
         option = rows[k, RW.OPTION]
-        ladder = cfg[C.AUCTION] == AUCTION_LADDER
         alone = -1  # passing: N's later calls and choices are its policy's
         if not ladder and option != U_PASS:
             alone = 1 if option == U_ALONE or option == U_NAME_ALONE else 0
-        choice = np.full(np.int64(OPT.LEN), -1, dtype=np.int64)
-        choice[OPT.CALL] = code
+        choice[:] = -1
+        choice[OPT.CALL] = rows[k, RW.RESULT + X.STATUS]  # the call, until played
         choice[OPT.ALONE] = alone
         choice[OPT.TRUMP] = rows[k, RW.TRUMP] if ladder and option != L_PASS and \
             option != L_SWAP else -1
-        _play(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealer, upcard, calls,
-              seats, n, choice, solve, seed, index, rows[k])
+        start_point(hm, rec, deal_hm, point)
+        next_hand(ag, seed, index)
+        play_option(rules, ag, hm, rec, point, choice, rows[k, RW.RESULT:])
 
 
 @njit(**PARALLEL_JIT)
-def decision_rows_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, first,
-                        dealers, solve, tt_bits, nthreads):
+def decision_rows_batch(rules, policies, params, seed, first, dealers, solve, tt_bits,
+                        nthreads):
     """Deal hands ``first .. first+n-1`` of ``seed`` (n = len(dealers), hand i dealt by
     ``dealers[i]``) and play out every call of N at its decision points, every seat deciding
     by ``policies``/``params`` and playing its cards (``solve``: the tricks double dummy).
     Returns ``(dealt[n, 4] uint64, upcards[n] int64, rows[n, MAX_ROWS, RW.LEN] int16)``; rows
     that are not used hold -1. Every deal depends only on (seed, its index)."""
+    cfg = rules.cfg
     n = dealers.shape[0]
     dealt = np.zeros((n, 4), dtype=np.uint64)
     upcards = np.full(n, -1, dtype=np.int64)
     rows = np.full((n, MAX_ROWS, np.int64(RW.LEN)), -1, dtype=np.int16)
     works, tables = solver_arrays(nthreads, tt_bits)
     deck_ids = deck_natural_ids(cfg[C.DECK])
-    decks = normalised_decks(cfg[C.DECK], to_norm)
+    decks = normalised_decks(cfg[C.DECK], rules.to_norm)
     for i in prange(n):
         tid = get_thread_id()
         ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[tid],
@@ -240,6 +232,10 @@ def decision_rows_batch(cfg, score_table, to_norm, from_norm, policies, params, 
         upcards[i] = rec[R.UPCARD]
         for s in range(4):
             dealt[i, s] = hm[M.DEALT + s]
-        deal_rows(cfg, score_table, to_norm, from_norm, ag, hm, rec, deal_hm, dealers[i],
-                  rec[R.UPCARD], solve, seed, first + i, rows[i])
+        point = np.zeros(np.int64(PT.LEN), dtype=np.int64)
+        point[PT.DEALER] = dealers[i]
+        point[PT.UPCARD] = rec[R.UPCARD]
+        point[PT.ASKER] = ASKER
+        point[PT.SOLVE] = solve
+        deal_rows(rules, ag, hm, rec, deal_hm, point, seed, first + i, rows[i])
     return dealt, upcards, rows

@@ -66,14 +66,14 @@ def score_hand(cfg, score_table, rec):
 
 
 @njit(**JIT)
-def play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec):
+def play_hand(rules, ag, hm, rec):
     """Play (or replay, by ``rec[R.MODE]``) one dealt hand in ``hm``/``rec`` to the end and
     score it.
 
-    ``cfg`` is the rules vector (slots ``C``), ``score_table[contract, tricks, side]`` the
-    points table, ``to_norm``/``from_norm`` the layout maps of the deck, ``ag`` the
+    ``rules`` is the ``kernels.rules.RuleArrays`` of the rule set, ``ag`` the
     ``policies.Agents`` of the table. Returns True if the hand was played out or ended by a
     legal redeal; False on a replay error (``rec[R.ERROR]`` says which)."""
+    cfg, score_table, to_norm, from_norm = rules
     hands = np.empty(4, dtype=np.uint64)
     for s in range(4):
         hands[s] = hm[M.DEALT + s]
@@ -160,13 +160,15 @@ def next_hand(ag, seed, index, stream=STREAM_PLAY):
 
 
 @njit(**PARALLEL_JIT)
-def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, first, dealers,
+def play_batch(rules, policies, params, seed, first, dealers,
                tt_bits, nthreads):
     """Deal and play hands ``first .. first + n - 1`` of stream ``seed`` (n = len(dealers),
     hand i dealt by ``dealers[i]``) in parallel, seat s playing ``policies[s]`` with
     ``params[s]``. Returns ``(masks[n, M.LEN], records[n, R.LEN])``; every hand depends only on
     (seed, its index), whatever the thread count. ``tt_bits``/``nthreads`` size the solver
     tables of dd and pimc players."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     n = dealers.shape[0]
     masks = np.zeros((n, np.int64(M.LEN)), dtype=np.uint64)
     recs = np.zeros((n, np.int64(R.LEN)), dtype=np.int64)
@@ -181,7 +183,7 @@ def play_batch(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
         ag = new_agents(policies, params, state, works[tid], tables[tid], decks)
         next_hand(ag, seed, first + i)
         new_deal(ag.work)
-        play_hand(cfg, score_table, to_norm, from_norm, ag, masks[i], recs[i])
+        play_hand(rules, ag, masks[i], recs[i])
     return masks, recs
 
 
@@ -195,40 +197,46 @@ def deal_one(cfg, seed, index, dealer, hm, rec):
 
 
 @njit(**JIT)
-def play_forced_hand(cfg, score_table, to_norm, from_norm, policies, params, seed, index, hm,
+def play_forced_hand(rules, policies, params, seed, index, hm,
                      rec, tt_bits):
     """Play hand ``index`` of stream ``seed`` from a dealt ``hm`` and a ``rec`` whose first
     ``R.FORCED`` calls are forced (``R.MODE`` MODE_FORCED; the asker's ``R.F_*`` choices where
     ``R.ASKER`` is a seat): every other decision by ``policies[s]``/``params[s]``, the policy
     streams as in ``play_batch``. Returns whether the hand was played without error."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     works, tables = solver_arrays(1, tt_bits)
     ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[0], tables[0],
                     normalised_decks(cfg[C.DECK], to_norm))
     next_hand(ag, seed, index)
     new_deal(ag.work)
-    return play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    return play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def replay_hand(cfg, score_table, to_norm, from_norm, hm, rec):
+def replay_hand(rules, hm, rec):
     """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays).
     Returns True if every step is legal (reneges are legal here, and penalised)."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     clear_outcome(hm, rec)
     rec[R.MODE] = MODE_REPLAY
     works, tables = solver_arrays(1, 1)
     ag = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS)),
                     stream_state(0, 0, 0), works[0], tables[0],
                     normalised_decks(cfg[C.DECK], to_norm))
-    return play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    return play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def point_state(cfg, score_table, to_norm, from_norm, hm, rec):
+def point_state(rules, hm, rec):
     """Run a forced record (``R.MODE`` MODE_FORCED with ``R.STOP``: the calls heard, the
     asker, the asker's hand in ``hm``) up to the asker's decision: afterwards ``rec[R.ERROR]``
     is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED`` saying what the decision is,
     or the error that prevents it (an illegal call heard, another seat's turn, no decision
     left). Seats whose decisions come between are played by the point-count policy."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
     params = np.empty((4, N_PARAMS))
@@ -237,7 +245,7 @@ def point_state(cfg, score_table, to_norm, from_norm, hm, rec):
         params[s] = DEFAULT_PARAMS
     ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
                     normalised_decks(cfg[C.DECK], to_norm))
-    play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)

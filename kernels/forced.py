@@ -13,7 +13,7 @@ from .codes import MODE_FORCED
 from .config import JIT
 from .engine import play_hand
 from .record import reset_record
-from .slots import OPT, R, X
+from .slots import OPT, PT, R, X
 
 
 @njit(**JIT)
@@ -43,24 +43,26 @@ def force_choices(rec, option):
 
 
 @njit(**JIT)
-def start_point(hm, rec, deal_hm, dealer, upcard, seats, calls, n, alone, asker):
-    """A fresh record of the dealt cards ``deal_hm`` (slots ``M``) at a decision point:
-    ``dealer`` and ``upcard`` (-1: none) set and the calls heard forced (see
-    :func:`force_calls`)."""
+def start_point(hm, rec, deal_hm, point):
+    """A fresh record of the dealt cards ``deal_hm`` (slots ``M``) at the decision point
+    ``point`` (slots ``PT``): its dealer and upcard (-1: none) set, the calls heard forced and
+    its asker named (see :func:`force_calls`)."""
     reset_record(hm, rec)
     hm[:] = deal_hm
-    rec[R.DEALER] = dealer
-    rec[R.UPCARD] = upcard
-    force_calls(rec, seats, calls, n, alone, asker)
+    rec[R.DEALER] = point[PT.DEALER]
+    rec[R.UPCARD] = point[PT.UPCARD]
+    n = point[PT.NCALLS]
+    force_calls(rec, point[PT.CALL_SEAT:PT.CALL_SEAT + n], point[PT.CALL:PT.CALL + n], n,
+                point[PT.HEARD_ALONE], point[PT.ASKER])
 
 
 @njit(**JIT)
-def play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, option, solve, out):
-    """From a point started by :func:`start_point`: the asker's ``option`` (its call, when
+def play_option(rules, ag, hm, rec, point, option, out):
+    """From ``point`` started by :func:`start_point`: the asker's ``option`` (its call, when
     ``option[OPT.CALL] >= 0``, then its choices), every later decision by the seats' policies
-    and the cards by their play policies or, with ``solve``, the tricks double dummy; ``out``
-    (slots ``X``) says how the hand ended (``X.STATUS`` -1: the option could not be
-    played)."""
+    and the cards by their play policies or, with ``point[PT.SOLVE]``, the tricks double
+    dummy; ``out`` (slots ``X``) says how the hand ended (``X.STATUS`` -1: the option could
+    not be played)."""
     if option[OPT.CALL] >= 0:
         j = rec[R.NCALLS]
         rec[R.CALL_SEAT + j] = rec[R.ASKER]
@@ -68,8 +70,8 @@ def play_option(cfg, score_table, to_norm, from_norm, ag, hm, rec, option, solve
         rec[R.NCALLS] = j + 1
         rec[R.FORCED] = j + 1
     force_choices(rec, option)
-    rec[R.SOLVE] = solve
-    ok = play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+    rec[R.SOLVE] = point[PT.SOLVE]
+    ok = play_hand(rules, ag, hm, rec)
     out[X.STATUS] = rec[R.STATUS] if ok else -1
     out[X.DECLARER] = rec[R.DECLARER]
     out[X.CONTRACT] = rec[R.CONTRACT]

@@ -109,10 +109,11 @@ def seatings(cfg, policies, params):
 
 
 @njit(**JIT)
-def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, game, target,
+def play_game(rules, seat_pols, seat_pars, seed, game, target,
               win_by, work, table, deck_ids, decks, out, tally):
     """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
     ``out[G.*]`` and adds each played hand to ``tally[side, contract code, TALLY.*]``."""
+    cfg = rules.cfg
     players = cfg[C.PLAYERS]
     partners = cfg[C.PARTNERS] == 1
     copies = 2 if partners else 3
@@ -141,7 +142,7 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
         deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, deal_state)
         next_hand(ag, seed, index * 3 + a_seat)
         new_deal(work)
-        play_hand(cfg, score_table, to_norm, from_norm, ag, hm, rec)
+        play_hand(rules, ag, hm, rec)
         hands += 1
         dealer = (dealer + 1) % players
         if rec[R.STATUS] != ST_PLAYED:
@@ -170,11 +171,13 @@ def play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, 
 
 
 @njit(**PARALLEL_JIT)
-def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, first, n, target,
+def play_games(rules, policies, params, seed, first, n, target,
                win_by, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
     (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, TALLY.LEN])``
     (see ``kernels.slots.TALLY``); each game depends only on (seed, its number)."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
@@ -183,7 +186,7 @@ def play_games(cfg, score_table, to_norm, from_norm, policies, params, seed, fir
     seat_pols, seat_pars = seatings(cfg, policies, params)
     for i in prange(n):
         tid = get_thread_id()
-        play_game(cfg, score_table, to_norm, from_norm, seat_pols, seat_pars, seed, first + i,
+        play_game(rules, seat_pols, seat_pars, seed, first + i,
                   target, win_by, works[tid], tables[tid], deck_ids, decks, results[i],
                   tally[i])
     return results, tally

@@ -2,11 +2,19 @@
 a trick, and the next seat to play. Natural-layout forms are for the tests and the analyzer.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .config import JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
+
+# The rules as the engine's kernels take them, built once per rule set
+# (``analyzer.game.variants.Rules.arrays``): the configuration vector (slots ``C``), the
+# points table ``[contract, declaring side's tricks, side]`` and the natural <-> normalised
+# maps of the deck.
+RuleArrays = namedtuple("RuleArrays", ["cfg", "score_table", "to_norm", "from_norm"])
 
 
 @njit(**JIT)

@@ -14,7 +14,7 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.decide import point_query
 from analyzer.questions.odds import decision_point, odds
 from analyzer.strategy.seats import others_policies
-from kernels.dealing import OP_EQ, OP_GE, binomial_table, deal_groups
+from kernels.dealing import OP_EQ, OP_GE, Dealing, binomial_table, deal_groups
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.cards import card_name, deck_ids
 
@@ -27,11 +27,12 @@ def chi2_critical(df: int, z: float = 3.09) -> float:
 def deal_many(cards, sizes, n, seed, cons=None):
     cons = cons or (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64),
                     np.zeros(0, np.int64))
-    binom = binomial_table(len(cards))
+    dealing = Dealing(False, np.zeros(4, np.uint64), np.array(cards, np.int64),
+                      np.array(sizes, np.int64), np.full(len(sizes), -1, np.int64),
+                      binomial_table(len(cards)), *cons, np.int64(10000), np.uint64(0))
     out = np.zeros((n, len(sizes)), dtype=np.uint64)
     for i in range(n):
-        tries = deal_groups(seed, i, False, np.array(cards, np.int64), np.array(sizes, np.int64),
-                            binom, *cons, 10000, out[i])
+        tries = deal_groups(seed, i, dealing, out[i])
         assert tries > 0
     return out
 

@@ -22,7 +22,7 @@ from kernels.games import (
     game_winner,
     play_games,
 )
-from kernels.slots import G, M, R
+from kernels.slots import PT, G, M, R
 from kernels.threads import num_threads
 
 from ..errors import UserError
@@ -61,8 +61,7 @@ def play_hands(rules: Rules, n: int, policies: np.ndarray, params: np.ndarray, s
     check_seed(seed)
     if dealers is None:
         dealers = (first + np.arange(n)) % rules.players
-    to_norm, from_norm = rules.layout
-    return play_batch(rules.config(), rules.points_table, to_norm, from_norm, policies, params,
+    return play_batch(rules.arrays, policies, params,
                       np.int64(seed), np.int64(first), np.asarray(dealers, dtype=np.int64),
                       table_bits(rules) if uses_solver(policies) else 1, num_threads())
 
@@ -71,9 +70,8 @@ def replay(record: Record) -> Record:
     """Run a record through the engine, filling tricks and points. Raises RecordError at the
     first illegal step (reneges are not errors: they are counted and penalised)."""
     rules = record.rules
-    to_norm, from_norm = rules.layout
     recorded_trump = int(record.rec[R.TRUMP])
-    if not replay_hand(rules.config(), rules.points_table, to_norm, from_norm, record.hm,
+    if not replay_hand(rules.arrays, record.hm,
                        record.rec):
         raise RecordError(describe_error(record))
     check_replayed(record, recorded_trump)
@@ -98,10 +96,9 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
     """Play games ``first .. first+n-1`` of ``seed`` and count them: A's wins, hands,
     redeals, each side's points, and the tally per side and contract code (``tally[side,
     code, TALLY.*]``, ``kernels.slots.TALLY``: declared, made, marched, net points, alone)."""
-    to_norm, from_norm = rules.layout
     solving = uses_solver(match.policies)
     results, tally = play_games(
-        rules.config(), rules.points_table, to_norm, from_norm, match.policies, match.params,
+        rules.arrays, match.policies, match.params,
         np.int64(seed), np.int64(first), np.int64(n), np.int64(rules.target),
         np.int64(2 if rules.win_by_two else 1), table_bits(rules) if solving else 1,
         num_threads())
@@ -138,8 +135,7 @@ class GameLoop:
     def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray) -> None:
         """Play a dealt hand whose first ``R.FORCED`` calls are forced (``R.MODE`` forced),
         the seats' policies deciding the rest, on policy stream ``stream``; fills hm, rec."""
-        to_norm, from_norm = self.rules.layout
-        play_forced_hand(self.cfg, self.rules.points_table, to_norm, from_norm, self.policies,
+        play_forced_hand(self.rules.arrays, self.policies,
                          self.params, np.int64(seed), np.int64(stream), hm, rec, self.bits)
 
     def count(self, rec: np.ndarray, side: int, tally: np.ndarray) -> int:
@@ -169,17 +165,30 @@ class PointState:
         return [c for c in range(64) if (self.allowed >> c) & 1]
 
 
+def point_row(point: DecisionPoint) -> np.ndarray:
+    """A decision point as the kernels take it (int64, slots ``kernels.slots.PT``): the
+    dealer, the upcard, the calls heard (the makers among them who went alone) and the asker.
+    UserError when the auction is longer than any can be."""
+    heard = point.heard
+    n = len(heard)
+    if n >= KC.MAX_CALLS:
+        raise UserError(f"--auction has {n} calls; no auction is that long")
+    row = np.zeros(PT.LEN, dtype=np.int64)
+    row[PT.DEALER], row[PT.ASKER], row[PT.UPCARD] = point.dealer, point.seat, point.upcard
+    row[PT.NCALLS], row[PT.HEARD_ALONE] = n, heard.alone
+    row[PT.CALL_SEAT:PT.CALL_SEAT + n] = heard.seats
+    row[PT.CALL:PT.CALL + n] = heard.calls
+    return row
+
+
 def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     """The engine arrays of a decision point: the asker's hand, the calls heard as forced
     calls, the asker named (``kernels.forced.start_point``)."""
-    n = len(point.heard)
-    if n >= KC.MAX_CALLS:
-        raise UserError(f"--auction has {n} calls; no auction is that long")
+    row = point_row(point)
     hm, rec = empty_arrays()
     deal_hm = hm.copy()
     deal_hm[M.DEALT + point.seat] = np.uint64(point.hand)
-    start_point(hm, rec, deal_hm, point.dealer, point.upcard, calls_array(point.heard.seats),
-                calls_array(point.heard.calls), n, point.heard.alone, point.seat)
+    start_point(hm, rec, deal_hm, row)
     return hm, rec
 
 
@@ -195,8 +204,7 @@ def auction_turn(point: DecisionPoint) -> int | None:
     hm, rec = forced_record(point)
     rec[R.ASKER] = -1
     rec[R.STOP] = KC.STOP_NEXT
-    to_norm, from_norm = point.rules.layout
-    point_state(point.rules.config(), point.rules.points_table, to_norm, from_norm, hm, rec)
+    point_state(point.rules.arrays, hm, rec)
     if int(rec[R.ERROR]) == KC.E_NOT_ASKERS_TURN:
         return int(rec[R.TURN])
     try:
@@ -215,8 +223,7 @@ def state_of(point: DecisionPoint) -> PointState:
     rules = point.rules
     hm, rec = forced_record(point)
     rec[R.STOP] = KC.STOP_NEXT
-    to_norm, from_norm = rules.layout
-    point_state(rules.config(), rules.points_table, to_norm, from_norm, hm, rec)
+    point_state(rules.arrays, hm, rec)
     error = int(rec[R.ERROR])
     if error == KC.E_STOPPED:
         return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))
@@ -244,9 +251,8 @@ def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: 
     """Deals ``first .. first+len(dealers)-1`` of ``seed`` with every call of seat N at its
     decision points played out (``kernels.decisions``): ``(dealt[n, 4], upcards[n],
     rows[n, MAX_ROWS, RW.LEN])``."""
-    to_norm, from_norm = rules.layout
     solving = solve or uses_solver(policies)
-    return decision_rows_batch(rules.config(), rules.points_table, to_norm, from_norm, policies,
+    return decision_rows_batch(rules.arrays, policies,
                                params, np.int64(seed), np.int64(first),
                                np.asarray(dealers, dtype=np.int64), bool(solve),
                                table_bits(rules) if solving else 1, num_threads())

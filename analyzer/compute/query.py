@@ -11,7 +11,8 @@ import numpy as np
 
 from kernels import query as Q
 from kernels.bidding import N_PARAMS
-from kernels.dealing import binomial_table, layout_count
+from kernels.dealing import Dealing, binomial_table, layout_count
+from kernels.layout import deck_mask
 from kernels.slots import OPT, PT, S
 from kernels.threads import num_threads
 
@@ -115,12 +116,12 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     """Deal deals ``first .. first+n-1`` of ``q`` (random from ``seed``, or layout number
     ``first + i`` in ``exact`` mode) and answer every scenario on each."""
     rules = q.rules
-    to_norm, from_norm = rules.layout
     point = q.point.copy()
     point[PT.UPCARD] = q.upcard
+    dealing = Dealing(bool(exact), q.known, q.cards, q.sizes, q.group_seat,
+                      binomial_table(len(q.cards)), *q.cons,
+                      np.int64(1 if exact else max_tries), np.uint64(deck_mask(rules.deck)))
     return QueryChunk(*Q.run_chunk(
-        np.int64(seed), np.int64(first), np.int64(n), bool(exact), q.known, q.cards, q.sizes,
-        q.group_seat, q.cons, np.int64(1 if exact else max_tries), point, q.scenario_array(),
-        np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN), rules.config(),
-        rules.points_table, to_norm, from_norm, q.policies, q.params, table_bits(rules),
-        num_threads()))
+        Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, point,
+        q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
+        rules.arrays, q.policies, q.params, table_bits(rules), num_threads()))

@@ -18,6 +18,7 @@ import numpy as np
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.rules import RuleArrays
 from kernels.slots import C
 
 from ..errors import UserError
@@ -342,6 +343,13 @@ class Rules:
         cfg[C.KITTY] = self.kitty_size
         cfg[C.MAKE] = self.make
         return cfg
+
+    @cached_property
+    def arrays(self) -> RuleArrays:
+        """The rules as the engine's kernels take them (``kernels.rules.RuleArrays``): the
+        configuration vector, the points table and the layout maps, built once."""
+        to_norm, from_norm = self.layout
+        return RuleArrays(self.config(), self.points_table, to_norm, from_norm)
 
     @cached_property
     def layout(self) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from kernels import codes as K
 from kernels import layout as L
 from kernels.slots import PT, X
 
-from ..compute.engine import state_of
+from ..compute.engine import point_row, state_of
 from ..compute.query import DealQuery
 from ..game.auction import DecisionPoint
 from ..game.notation import format_card
@@ -69,14 +69,10 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     if policies is not None:
         q.policies, q.params = policies, params
-    heard = point.heard
-    q.point[PT.DEALER], q.point[PT.ASKER] = point.dealer, point.seat
-    q.point[PT.NCALLS], q.point[PT.HEARD_ALONE] = len(heard), heard.alone
-    q.point[PT.CHECK] = int(infer and len(heard) > 0)
+    q.point = point_row(point)
+    q.point[PT.CHECK] = int(infer and len(point.heard) > 0)
     set_tremble(q, tremble)
     q.point[PT.SOLVE] = int(solve)
-    q.point[PT.CALL_SEAT:PT.CALL_SEAT + len(heard)] = heard.seats
-    q.point[PT.CALL:PT.CALL + len(heard)] = heard.calls
     return q
 
 
