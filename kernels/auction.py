@@ -98,9 +98,8 @@ def _recorded_call(seat, allowed, rec, j):
 
 @njit(**JIT)
 def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
-    return choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat],
-                       cfg[C.AUCTION], cfg[C.PLAYERS], rec[R.UPCARD], rec[R.DEALER], holder,
-                       1 if rec[R.SWAP_SEAT] >= 0 else 0)
+    return choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat], cfg,
+                       rec, holder)
 
 
 @njit(**JIT)

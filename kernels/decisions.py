@@ -40,9 +40,9 @@ from .codes import (
 )
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
-from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
+from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .forced import play_option, start_point
-from .layout import JOKER, deck_natural_ids, natural_suit
+from .layout import JOKER, natural_suit
 from .slots import OPT, PT, RW, C, M, R, X
 from .solver import new_deal
 
@@ -217,8 +217,8 @@ def decision_rows_batch(rules, policies, params, seed, first, dealers, solve, tt
     upcards = np.full(n, -1, dtype=np.int64)
     rows = np.full((n, MAX_ROWS, np.int64(RW.LEN)), -1, dtype=np.int16)
     works, tables = solver_arrays(nthreads, tt_bits)
-    deck_ids = deck_natural_ids(cfg[C.DECK])
-    decks = normalised_decks(cfg[C.DECK], rules.to_norm)
+    deck_ids = rules.deck_ids
+    decks = rules.decks
     for i in prange(n):
         tid = get_thread_id()
         ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[tid],

@@ -25,7 +25,7 @@ from .codes import (
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
 from .exchanges import exchanges
-from .layout import DECK_DOUBLE, deck_mask, deck_natural_ids, normalise_mask
+from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
 from .record import clear_outcome, fail
 from .rng import STREAM_PLAY, reseed, stream_state
@@ -73,7 +73,8 @@ def play_hand(rules, ag, hm, rec):
     ``rules`` is the ``kernels.rules.RuleArrays`` of the rule set, ``ag`` the
     ``policies.Agents`` of the table. Returns True if the hand was played out or ended by a
     legal redeal; False on a replay error (``rec[R.ERROR]`` says which)."""
-    cfg, score_table, to_norm, from_norm = rules
+    cfg, score_table = rules.cfg, rules.score_table
+    to_norm, from_norm = rules.to_norm, rules.from_norm
     hands = np.empty(4, dtype=np.uint64)
     for s in range(4):
         hands[s] = hm[M.DEALT + s]
@@ -133,16 +134,6 @@ def solved_tricks(ag, hands, cfg, rec, active, leader, to_norm):
 
 
 @njit(**JIT)
-def normalised_decks(deck, to_norm):
-    """The deck's mask in the normalised layout of each trump (uint64[4])."""
-    decks = np.zeros(4, dtype=np.uint64)
-    m = deck_mask(deck)
-    for t in range(4):
-        decks[t] = normalise_mask(m, to_norm[t])
-    return decks
-
-
-@njit(**JIT)
 def new_agents(policies, params, rng, work, table, decks):
     """The ``Agents`` of one table: a fresh knowledge array (nobody holds the upcard)."""
     know = np.zeros(np.int64(K.LEN), dtype=np.uint64)
@@ -168,13 +159,12 @@ def play_batch(rules, policies, params, seed, first, dealers,
     (seed, its index), whatever the thread count. ``tt_bits``/``nthreads`` size the solver
     tables of dd and pimc players."""
     cfg = rules.cfg
-    to_norm = rules.to_norm
     n = dealers.shape[0]
     masks = np.zeros((n, np.int64(M.LEN)), dtype=np.uint64)
     recs = np.zeros((n, np.int64(R.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
-    deck_ids = deck_natural_ids(cfg[C.DECK])
-    decks = normalised_decks(cfg[C.DECK], to_norm)
+    deck_ids = rules.deck_ids
+    decks = rules.decks
     for i in prange(n):
         tid = get_thread_id()
         cards = np.empty(deck_ids.shape[0], dtype=np.int64)
@@ -188,12 +178,12 @@ def play_batch(rules, policies, params, seed, first, dealers,
 
 
 @njit(**JIT)
-def deal_one(cfg, seed, index, dealer, hm, rec):
+def deal_one(rules, seed, index, dealer, hm, rec):
     """Deal hand ``index`` of stream ``seed`` (dealer ``dealer``) into ``hm``/``rec``, as
     ``play_batch`` deals it."""
-    deck_ids = deck_natural_ids(cfg[C.DECK])
-    cards = np.empty(deck_ids.shape[0], dtype=np.int64)
-    deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, np.zeros(1, dtype=np.uint64))
+    cards = np.empty(rules.deck_ids.shape[0], dtype=np.int64)
+    deal_hand(rules.cfg, seed, index, dealer, hm, rec, rules.deck_ids, cards,
+              np.zeros(1, dtype=np.uint64))
 
 
 @njit(**JIT)
@@ -203,11 +193,9 @@ def play_forced_hand(rules, policies, params, seed, index, hm,
     ``R.FORCED`` calls are forced (``R.MODE`` MODE_FORCED; the asker's ``R.F_*`` choices where
     ``R.ASKER`` is a seat): every other decision by ``policies[s]``/``params[s]``, the policy
     streams as in ``play_batch``. Returns whether the hand was played without error."""
-    cfg = rules.cfg
-    to_norm = rules.to_norm
     works, tables = solver_arrays(1, tt_bits)
     ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[0], tables[0],
-                    normalised_decks(cfg[C.DECK], to_norm))
+                    rules.decks)
     next_hand(ag, seed, index)
     new_deal(ag.work)
     return play_hand(rules, ag, hm, rec)
@@ -217,14 +205,12 @@ def play_forced_hand(rules, policies, params, seed, index, hm,
 def replay_hand(rules, hm, rec):
     """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays).
     Returns True if every step is legal (reneges are legal here, and penalised)."""
-    cfg = rules.cfg
-    to_norm = rules.to_norm
     clear_outcome(hm, rec)
     rec[R.MODE] = MODE_REPLAY
     works, tables = solver_arrays(1, 1)
     ag = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS)),
                     stream_state(0, 0, 0), works[0], tables[0],
-                    normalised_decks(cfg[C.DECK], to_norm))
+                    rules.decks)
     return play_hand(rules, ag, hm, rec)
 
 
@@ -235,8 +221,6 @@ def point_state(rules, hm, rec):
     is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED`` saying what the decision is,
     or the error that prevents it (an illegal call heard, another seat's turn, no decision
     left). Seats whose decisions come between are played by the point-count policy."""
-    cfg = rules.cfg
-    to_norm = rules.to_norm
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
     params = np.empty((4, N_PARAMS))
@@ -244,7 +228,7 @@ def point_state(rules, hm, rec):
         policies[s, 0] = D_POINTS
         params[s] = DEFAULT_PARAMS
     ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
-                    normalised_decks(cfg[C.DECK], to_norm))
+                    rules.decks)
     play_hand(rules, ag, hm, rec)
 
 

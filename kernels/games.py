@@ -4,7 +4,8 @@ Games are played in duplicate sets on the same deals: with four players, set gam
 A in N/S and game ``2k + 1`` A in E/W; with three, game ``3k + i`` has A in seat ``i`` against
 two B players. Hand ``h`` of a set is dealt from ``(seed, set * MAX_HANDS + h)`` whatever
 the strategies, so both sides meet the same cards. A game ends when a side reaches the
-target with the strictly highest score (ties play on), and with ``win_by`` 2 a lead of two.
+target with the strictly highest score (ties play on), and with ``win_by`` 2 a lead of two
+(``C.TARGET`` and ``C.WIN_BY`` of the rules).
 """
 
 import numpy as np
@@ -13,9 +14,8 @@ from numba import get_thread_id, njit, prange
 from .codes import AUCTION_LADDER, ST_PLAYED
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_hand
-from .engine import new_agents, next_hand, normalised_decks, play_hand, solver_arrays
+from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .exchanges import plays_alone
-from .layout import deck_natural_ids
 from .seating import contract_needs
 from .slots import TALLY, C, G, M, R
 from .solver import new_deal
@@ -109,8 +109,7 @@ def seatings(cfg, policies, params):
 
 
 @njit(**JIT)
-def play_game(rules, seat_pols, seat_pars, seed, game, target,
-              win_by, work, table, deck_ids, decks, out, tally):
+def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally):
     """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
     ``out[G.*]`` and adds each played hand to ``tally[side, contract code, TALLY.*]``."""
     cfg = rules.cfg
@@ -130,9 +129,10 @@ def play_game(rules, seat_pols, seat_pars, seed, game, target,
     scores = np.zeros(4, dtype=np.int64)
     hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
     rec = np.zeros(np.int64(R.LEN), dtype=np.int64)
+    deck_ids = rules.deck_ids
     cards = np.empty(deck_ids.shape[0], dtype=np.int64)
     deal_state = np.zeros(1, dtype=np.uint64)
-    ag = new_agents(seat_pol, seat_par, np.zeros(1, dtype=np.uint64), work, table, decks)
+    ag = new_agents(seat_pol, seat_par, np.zeros(1, dtype=np.uint64), work, table, rules.decks)
     dealer = deal_set % players
     hands = 0
     redeals = 0
@@ -150,7 +150,7 @@ def play_game(rules, seat_pols, seat_pars, seed, game, target,
             continue
         count_hand(cfg, rec, tally[side_of[rec[R.DECLARER]], contract_code(cfg, rec)])
         add_points(cfg, rec, scores)
-        winner = game_winner(scores, 2 if partners else 3, target, win_by)
+        winner = game_winner(scores, 2 if partners else 3, cfg[C.TARGET], cfg[C.WIN_BY])
         if winner >= 0:
             break
     out[G.HANDS] = hands
@@ -171,22 +171,17 @@ def play_game(rules, seat_pols, seat_pars, seed, game, target,
 
 
 @njit(**PARALLEL_JIT)
-def play_games(rules, policies, params, seed, first, n, target,
-               win_by, tt_bits, nthreads):
+def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
     (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, TALLY.LEN])``
     (see ``kernels.slots.TALLY``); each game depends only on (seed, its number)."""
     cfg = rules.cfg
-    to_norm = rules.to_norm
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
-    deck_ids = deck_natural_ids(cfg[C.DECK])
-    decks = normalised_decks(cfg[C.DECK], to_norm)
     seat_pols, seat_pars = seatings(cfg, policies, params)
     for i in prange(n):
         tid = get_thread_id()
-        play_game(rules, seat_pols, seat_pars, seed, first + i,
-                  target, win_by, works[tid], tables[tid], deck_ids, decks, results[i],
-                  tally[i])
+        play_game(rules, seat_pols, seat_pars, seed, first + i, works[tid], tables[tid],
+                  results[i], tally[i])
     return results, tally

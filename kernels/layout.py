@@ -94,6 +94,16 @@ def deck_mask(deck):
 
 
 @njit(**JIT)
+def normalised_decks(deck, to_norm):
+    """The deck's mask in the normalised layout of each trump (uint64[4])."""
+    decks = np.zeros(4, dtype=np.uint64)
+    m = deck_mask(deck)
+    for t in range(4):
+        decks[t] = normalise_mask(m, to_norm[t])
+    return decks
+
+
+@njit(**JIT)
 def build_normalisation(deck):
     """Per-trump maps between the natural and the trump-normalised layout.
 

@@ -17,7 +17,7 @@ from .codes import NOBODY
 from .config import JIT
 from .layout import SLOT_MASKS
 from .rng import random_set_bit, uniform_int
-from .slots import K
+from .slots import TR, K
 from .solver import EVEN_BITS, ODD_BITS, card_values, set_position
 
 ONE = np.uint64(1)
@@ -121,12 +121,14 @@ def best_of(totals, legal, maximise):
 
 
 @njit(**JIT)
-def solve_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
-               seat, legal, totals, values):
+def solve_card(w, tt, hands, decl, double, trick, seat, legal, totals, values):
     """Add to ``totals`` the double-dummy value of every legal card of ``seat`` in the layout
-    ``hands`` (normalised), the current trick given by the table arrays."""
-    set_position(w, hands, active, decl, double)
-    card_values(w, tt, leader, table_cards, table_seats, n_table, values)
+    ``hands`` (normalised), the current trick given by the engine's trick array ``trick``
+    (slots ``TR``: the leader, the cards on the table and their seats, the seats that
+    play)."""
+    set_position(w, hands, trick[TR.ACTIVE], decl, double)
+    card_values(w, tt, trick[TR.LEADER], trick[TR.CARDS:TR.CARDS + 4],
+                trick[TR.SEATS:TR.SEATS + 4], trick[TR.COUNT], values)
     m = legal
     while m:
         b = lowest_bit(m)
@@ -150,24 +152,23 @@ def one_class(legal, others, double):
 
 
 @njit(**JIT)
-def dd_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
-            seat, legal):
+def dd_card(w, tt, hands, decl, double, trick, seat, legal):
     """The double-dummy player: sees every hand and plays its best card."""
     totals = np.zeros(64, dtype=np.int64)
     values = np.empty(64, dtype=np.int64)
-    solve_card(w, tt, hands, active, decl, double, leader, table_cards, table_seats, n_table,
-               seat, legal, totals, values)
+    solve_card(w, tt, hands, decl, double, trick, seat, legal, totals, values)
     return best_of(totals, legal, (decl >> seat) & 1 == 1)
 
 
 @njit(**JIT)
-def pimc_card(w, tt, rng, worlds, hands, active, decl, double, leader, table_cards,
-              table_seats, n_table, seat, legal, know):
-    """The PIMC player: the best average over ``worlds`` sampled layouts; no sampling when
-    every legal card is alike in every world."""
+def pimc_card(ag, worlds, hands, decl, double, trick, seat, legal):
+    """The PIMC player: the best average over ``worlds`` sampled layouts (from ``ag``'s
+    stream and knowledge, solved on its work array and table); no sampling when every legal
+    card is alike in every world."""
+    know = ag.know
     table = np.uint64(0)
-    for i in range(n_table):
-        table |= ONE << np.uint64(table_cards[i])
+    for i in range(trick[TR.COUNT]):
+        table |= ONE << np.uint64(trick[TR.CARDS + i])
     others = (know[K.DECK] & ~know[K.PLAYED] & ~hands[seat]) | table
     if legal & (legal - ONE) == 0 or one_class(legal, others, double):
         return lowest_bit(legal)
@@ -175,7 +176,6 @@ def pimc_card(w, tt, rng, worlds, hands, active, decl, double, leader, table_car
     values = np.empty(64, dtype=np.int64)
     world = np.empty(4, dtype=np.uint64)
     for _ in range(worlds):
-        sample_world(rng, seat, hands, active, know, world)
-        solve_card(w, tt, world, active, decl, double, leader, table_cards, table_seats,
-                   n_table, seat, legal, totals, values)
+        sample_world(ag.rng, seat, hands, trick[TR.ACTIVE], know, world)
+        solve_card(ag.work, ag.table, world, decl, double, trick, seat, legal, totals, values)
     return best_of(totals, legal, (decl >> seat) & 1 == 1)

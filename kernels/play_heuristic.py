@@ -1,7 +1,8 @@
 """The ``heuristic`` card player: standard rules of thumb, each a named step that either picks
 a card or passes (returns -1) to the next step. Everything is in the trump-normalised layout
 and uses only what the seat may see: its own hand, the cards on the table and the cards
-played before (``played``), and which side declared.
+not yet played (``unplayed``: the deck's cards not played so far), and which side
+declared.
 
 Leading:  lead_trump_as_maker -> cash_winner -> lead_low
 Following suit: partner_winning_play_low -> second_hand_low -> win_cheaply -> play_low
@@ -20,21 +21,21 @@ TRUMPS = SLOT_MASKS[TRUMP_SLOT]
 
 
 @njit(**JIT)
-def is_boss(b, hand, played, deck):
+def is_boss(b, hand, unplayed):
     """True if normalised card ``b`` is the highest card of its suit still out (counting
-    only cards of the deck ``deck`` that are neither played nor in ``hand``)."""
-    out = SLOT_MASKS[b >> 4] & deck & ~played & ~hand
+    only the ``unplayed`` cards not in ``hand``)."""
+    out = SLOT_MASKS[b >> 4] & unplayed & ~hand
     return out == 0 or highest_bit(out) < b
 
 
 @njit(**JIT)
-def lead_trump_as_maker(hand, played, deck, my_side_declared):
+def lead_trump_as_maker(hand, unplayed, my_side_declared):
     """The declaring side leads its best trump while the opponents may still hold trumps,
     when that trump is the highest still out (draw their trumps)."""
     if not my_side_declared:
         return -1
     trumps = hand & TRUMPS
-    out = TRUMPS & deck & ~played & ~hand
+    out = TRUMPS & unplayed & ~hand
     if trumps == 0 or out == 0:
         return -1
     top = highest_bit(trumps)
@@ -46,14 +47,14 @@ def lead_trump_as_maker(hand, played, deck, my_side_declared):
 
 
 @njit(**JIT)
-def cash_winner(hand, played, deck):
+def cash_winner(hand, unplayed):
     """Lead a side-suit card that is the highest of its suit still out (an ace or a card
     promoted to it)."""
     for slot in range(3):
         cards = hand & SLOT_MASKS[slot]
         if cards:
             top = highest_bit(cards)
-            if is_boss(top, hand, played, deck):
+            if is_boss(top, hand, unplayed):
                 return top
     return -1
 
@@ -107,25 +108,25 @@ def lowest_loser(legal):
 
 
 @njit(**JIT)
-def heuristic_card(hand, legal, played, deck, pos, last, led, win_card, partner_winning,
+def heuristic_card(hand, legal, unplayed, pos, last, led, win_card, partner_winning,
                    my_side_declared, double):
     """The card the rules of thumb play. ``pos`` is this seat's place in the trick (0 leads),
     ``last`` whether it plays last, ``led`` the led slot, ``win_card`` the card winning so far
     and ``partner_winning`` whether a partner holds the trick."""
     if pos == 0:
-        b = lead_trump_as_maker(hand, played, deck, my_side_declared)
+        b = lead_trump_as_maker(hand, unplayed, my_side_declared)
         if b < 0:
-            b = cash_winner(hand, played, deck)
+            b = cash_winner(hand, unplayed)
         if b < 0:
             b = lead_low(hand)
         return b
     follows = (legal & SLOT_MASKS[led]) != 0
     if follows:
-        if partner_winning and (last or is_boss(win_card, hand, played, deck)):
+        if partner_winning and (last or is_boss(win_card, hand, unplayed)):
             return lowest_bit(legal)  # partner_winning_play_low
         if pos == 1 and not last:  # second_hand_low, unless we hold the boss
             top = highest_bit(legal)
-            if is_boss(top, hand, played, deck) and beats(top, win_card, double):
+            if is_boss(top, hand, unplayed) and beats(top, win_card, double):
                 return top
             return lowest_bit(legal)
         b = cheapest_winner(legal, win_card, double)  # win_cheaply (third hand high)

@@ -48,7 +48,7 @@ from .exchange_heuristics import discard_card, keep_best
 from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
-from .slots import TR
+from .slots import C, R
 
 Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
 
@@ -78,12 +78,17 @@ ONE = np.uint64(1)
 
 
 @njit(**JIT)
-def choose_call(policy, params, rng, seat, allowed, hand, auction, players, upcard, dealer,
-                holder, swapped):
+def choose_call(policy, params, rng, seat, allowed, hand, cfg, rec, holder):
     """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
-    codes) in an ``auction`` of kind ``AUCTION_*``. The upcard auction reads ``upcard``; a
-    ladder auction the seat holding the current bid (``holder``, -1 nobody) and whether the
-    ghost hand was taken (``swapped``)."""
+    codes), in the auction of the rules ``cfg`` (slots ``C``) with the public facts of the
+    record ``rec`` (the dealer, the upcard, whether the ghost hand was taken): the upcard
+    auction reads the upcard; a ladder auction the seat holding the current bid (``holder``,
+    -1 nobody) and whether the ghost hand was taken."""
+    auction = cfg[C.AUCTION]
+    players = cfg[C.PLAYERS]
+    upcard = rec[R.UPCARD]
+    dealer = rec[R.DEALER]
+    swapped = 1 if rec[R.SWAP_SEAT] >= 0 else 0
     if policy == D_RANDOM:
         return random_set_bit(rng, allowed)
     place = (seat - dealer) % players
@@ -202,20 +207,15 @@ def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm)
 
 
 @njit(**JIT)
-def choose_card_solving(ag, seat, legal, nhands, trick, active, decl, double):
+def choose_card_solving(ag, seat, legal, nhands, trick, decl, double):
     """The card of a dd or pimc player at ``seat`` among ``legal``: ``nhands`` the normalised
-    hands, ``trick`` the engine's trick array (leader, count, cards, seats), ``decl`` the
-    declaring side's 4-bit mask. (Random and heuristic cards are chosen inline by the engine:
-    passing this many arrays to a function costs more than those players' whole choice.)"""
+    hands, ``trick`` the engine's trick array (slots ``TR``: leader, cards, seats, the seats
+    that play), ``decl`` the declaring side's 4-bit mask. (Random and heuristic cards are
+    chosen inline by the engine: passing this many arrays to a function costs more than those
+    players' whole choice.)"""
     if legal & (legal - ONE) == 0:
         return lowest_bit(legal)
-    n_table = trick[TR.COUNT]
-    leader = trick[TR.LEADER]
-    cards = trick[TR.CARDS:TR.CARDS + 4]
-    seats = trick[TR.SEATS:TR.SEATS + 4]
     if ag.policies[seat, PLAY] == P_DD:
-        return dd_card(ag.work, ag.table, nhands, active, decl, double, leader, cards, seats,
-                       n_table, seat, legal)
+        return dd_card(ag.work, ag.table, nhands, decl, double, trick, seat, legal)
     worlds = np.int64(ag.params[seat, PR.WORLDS])
-    return pimc_card(ag.work, ag.table, ag.rng, worlds, nhands, active, decl, double, leader,
-                     cards, seats, n_table, seat, legal, ag.know)
+    return pimc_card(ag, worlds, nhands, decl, double, trick, seat, legal)

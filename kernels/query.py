@@ -26,7 +26,7 @@ from numba import get_thread_id, njit, prange
 from .codes import E_INCONSISTENT, STOP_NEXT
 from .config import JIT, PARALLEL_JIT
 from .dealing import deal_try
-from .engine import new_agents, next_hand, normalised_decks, play_hand, play_out, solver_arrays
+from .engine import new_agents, next_hand, play_hand, play_out, solver_arrays
 from .forced import play_option, start_point
 from .layout import DECK_DOUBLE, normalise_mask
 from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
@@ -143,7 +143,6 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     kept only as trembles. Every deal depends only on (seed, its index), whatever the
     threads."""
     seed, first, n = deals
-    cfg = rules.cfg
     n_scen = scenarios.shape[0]
     n_opt = options.shape[0]
     outcomes = np.full((n, n_scen), -1, dtype=np.int8)
@@ -153,7 +152,7 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     dealt_out = np.zeros((n, 4), dtype=np.uint64)
     trembled = np.zeros(n, dtype=np.int8)
     works, tables = solver_arrays(nthreads, tt_bits)
-    decks = normalised_decks(cfg[C.DECK], rules.to_norm)
+    decks = rules.decks
     solve = point[PT.SOLVE]
     for i in prange(n):
         tid = get_thread_id()

@@ -12,9 +12,11 @@ from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
 
 # The rules as the engine's kernels take them, built once per rule set
 # (``analyzer.game.variants.Rules.arrays``): the configuration vector (slots ``C``), the
-# points table ``[contract, declaring side's tricks, side]`` and the natural <-> normalised
-# maps of the deck.
-RuleArrays = namedtuple("RuleArrays", ["cfg", "score_table", "to_norm", "from_norm"])
+# points table ``[contract, declaring side's tricks, side]``, the natural <-> normalised
+# maps of the deck, the deck's natural ids and its mask in the normalised layout of each
+# trump.
+RuleArrays = namedtuple("RuleArrays", ["cfg", "score_table", "to_norm", "from_norm",
+                                       "deck_ids", "decks"])
 
 
 @njit(**JIT)

@@ -39,7 +39,9 @@ class C(IntEnum):
     DEAL = 13  # cards dealt to each hand
     KITTY = 14  # cards left undealt (the upcard on top in the upcard auction)
     MAKE = 15  # tricks an upcard-auction contract needs
-    LEN = 16
+    TARGET = 16  # the points that win a game
+    WIN_BY = 17  # the lead a game is won by at the target (1, or 2 with win by two)
+    LEN = 18
 
 
 class R(IntEnum):

@@ -923,18 +923,21 @@ def card_values(w, tt, leader, table_cards, table_seats, n_table, out):
 
 
 @njit(**JIT)
-def _load(w, hands, trump, leader, active, decl, table, n_table, to_norm, double, cards, seats):
+def _load(w, hands, spec, table, to_norm, cards, seats):
     """Load one position given in the natural layout into ``w`` as a new deal (and its
-    trick-so-far into
-    ``cards``/``seats``, normalised): the hands, the seats that play, the declaring side and
-    the ``n_table`` cards already played to the current trick, in order from ``leader``."""
+    trick-so-far into ``cards``/``seats``, normalised): the hands, and from ``spec`` (slots
+    ``Q``) the trump, the seats that play, the declaring side, the double-deck flag and the
+    ``spec[Q.N_TABLE]`` cards of ``table`` already played to the current trick, in order from
+    the leader."""
+    trump = spec[Q.TRUMP]
+    active = spec[Q.ACTIVE]
     nh = np.empty(4, dtype=np.uint64)
     for s in range(4):
         nh[s] = normalise_mask(hands[s], to_norm[trump])
     new_deal(w)
-    set_position(w, nh, active, decl, double)
-    seat = leader
-    for k in range(n_table):
+    set_position(w, nh, active, spec[Q.DECL], spec[Q.DOUBLE])
+    seat = spec[Q.LEADER]
+    for k in range(spec[Q.N_TABLE]):
         cards[k] = to_norm[trump, table[k]]
         seats[k] = seat
         seat = next_active(seat, active)
@@ -958,8 +961,7 @@ def solve_one(w, tt, hands, spec, table, to_norm):
     one entry of ``solve_batch``; no thread pool and nothing allocated but two small arrays."""
     cards = np.empty(4, dtype=np.int64)
     seats = np.empty(4, dtype=np.int64)
-    _load(w, hands, spec[Q.TRUMP], spec[Q.LEADER], spec[Q.ACTIVE], spec[Q.DECL], table,
-          spec[Q.N_TABLE], to_norm, spec[Q.DOUBLE], cards, seats)
+    _load(w, hands, spec, table, to_norm, cards, seats)
     answer = _answer(w, tt, spec[Q.LEADER], cards, seats, spec[Q.N_TABLE], spec[Q.TARGET])
     return answer, np.int64(w[W.NODES])
 
@@ -970,8 +972,7 @@ def values_one(w, tt, hands, spec, table, to_norm, from_norm, values):
     natural card id, -1 for cards that cannot be played) and returns the nodes searched."""
     cards = np.empty(4, dtype=np.int64)
     seats = np.empty(4, dtype=np.int64)
-    _load(w, hands, spec[Q.TRUMP], spec[Q.LEADER], spec[Q.ACTIVE], spec[Q.DECL], table,
-          spec[Q.N_TABLE], to_norm, spec[Q.DOUBLE], cards, seats)
+    _load(w, hands, spec, table, to_norm, cards, seats)
     _natural_values(w, tt, spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
                     from_norm[spec[Q.TRUMP]], values)
     return np.int64(w[W.NODES])
@@ -990,20 +991,20 @@ def _natural_values(w, tt, leader, cards, seats, n_table, from_norm_t, values):
 
 
 @njit(**PARALLEL_JIT)
-def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, to_norm, double,
-                tt_bits, nthreads):
+def solve_batch(hands, specs, table, to_norm, tt_bits, nthreads):
     """Solve N positions in parallel, each a pure function of its inputs (the same answers
     and node counts whatever the thread count).
 
-    Per position i: ``hands[i, 4]`` natural masks of the cards still held, ``trumps[i]``,
-    ``leaders[i]`` (who led, or leads, the current trick), ``active[i]`` and ``decl[i]``
-    4-bit seat masks (who plays; the declaring side), ``table[i, :n_table[i]]`` natural cards
-    already played to the current trick in order from the leader, and ``targets[i]``: k >= 0
-    asks "can the declaring side take at least k of the tricks still to come (counting the
-    current one)?" (answer 1/0), -1 asks for that number exactly. ``to_norm`` is the deck's
-    layout map, ``double`` the double-deck flag, ``tt_bits`` the log2 of the rows of each
-    thread's table (memory per thread: 56 * 2**tt_bits + 8 * W.LEN bytes), ``nthreads`` the
-    number of numba threads. Returns ``(answers[N] int8, nodes[N] int64)``."""
+    Per position i: ``hands[i, 4]`` natural masks of the cards still held, ``specs[i]`` its
+    numbers (slots ``Q``: the trump, who led or leads the current trick, the 4-bit masks of
+    the seats that play and of the declaring side, the cards on the table, the target, the
+    double-deck flag), ``table[i, :specs[i, Q.N_TABLE]]`` the natural cards already played to
+    the current trick in order from the leader. A target k >= 0 asks "can the declaring side
+    take at least k of the tricks still to come (counting the current one)?" (answer 1/0),
+    -1 asks for that number exactly. ``to_norm`` is the deck's layout map, ``tt_bits`` the
+    log2 of the rows of each thread's table (memory per thread: 56 * 2**tt_bits + 8 * W.LEN
+    bytes), ``nthreads`` the number of numba threads. Returns ``(answers[N] int8, nodes[N]
+    int64)``."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
@@ -1013,16 +1014,16 @@ def solve_batch(hands, trumps, leaders, active, decl, table, n_table, targets, t
         w = works[tid]
         cards = np.empty(4, dtype=np.int64)
         seats = np.empty(4, dtype=np.int64)
-        _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
-              to_norm, double, cards, seats)
-        out[i] = _answer(w, tables[tid], leaders[i], cards, seats, n_table[i], targets[i])
+        spec = specs[i]
+        _load(w, hands[i], spec, table[i], to_norm, cards, seats)
+        out[i] = _answer(w, tables[tid], spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
+                         spec[Q.TARGET])
         nodes[i] = np.int64(w[W.NODES])
     return out, nodes
 
 
 @njit(**PARALLEL_JIT)
-def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_norm, from_norm,
-                      double, tt_bits, nthreads):
+def card_values_batch(hands, specs, table, to_norm, from_norm, tt_bits, nthreads):
     """The per-card form of ``solve_batch`` ("solve board"): for each position, the value of
     every legal card of the seat to play, as tricks still to come (counting the current one)
     for the declaring side. Returns ``(values[N, 64] int8 indexed by natural card id, -1 for
@@ -1036,9 +1037,9 @@ def card_values_batch(hands, trumps, leaders, active, decl, table, n_table, to_n
         w = works[tid]
         cards = np.empty(4, dtype=np.int64)
         seats = np.empty(4, dtype=np.int64)
-        _load(w, hands[i], trumps[i], leaders[i], active[i], decl[i], table[i], n_table[i],
-              to_norm, double, cards, seats)
-        _natural_values(w, tables[tid], leaders[i], cards, seats, n_table[i],
-                        from_norm[trumps[i]], values[i])
+        spec = specs[i]
+        _load(w, hands[i], spec, table[i], to_norm, cards, seats)
+        _natural_values(w, tables[tid], spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
+                        from_norm[spec[Q.TRUMP]], values[i])
         nodes[i] = np.int64(w[W.NODES])
     return values, nodes

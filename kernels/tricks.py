@@ -117,12 +117,11 @@ def play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
                     mine = (decl_mask >> seat) & 1
                     partner_winning = pos > 0 and win_seat != seat and \
                         ((decl_mask >> win_seat) & 1) == mine
-                    b = heuristic_card(nh[seat], legal, ag.know[K.PLAYED], ag.know[K.DECK], pos,
-                                       pos == n_active - 1, led, win_card, partner_winning,
-                                       mine == 1, double)
+                    b = heuristic_card(nh[seat], legal, ag.know[K.DECK] & ~ag.know[K.PLAYED],
+                                       pos, pos == n_active - 1, led, win_card,
+                                       partner_winning, mine == 1, double)
                 else:
-                    b = choose_card_solving(ag, seat, legal, nh, trick, active, decl_mask,
-                                            double)
+                    b = choose_card_solving(ag, seat, legal, nh, trick, decl_mask, double)
                 rec[slot] = from_norm[trump, b]
             nh[seat] &= ~(ONE << np.uint64(b))
             ag.know[K.PLAYED] |= ONE << np.uint64(b)

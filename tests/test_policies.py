@@ -13,12 +13,13 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.play import play_hands
 from analyzer.questions.simulate import simulate
 from kernels import play_heuristic as H
-from kernels.bidding import DEFAULT_PARAMS, best_suit, hand_points
+from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, hand_points
 from kernels.codes import NOBODY
 from kernels.layout import normalise_mask
 from kernels.pimc import pimc_card, sample_world
+from kernels.policies import Agents
 from kernels.rng import stream_state
-from kernels.slots import K, R
+from kernels.slots import TR, K, R
 from kernels.solver import solver_arrays
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.conftest import thread_counts
@@ -45,24 +46,29 @@ def name(b, trump=HEARTS):
 DECK = n("9C TC JC QC KC AC 9D TD JD QD KD AD 9H TH JH QH KH AH 9S TS JS QS KS AS")
 
 
+def unplayed(played):
+    """The cards of the deck not yet played."""
+    return DECK & ~played
+
+
 # ---------------------------------------------------------------------------- heuristic steps
 
 def test_maker_leads_the_top_trump():
     hand = n("JH AH 9C TS KD")
-    assert name(H.lead_trump_as_maker(hand, 0, DECK, True)) == "JH"
-    assert H.lead_trump_as_maker(hand, 0, DECK, False) == -1  # defenders do not
+    assert name(H.lead_trump_as_maker(hand, unplayed(0), True)) == "JH"
+    assert H.lead_trump_as_maker(hand, unplayed(0), False) == -1  # defenders do not
 
 
 def test_maker_without_the_top_trump_keeps_short_trumps():
-    assert H.lead_trump_as_maker(n("AH 9C TS KD QD"), 0, DECK, True) == -1
+    assert H.lead_trump_as_maker(n("AH 9C TS KD QD"), unplayed(0), True) == -1
 
 
 def test_cash_a_side_ace():
-    assert name(H.cash_winner(n("9H AC TS KD QD"), 0, DECK)) == "AC"
+    assert name(H.cash_winner(n("9H AC TS KD QD"), unplayed(0))) == "AC"
 
 
 def test_a_king_is_a_winner_once_the_ace_is_gone():
-    assert name(H.cash_winner(n("9H KC TS 9D QD"), n("AC"), DECK)) == "KC"
+    assert name(H.cash_winner(n("9H KC TS 9D QD"), unplayed(n("AC")))) == "KC"
 
 
 def test_lead_low_from_the_longest_side_suit():
@@ -72,7 +78,7 @@ def test_lead_low_from_the_longest_side_suit():
 def test_second_hand_plays_low():
     hand = n("QC KC 9H TS 9D")
     legal = n("QC KC")
-    card = H.heuristic_card(hand, legal, n("9C"), DECK, 1, False, 0, bit("9C"), False, False, 0)
+    card = H.heuristic_card(hand, legal, unplayed(n("9C")), 1, False, 0, bit("9C"), False, False, 0)
     assert name(card) == "QC"
 
 
@@ -80,38 +86,38 @@ def test_third_hand_wins_cheaply():
     hand = n("QC KC AC 9H TS")
     legal = n("QC KC AC")
     played = n("9C JC")
-    card = H.heuristic_card(hand, legal, played, DECK, 2, False, 0, bit("JC"), False, False, 0)
+    card = H.heuristic_card(hand, legal, unplayed(played), 2, False, 0, bit("JC"), False, False, 0)
     assert name(card) == "QC"
 
 
 def test_play_low_when_partner_has_the_trick_won():
     hand = n("QC KC 9H TS 9D")
     legal = n("QC KC")
-    card = H.heuristic_card(hand, legal, n("9C AC TC"), DECK, 3, True, 0, bit("AC"), True,
+    card = H.heuristic_card(hand, legal, unplayed(n("9C AC TC")), 3, True, 0, bit("AC"), True,
                             False, 0)
     assert name(card) == "QC"
 
 
 def test_trump_in_when_partner_is_not_winning():
     hand = n("9H AH TS 9D QD")
-    card = H.heuristic_card(hand, hand, n("AC 9C"), DECK, 2, False, 0, bit("AC"), False,
+    card = H.heuristic_card(hand, hand, unplayed(n("AC 9C")), 2, False, 0, bit("AC"), False,
                             False, 0)
     assert name(card) == "9H"
 
 
 def test_overtrump_only_when_it_wins():
     hand = n("9H AH TS 9D QD")
-    card = H.heuristic_card(hand, hand, n("AC TH"), DECK, 2, False, 0, bit("TH"), False,
+    card = H.heuristic_card(hand, hand, unplayed(n("AC TH")), 2, False, 0, bit("TH"), False,
                             False, 0)
     assert name(card) == "AH"
-    card = H.heuristic_card(n("9H TS 9D QD KD"), n("9H TS 9D QD KD"), n("AC JH"), DECK, 2,
+    card = H.heuristic_card(n("9H TS 9D QD KD"), n("9H TS 9D QD KD"), unplayed(n("AC JH")), 2,
                             False, 0, bit("JH"), False, False, 0)
     assert name(card) == "9D"  # cannot beat the right bower: throw the lowest loser
 
 
 def test_discard_when_partner_is_winning():
     hand = n("9H AH TS 9D QD")
-    card = H.heuristic_card(hand, hand, n("AC 9C"), DECK, 2, False, 0, bit("AC"), True,
+    card = H.heuristic_card(hand, hand, unplayed(n("AC 9C")), 2, False, 0, bit("AC"), True,
                             False, 0)
     assert name(card) in ("9D", "TS")
 
@@ -225,13 +231,13 @@ def test_pimc_choice_ignores_the_true_unseen_cards():
     b = np.array([own, n("QH KH TC JC QC"), n("9S JS QS KS AS"), n("9D TD QD KC AC")],
                  dtype=np.uint64)
     works, tables = solver_arrays(1, 12)
-    work, table = works[0], tables[0]
-    empty = np.zeros(4, dtype=np.int64)
+    trick = np.zeros(TR.LEN, dtype=np.int64)
+    trick[TR.ACTIVE], trick[TR.LEADER] = 15, 0
     choices = set()
     for hands in (a, b):
-        know = knowledge()
-        choices.add(pimc_card(work, table, stream_state(3, 3, 0), 20, hands, 15, 5, 0, 0, empty,
-                              empty, 0, 0, own, know))
+        ag = Agents(np.zeros((4, 2), np.int64), np.zeros((4, N_PARAMS)), stream_state(3, 3, 0),
+                    works[0], tables[0], knowledge(), np.zeros(4, np.uint64))
+        choices.add(pimc_card(ag, 20, hands, 5, 0, trick, 0, own))
     assert len(choices) == 1
 
 

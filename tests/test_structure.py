@@ -245,6 +245,14 @@ def test_analyzer_functions_take_value_objects_not_long_argument_lists():
     assert not found, f"functions with long argument lists: {found}"
 
 
+def test_kernel_functions_take_at_most_ten_arguments():
+    """Issue 23: no kernel function takes more than 10 parameters: the rules travel as one
+    RuleArrays, a decision point as one PT row, a query's dealing as one Dealing, a
+    position's numbers as one Q spec, the trick as the engine's TR array."""
+    found = [f"{where} ({n})" for where, n in parameter_counts("kernels") if n > 10]
+    assert not found, f"kernel functions with more than 10 parameters: {found}"
+
+
 def test_every_public_function_says_what_it_takes_and_returns():
     missing = []
     for path in sources(*PACKAGES):

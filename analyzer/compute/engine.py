@@ -22,7 +22,7 @@ from kernels.games import (
     game_winner,
     play_games,
 )
-from kernels.slots import PT, G, M, R
+from kernels.slots import PT, C, G, M, R
 from kernels.threads import num_threads
 
 from ..errors import UserError
@@ -98,10 +98,8 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
     code, TALLY.*]``, ``kernels.slots.TALLY``: declared, made, marched, net points, alone)."""
     solving = uses_solver(match.policies)
     results, tally = play_games(
-        rules.arrays, match.policies, match.params,
-        np.int64(seed), np.int64(first), np.int64(n), np.int64(rules.target),
-        np.int64(2 if rules.win_by_two else 1), table_bits(rules) if solving else 1,
-        num_threads())
+        rules.arrays, match.policies, match.params, np.int64(seed), np.int64(first),
+        np.int64(n), table_bits(rules) if solving else 1, num_threads())
     return {"wins": np.int64(results[:, G.WINNER_IS_A].sum()),
             "hands": np.int64(results[:, G.HANDS].sum()),
             "redeals": np.int64(results[:, G.REDEALS].sum()),
@@ -129,7 +127,7 @@ class GameLoop:
         """Hand ``index`` of ``seed`` as the games deal it: ``(hm, rec)``."""
         hm = np.zeros(M.LEN, dtype=np.uint64)
         rec = np.zeros(R.LEN, dtype=np.int64)
-        deal_one(self.cfg, np.int64(seed), np.int64(index), np.int64(dealer), hm, rec)
+        deal_one(self.rules.arrays, np.int64(seed), np.int64(index), np.int64(dealer), hm, rec)
         return hm, rec
 
     def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray) -> None:
@@ -144,8 +142,7 @@ class GameLoop:
         count_hand(self.cfg, rec, tally[side, contract_code(self.cfg, rec)])
         add_points(self.cfg, rec, self.scores)
         return int(game_winner(self.scores, 2 if self.rules.partnership else 3,
-                               np.int64(self.rules.target),
-                               np.int64(2 if self.rules.win_by_two else 1)))
+                               self.cfg[C.TARGET], self.cfg[C.WIN_BY]))
 
 
 KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}

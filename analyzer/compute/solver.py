@@ -29,14 +29,19 @@ def _i64(values, n) -> np.ndarray:
     return np.full(n, arr, dtype=np.int64) if arr.ndim == 0 else arr
 
 
-def _positions(hands, trumps, leaders, active, decl, table):
-    """The position arrays of a batch, numbers broadcast to one per position, and the cards
-    on each table counted (``table`` padded with -1)."""
+def _positions(hands, trumps, leaders, active, decl, table, targets=-1):
+    """The position arrays of a batch: the hands, each position's numbers (slots
+    ``kernels.slots.Q``; numbers broadcast to one per position, the cards on each table
+    counted from ``table``'s -1 padding) and the table."""
     n = len(hands)
     table = np.full((n, 4), -1, dtype=np.int64) if table is None else \
         np.asarray(table, dtype=np.int64)
-    return (np.asarray(hands, dtype=np.uint64), _i64(trumps, n), _i64(leaders, n),
-            _i64(active, n), _i64(decl, n), table, (table >= 0).sum(axis=1).astype(np.int64))
+    specs = np.zeros((n, S.Q.LEN), dtype=np.int64)
+    specs[:, S.Q.TRUMP], specs[:, S.Q.LEADER] = _i64(trumps, n), _i64(leaders, n)
+    specs[:, S.Q.ACTIVE], specs[:, S.Q.DECL] = _i64(active, n), _i64(decl, n)
+    specs[:, S.Q.N_TABLE] = (table >= 0).sum(axis=1)
+    specs[:, S.Q.TARGET] = _i64(targets, n)
+    return np.asarray(hands, dtype=np.uint64), specs, table
 
 
 def solve_positions(rules: Rules, hands, trumps, leaders, active, decl, targets,
@@ -44,14 +49,13 @@ def solve_positions(rules: Rules, hands, trumps, leaders, active, decl, targets,
     """Solve N positions: natural masks ``hands[N, 4]`` of the cards still held, the trump,
     the seat that leads (or led) the current trick, 4-bit masks of the seats that play and of
     the declaring side, ``table[N, 4]`` the cards already on the table in the order played
-    (padded with -1; None: none), and
-    ``targets``: k >= 0 asks "can the declaring side take at least k of the tricks still to
-    come?" (1/0), -1 asks for that number. Numbers are broadcast. Returns ``(answers,
-    nodes)``; see ``kernels.solver.solve_batch``."""
-    pos = _positions(hands, trumps, leaders, active, decl, table)
+    (padded with -1; None: none), and ``targets``: k >= 0 asks "can the declaring side take
+    at least k of the tricks still to come?" (1/0), -1 asks for that number. Numbers are
+    broadcast. Returns ``(answers, nodes)``; see ``kernels.solver.solve_batch``."""
+    hands, specs, table = _positions(hands, trumps, leaders, active, decl, table, targets)
+    specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
     to_norm, _ = rules.layout
-    return S.solve_batch(*pos, _i64(targets, len(hands)), to_norm,
-                         1 if rules.double_deck else 0, table_bits(rules), num_threads())
+    return S.solve_batch(hands, specs, table, to_norm, table_bits(rules), num_threads())
 
 
 def card_values(rules: Rules, hands, trumps, leaders, active, decl,
@@ -59,10 +63,11 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     """Value of every legal card of the seat to play in N positions (tricks still to come for
     the declaring side; -1 where a card cannot be played), indexed by natural card id; the
     positions as in :func:`solve_positions`. Returns ``(values[N, 64], nodes[N])``."""
-    pos = _positions(hands, trumps, leaders, active, decl, table)
+    hands, specs, table = _positions(hands, trumps, leaders, active, decl, table)
+    specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
     to_norm, from_norm = rules.layout
-    return S.card_values_batch(*pos, to_norm, from_norm, 1 if rules.double_deck else 0,
-                               table_bits(rules), num_threads())
+    return S.card_values_batch(hands, specs, table, to_norm, from_norm, table_bits(rules),
+                               num_threads())
 
 
 class Solver:

@@ -342,14 +342,17 @@ class Rules:
         cfg[C.DEAL] = self.hand_size
         cfg[C.KITTY] = self.kitty_size
         cfg[C.MAKE] = self.make
+        cfg[C.TARGET] = self.target
+        cfg[C.WIN_BY] = 2 if self.win_by_two else 1
         return cfg
 
     @cached_property
     def arrays(self) -> RuleArrays:
         """The rules as the engine's kernels take them (``kernels.rules.RuleArrays``): the
-        configuration vector, the points table and the layout maps, built once."""
+        configuration vector, the points table, the layout maps and the deck, built once."""
         to_norm, from_norm = self.layout
-        return RuleArrays(self.config(), self.points_table, to_norm, from_norm)
+        return RuleArrays(self.config(), self.points_table, to_norm, from_norm,
+                          L.deck_natural_ids(self.deck), L.normalised_decks(self.deck, to_norm))
 
     @cached_property
     def layout(self) -> tuple[np.ndarray, np.ndarray]:
