@@ -47,10 +47,11 @@ from .policies import (
     PICK_DISCARD,
     PICK_JOKER_DISCARD,
     Q_ACE_NO_FACE,
-    choose_call,
     choose_card_from,
+    choose_ladder_call,
     choose_swap,
     choose_trump,
+    choose_upcard_call,
     choose_yes_no,
 )
 from .record import card_bit, fail, flip_kept, held_copy, tolerated
@@ -98,8 +99,15 @@ def _recorded_call(seat, allowed, rec, j):
 
 @njit(**JIT)
 def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
-    return choose_call(ag.policies[seat, 0], ag.params, ag.rng, seat, allowed, hands[seat], cfg,
-                       rec, holder)
+    policy = ag.policies[seat, 0]
+    players = cfg[C.PLAYERS]
+    dealer = rec[R.DEALER]
+    if cfg[C.AUCTION] == AUCTION_LADDER:
+        return choose_ladder_call(policy, ag.params, ag.rng, seat, allowed, hands[seat],
+                                  (seat - dealer) % players, players, holder,
+                                  1 if rec[R.SWAP_SEAT] >= 0 else 0)
+    return choose_upcard_call(policy, ag.params, ag.rng, seat, allowed, hands[seat], players,
+                              rec[R.UPCARD], dealer)
 
 
 @njit(**JIT)

@@ -42,13 +42,12 @@ from .bidding import (
     upcard_values,
 )
 from .bits import lowest_bit, popcount
-from .codes import AUCTION_LADDER, NAME, ORDER, PASS
+from .codes import NAME, ORDER, PASS
 from .config import JIT
 from .exchange_heuristics import discard_card, keep_best
 from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
-from .slots import C, R
 
 Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
 
@@ -78,25 +77,29 @@ ONE = np.uint64(1)
 
 
 @njit(**JIT)
-def choose_call(policy, params, rng, seat, allowed, hand, cfg, rec, holder):
+def choose_ladder_call(policy, params, rng, seat, allowed, hand, place, players, holder,
+                       swapped):
+    """The call of ``seat`` (natural ``hand``, ``place`` seats after the dealer of
+    ``players``) among ``allowed`` (uint64 mask over call codes) in a ladder auction: the seat
+    holding the current bid is ``holder`` (-1 nobody), ``swapped`` whether the ghost hand was
+    taken. (Plain numbers, not the rules and record arrays: an array passed costs more than
+    the point count's whole choice.)"""
+    if policy == D_RANDOM:
+        return random_set_bit(rng, allowed)
+    if policy == D_ANALYZER:
+        return analyzer_ladder(hand, allowed, params, seat, place, holder, swapped,
+                               players)[0]
+    return choose_bid(hand, allowed, params, seat, place)
+
+
+@njit(**JIT)
+def choose_upcard_call(policy, params, rng, seat, allowed, hand, players, upcard, dealer):
     """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
-    codes), in the auction of the rules ``cfg`` (slots ``C``) with the public facts of the
-    record ``rec`` (the dealer, the upcard, whether the ghost hand was taken): the upcard
-    auction reads the upcard; a ladder auction the seat holding the current bid (``holder``,
-    -1 nobody) and whether the ghost hand was taken."""
-    auction = cfg[C.AUCTION]
-    players = cfg[C.PLAYERS]
-    upcard = rec[R.UPCARD]
-    dealer = rec[R.DEALER]
-    swapped = 1 if rec[R.SWAP_SEAT] >= 0 else 0
+    codes) in an upcard auction with ``upcard`` turned by ``dealer``: round 1 orders it up or
+    passes, round 2 names a suit or passes."""
     if policy == D_RANDOM:
         return random_set_bit(rng, allowed)
     place = (seat - dealer) % players
-    if auction == AUCTION_LADDER:
-        if policy == D_ANALYZER:
-            return analyzer_ladder(hand, allowed, params, seat, place, holder, swapped,
-                                   players)[0]
-        return choose_bid(hand, allowed, params, seat, place)
     turned = natural_suit(upcard)
     if (allowed >> np.uint64(ORDER)) & ONE:
         return _round1(policy, params, seat, hand, players, upcard, dealer, place, turned)

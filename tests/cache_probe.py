@@ -22,7 +22,8 @@ from kernels.slots import R
 # other kernel works in integers, where a float64 can only come from numba unifying uint64
 # with int64.
 FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "best_suit",
-                   "order_points", "choose_bid", "choose_call", "_round1", "choose_swap",
+                   "order_points", "choose_bid", "choose_ladder_call", "choose_upcard_call",
+                   "_round1", "choose_swap",
                    "choose_yes_no", "choose_trump", "choose_card_from", "choose_card_solving",
                    "strat", "analyzer_ladder", "analyzer_round2",
                    # the tremble of inference: values of the calls and their likelihoods
