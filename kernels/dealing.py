@@ -32,10 +32,10 @@ OP_LE = 2
 # natural ids ``cards`` dealt in groups of ``sizes`` to ``group_seat`` (-1: the kitty or a
 # dead hand), ``binom`` their binomial table; the constraint rows ``cons_*`` (see
 # ``passes``; flat, since a parallel kernel cannot take a tuple nested in a tuple); at most
-# ``max_tries`` shuffles a deal; ``deck`` the natural mask of the whole deck.
+# ``max_tries`` shuffles a deal.
 Dealing = namedtuple("Dealing", ["exact", "known", "cards", "sizes", "group_seat", "binom",
                                  "cons_group", "cons_mask", "cons_op", "cons_value",
-                                 "max_tries", "deck"])
+                                 "max_tries"])
 
 
 @njit(**JIT)

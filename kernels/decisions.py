@@ -101,34 +101,35 @@ def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
 
 
 @njit(**JIT)
-def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, point, rows, k):
+def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, round_no, rows, k):
     """The rows of N's call in the upcard auction: round 1 pass, order, order alone; round 2
-    pass and each suit named, alone or not. Returns the next free row."""
+    pass and each suit named, alone or not (``round_no`` 0 or 1: the row's ``RW.POINT``).
+    Returns the next free row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
     turned = natural_suit(upcard)
     if (allowed >> np.uint64(ORDER)) & ONE:
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
         for option, code in ((U_PASS, PASS), (U_ORDER, ORDER), (U_ALONE, ORDER)):
-            k = _row(rows, k, point, option, ctx, turned, code)
+            k = _row(rows, k, round_no, option, ctx, turned, code)
         return k
     names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
     best = best_suit(hand, names, ag.params, ASKER)[1]
     if allowed & ONE:
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
-        k = _row(rows, k, point, U_PASS, ctx, best, PASS)
+        k = _row(rows, k, round_no, U_PASS, ctx, best, PASS)
     for t in range(4):
         if (names >> t) & 1:
             ctx = round2_context(place, t, turned, trump_bucket(hand, t))
-            k = _row(rows, k, point, U_NAME, ctx, t, NAME + t)
-            k = _row(rows, k, point, U_NAME_ALONE, ctx, t, NAME + t)
+            k = _row(rows, k, round_no, U_NAME, ctx, t, NAME + t)
+            k = _row(rows, k, round_no, U_NAME_ALONE, ctx, t, NAME + t)
     return k
 
 
 @njit(**JIT)
-def _row(rows, k, point, option, ctx, trump, code):
+def _row(rows, k, round_no, option, ctx, trump, code):
     if k >= MAX_ROWS:
         return k
-    rows[k, RW.POINT] = point
+    rows[k, RW.POINT] = round_no
     rows[k, RW.OPTION] = option
     rows[k, RW.CONTEXT] = ctx
     rows[k, RW.TRUMP] = trump

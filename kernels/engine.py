@@ -151,8 +151,7 @@ def next_hand(ag, seed, index, stream=STREAM_PLAY):
 
 
 @njit(**PARALLEL_JIT)
-def play_batch(rules, policies, params, seed, first, dealers,
-               tt_bits, nthreads):
+def play_batch(rules, policies, params, seed, first, dealers, tt_bits, nthreads):
     """Deal and play hands ``first .. first + n - 1`` of stream ``seed`` (n = len(dealers),
     hand i dealt by ``dealers[i]``) in parallel, seat s playing ``policies[s]`` with
     ``params[s]``. Returns ``(masks[n, M.LEN], records[n, R.LEN])``; every hand depends only on
@@ -187,8 +186,7 @@ def deal_one(rules, seed, index, dealer, hm, rec):
 
 
 @njit(**JIT)
-def play_forced_hand(rules, policies, params, seed, index, hm,
-                     rec, tt_bits):
+def play_forced_hand(rules, policies, params, seed, index, hm, rec, tt_bits):
     """Play hand ``index`` of stream ``seed`` from a dealt ``hm`` and a ``rec`` whose first
     ``R.FORCED`` calls are forced (``R.MODE`` MODE_FORCED; the asker's ``R.F_*`` choices where
     ``R.ASKER`` is a seat): every other decision by ``policies[s]``/``params[s]``, the policy

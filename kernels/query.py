@@ -6,9 +6,8 @@ given and, with inference, with the calls heard: a deal where a seat's strategy 
 have made a call it made is dealt again from the same stream (``point`` slots ``PT``).
 
 A scenario is one int64 row (slots ``S``): trump, declarer, the seats that play, the
-declaring side, the leader and the question (at least ``target`` tricks, or the exact count
-when -1), asked of the hands as dealt. The answer for deal ``i`` and scenario ``s`` is
-``outcomes[i, s]``: tricks of the declaring side, or 1/0 for a threshold.
+declaring side and the leader, asked of the hands as dealt. The answer for deal ``i`` and
+scenario ``s`` is ``outcomes[i, s]``: the declaring side's tricks.
 
 An option is one int64 row (slots ``OPT``): a call the asker can make at the point and its
 own choices that follow (going alone, a discard, the card given in an n-ask, the trump, a
@@ -31,42 +30,30 @@ from .forced import play_option, start_point
 from .layout import DECK_DOUBLE, normalise_mask
 from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
 from .slots import PT, C, M, R, S, X
-from .solver import W, at_least, new_deal, set_position, solve_exact
+from .solver import W, new_deal, solve_exact
 
 # Which deals a chunk plays: ``first .. first + n - 1`` of the stream ``seed``.
 DealRange = namedtuple("DealRange", ["seed", "first", "n"])
 
 
 @njit(**JIT)
-def _solve(w, tt, hands, trump, active, decl, leader, target, to_norm, double):
-    nh = np.empty(4, dtype=np.uint64)
-    for s in range(4):
-        nh[s] = normalise_mask(hands[s], to_norm[trump])
-    if target >= 0:
-        set_position(w, nh, active, decl, double)
-        empty = np.zeros(4, dtype=np.int64)
-        return 1 if at_least(w, tt, leader, empty, empty, 0, target) else 0
-    return solve_exact(w, tt, nh, active, decl, leader, double)
-
-
-@njit(**JIT)
 def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
     """Answer one scenario row on one deal (natural masks ``dealt`` by seat): the declaring
-    side's tricks (or 1/0 for a threshold), solved double dummy with ``solve``, else played
-    out by ``ag``'s players. Returns ``(outcome, nodes)``."""
+    side's tricks, solved double dummy with ``solve``, else played out by ``ag``'s players.
+    Returns ``(tricks, nodes)``."""
     trump = scen[S.TRUMP]
     if solve == 1:
+        nh = np.empty(4, dtype=np.uint64)
+        for s in range(4):
+            nh[s] = normalise_mask(dealt[s], rules.to_norm[trump])
         double = 1 if (rules.cfg[C.DECK] & DECK_DOUBLE) else 0
-        v = _solve(w, tt, dealt, trump, scen[S.ACTIVE], scen[S.DECL], scen[S.LEADER],
-                   scen[S.TARGET], rules.to_norm, double)
-        return v, np.int64(w[W.NODES])
+        tricks = solve_exact(w, tt, nh, scen[S.ACTIVE], scen[S.DECL], scen[S.LEADER], double)
+        return tricks, np.int64(w[W.NODES])
     hands = dealt.copy()
     before = ag.know.copy()  # the play turns the knowledge into the play phase's form
     tricks = play_out(ag, rules.cfg, hands, trump, scen[S.DECLARER], scen[S.ACTIVE],
                       scen[S.LEADER], rules.to_norm, rules.from_norm, rec)
     ag.know[:] = before
-    if scen[S.TARGET] >= 0:
-        return (1 if tricks >= scen[S.TARGET] else 0), 0
     return tricks, 0
 
 
@@ -116,7 +103,7 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
         for g in range(n_groups):
             if dealing.group_seat[g] >= 0:
                 dealt[dealing.group_seat[g]] |= groups[g]
-        _deal_masks(deal_hm, dealt, dealing.deck)
+        _deal_masks(deal_hm, dealt, rules.deck)
         if point[PT.CHECK] == 0:
             return t
         # the tremble draws of this try, from (seed, index, try): the deal stream is untouched

@@ -13,10 +13,10 @@ from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
 # The rules as the engine's kernels take them, built once per rule set
 # (``analyzer.game.variants.Rules.arrays``): the configuration vector (slots ``C``), the
 # points table ``[contract, declaring side's tricks, side]``, the natural <-> normalised
-# maps of the deck, the deck's natural ids and its mask in the normalised layout of each
-# trump.
+# maps of the deck, the deck's natural ids, its natural mask and its mask in the normalised
+# layout of each trump.
 RuleArrays = namedtuple("RuleArrays", ["cfg", "score_table", "to_norm", "from_norm",
-                                       "deck_ids", "decks"])
+                                       "deck_ids", "deck", "decks"])
 
 
 @njit(**JIT)

@@ -247,8 +247,7 @@ class S(IntEnum):
     ACTIVE = 2
     DECL = 3
     LEADER = 4
-    TARGET = 5  # k: "at least k tricks?" (answer 1/0); -1: the exact number
-    LEN = 6
+    LEN = 5
 
 
 # ---- solver

@@ -29,7 +29,7 @@ def deal_many(cards, sizes, n, seed, cons=None):
                     np.zeros(0, np.int64))
     dealing = Dealing(False, np.zeros(4, np.uint64), np.array(cards, np.int64),
                       np.array(sizes, np.int64), np.full(len(sizes), -1, np.int64),
-                      binomial_table(len(cards)), *cons, np.int64(10000), np.uint64(0))
+                      binomial_table(len(cards)), *cons, np.int64(10000))
     out = np.zeros((n, len(sizes)), dtype=np.uint64)
     for i in range(n):
         tries = deal_groups(seed, i, dealing, out[i])

@@ -94,7 +94,7 @@ def warm_up() -> str:
     count, as a string for the log."""
     for variant in VARIANT_NAMES:
         rules = make_rules(variant)
-        q = DealQuery(rules, np.zeros(4, dtype=np.uint64), -1, deck_natural_ids(rules.deck),
+        q = DealQuery(rules, np.zeros(4, dtype=np.uint64), deck_natural_ids(rules.deck),
                       np.array([rules.hand_size] * 4), np.array([0, 1, 2, 3]))
         q.add(0, 0, *seating(rules, 0), 0)
         run_query(q, 0, 0, 2)

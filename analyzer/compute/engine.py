@@ -61,8 +61,8 @@ def play_hands(rules: Rules, n: int, policies: np.ndarray, params: np.ndarray, s
     check_seed(seed)
     if dealers is None:
         dealers = (first + np.arange(n)) % rules.players
-    return play_batch(rules.arrays, policies, params,
-                      np.int64(seed), np.int64(first), np.asarray(dealers, dtype=np.int64),
+    return play_batch(rules.arrays, policies, params, np.int64(seed), np.int64(first),
+                      np.asarray(dealers, dtype=np.int64),
                       table_bits(rules) if uses_solver(policies) else 1, num_threads())
 
 
@@ -71,8 +71,7 @@ def replay(record: Record) -> Record:
     first illegal step (reneges are not errors: they are counted and penalised)."""
     rules = record.rules
     recorded_trump = int(record.rec[R.TRUMP])
-    if not replay_hand(rules.arrays, record.hm,
-                       record.rec):
+    if not replay_hand(rules.arrays, record.hm, record.rec):
         raise RecordError(describe_error(record))
     check_replayed(record, recorded_trump)
     return record
@@ -133,8 +132,8 @@ class GameLoop:
     def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray) -> None:
         """Play a dealt hand whose first ``R.FORCED`` calls are forced (``R.MODE`` forced),
         the seats' policies deciding the rest, on policy stream ``stream``; fills hm, rec."""
-        play_forced_hand(self.rules.arrays, self.policies,
-                         self.params, np.int64(seed), np.int64(stream), hm, rec, self.bits)
+        play_forced_hand(self.rules.arrays, self.policies, self.params, np.int64(seed),
+                         np.int64(stream), hm, rec, self.bits)
 
     def count(self, rec: np.ndarray, side: int, tally: np.ndarray) -> int:
         """Score a played hand into the game and ``tally[side]`` (``kernels.slots.TALLY``);
@@ -249,7 +248,6 @@ def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: 
     decision points played out (``kernels.decisions``): ``(dealt[n, 4], upcards[n],
     rows[n, MAX_ROWS, RW.LEN])``."""
     solving = solve or uses_solver(policies)
-    return decision_rows_batch(rules.arrays, policies,
-                               params, np.int64(seed), np.int64(first),
+    return decision_rows_batch(rules.arrays, policies, params, np.int64(seed), np.int64(first),
                                np.asarray(dealers, dtype=np.int64), bool(solve),
                                table_bits(rules) if solving else 1, num_threads())

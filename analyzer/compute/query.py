@@ -12,7 +12,6 @@ import numpy as np
 from kernels import query as Q
 from kernels.bidding import N_PARAMS
 from kernels.dealing import Dealing, binomial_table, layout_count
-from kernels.layout import deck_mask
 from kernels.slots import OPT, PT, S
 from kernels.threads import num_threads
 
@@ -23,10 +22,10 @@ MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unme
 
 
 def no_point() -> np.ndarray:
-    """A decision point with no calls heard, no inference and no asker: scenarios only,
-    solved double dummy."""
+    """A decision point with no calls heard, no upcard, no inference and no asker: scenarios
+    only, solved double dummy."""
     point = np.zeros(PT.LEN, dtype=np.int64)
-    point[PT.ASKER] = -1
+    point[PT.ASKER] = point[PT.UPCARD] = -1
     point[PT.SOLVE] = 1
     return point
 
@@ -45,14 +44,13 @@ class DealQuery:
     hand, cards placed by a condition); ``cards`` the unseen natural ids, dealt in groups of
     ``sizes`` to ``group_seat`` (-1: the kitty or a dead hand); ``cons`` constraint rows (see
     ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.query.S``) answered
-    on every deal; ``point`` the decision point (slots ``kernels.query.PT``: the calls heard,
-    inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
+    on every deal; ``point`` the decision point (slots ``kernels.slots.PT``: the upcard, the
+    calls heard, inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
     ``policies``/``params`` the seats' strategies and how they play the cards (unless
     ``point[PT.SOLVE]``: double dummy)."""
 
     rules: Rules
     known: np.ndarray
-    upcard: int
     cards: np.ndarray
     sizes: np.ndarray
     group_seat: np.ndarray
@@ -63,14 +61,13 @@ class DealQuery:
     point: np.ndarray = field(default_factory=lambda: no_point())
     options: np.ndarray = field(default_factory=lambda: np.zeros((0, OPT.LEN), np.int64))
 
-    def add(self, trump, declarer, active, decl, leader, target=-1) -> int:
-        """Add a scenario row (see ``kernels.query``): the hands as dealt, ``declarer``'s side
-        (the seats of the mask ``decl``) declaring ``trump``, the seats of ``active`` playing,
-        ``leader`` leading; the exact tricks, or whether at least ``target``. Returns its
-        index."""
+    def add(self, trump, declarer, active, decl, leader) -> int:
+        """Add a scenario row (see ``kernels.query``): the declaring side's tricks on the
+        hands as dealt, ``declarer``'s side (the seats of the mask ``decl``) declaring
+        ``trump``, the seats of ``active`` playing, ``leader`` leading. Returns its index."""
         row = [0] * S.LEN
         row[S.TRUMP], row[S.DECLARER], row[S.ACTIVE] = trump, declarer, active
-        row[S.DECL], row[S.LEADER], row[S.TARGET] = decl, leader, target
+        row[S.DECL], row[S.LEADER] = decl, leader
         self.scenarios.append(row)
         return len(self.scenarios) - 1
 
@@ -93,10 +90,9 @@ class DealQuery:
 
 @dataclass
 class QueryChunk:
-    """One chunk's answers: per deal and scenario the declaring side's tricks (or 1/0 for a
-    threshold); per deal the tries it took (negative when its conditions were never met), the
-    solver nodes and each seat's cards as dealt; per deal and option how it ended (slots
-    ``kernels.query.X``)."""
+    """One chunk's answers: per deal and scenario the declaring side's tricks; per deal the
+    tries it took (negative when its conditions were never met), the solver nodes and each
+    seat's cards as dealt; per deal and option how it ended (slots ``kernels.query.X``)."""
 
     outcomes: np.ndarray
     tries: np.ndarray
@@ -116,12 +112,10 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     """Deal deals ``first .. first+n-1`` of ``q`` (random from ``seed``, or layout number
     ``first + i`` in ``exact`` mode) and answer every scenario on each."""
     rules = q.rules
-    point = q.point.copy()
-    point[PT.UPCARD] = q.upcard
     dealing = Dealing(bool(exact), q.known, q.cards, q.sizes, q.group_seat,
                       binomial_table(len(q.cards)), *q.cons,
-                      np.int64(1 if exact else max_tries), np.uint64(deck_mask(rules.deck)))
+                      np.int64(1 if exact else max_tries))
     return QueryChunk(*Q.run_chunk(
-        Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, point,
+        Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
         q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
         rules.arrays, q.policies, q.params, table_bits(rules), num_threads()))

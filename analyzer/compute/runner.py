@@ -347,16 +347,15 @@ class _Run:
 def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
     """The chunk loop of :func:`run_chunks`: add (or collect) each result in chunk order,
     show progress, and stop when ``run.enough`` says so or Ctrl-C set ``stop``."""
-    total, start, label, collect, enough = run.total, run.start, run.label, run.collect, \
-        run.enough
+    total, start, label = run.total, run.start, run.label
     bar = task = None
     watcher = getattr(_observer, "value", None)
     try:
         for (first, n), part in zip(chunks, results, strict=False):
             if part is None:
                 totals.done += n
-            elif collect is not None:
-                collect(first, n, part)
+            elif run.collect is not None:
+                run.collect(first, n, part)
                 totals.done += n
             else:
                 totals.add(part, n)
@@ -375,9 +374,9 @@ def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
             if stop.is_set():
                 totals.interrupted = True
                 break
-            if first == 0 and enough is None:
+            if first == 0 and run.enough is None:
                 _check_estimate(n, total, time.perf_counter() - start, label)
-            if enough is not None and enough(totals):
+            if run.enough is not None and run.enough(totals):
                 break
     finally:
         if bar is not None:

@@ -29,10 +29,10 @@ def _i64(values, n) -> np.ndarray:
     return np.full(n, arr, dtype=np.int64) if arr.ndim == 0 else arr
 
 
-def _positions(hands, trumps, leaders, active, decl, table, targets=-1):
+def _positions(rules: Rules, hands, trumps, leaders, active, decl, table, targets=-1):
     """The position arrays of a batch: the hands, each position's numbers (slots
     ``kernels.slots.Q``; numbers broadcast to one per position, the cards on each table
-    counted from ``table``'s -1 padding) and the table."""
+    counted from ``table``'s -1 padding, the rules' double-deck flag) and the table."""
     n = len(hands)
     table = np.full((n, 4), -1, dtype=np.int64) if table is None else \
         np.asarray(table, dtype=np.int64)
@@ -41,6 +41,7 @@ def _positions(hands, trumps, leaders, active, decl, table, targets=-1):
     specs[:, S.Q.ACTIVE], specs[:, S.Q.DECL] = _i64(active, n), _i64(decl, n)
     specs[:, S.Q.N_TABLE] = (table >= 0).sum(axis=1)
     specs[:, S.Q.TARGET] = _i64(targets, n)
+    specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
     return np.asarray(hands, dtype=np.uint64), specs, table
 
 
@@ -52,8 +53,8 @@ def solve_positions(rules: Rules, hands, trumps, leaders, active, decl, targets,
     (padded with -1; None: none), and ``targets``: k >= 0 asks "can the declaring side take
     at least k of the tricks still to come?" (1/0), -1 asks for that number. Numbers are
     broadcast. Returns ``(answers, nodes)``; see ``kernels.solver.solve_batch``."""
-    hands, specs, table = _positions(hands, trumps, leaders, active, decl, table, targets)
-    specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
+    hands, specs, table = _positions(rules, hands, trumps, leaders, active, decl, table,
+                                     targets)
     to_norm, _ = rules.layout
     return S.solve_batch(hands, specs, table, to_norm, table_bits(rules), num_threads())
 
@@ -63,8 +64,7 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     """Value of every legal card of the seat to play in N positions (tricks still to come for
     the declaring side; -1 where a card cannot be played), indexed by natural card id; the
     positions as in :func:`solve_positions`. Returns ``(values[N, 64], nodes[N])``."""
-    hands, specs, table = _positions(hands, trumps, leaders, active, decl, table)
-    specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
+    hands, specs, table = _positions(rules, hands, trumps, leaders, active, decl, table)
     to_norm, from_norm = rules.layout
     return S.card_values_batch(hands, specs, table, to_norm, from_norm, table_bits(rules),
                                num_threads())

@@ -352,7 +352,8 @@ class Rules:
         configuration vector, the points table, the layout maps and the deck, built once."""
         to_norm, from_norm = self.layout
         return RuleArrays(self.config(), self.points_table, to_norm, from_norm,
-                          L.deck_natural_ids(self.deck), L.normalised_decks(self.deck, to_norm))
+                          L.deck_natural_ids(self.deck), np.uint64(L.deck_mask(self.deck)),
+                          L.normalised_decks(self.deck, to_norm))
 
     @cached_property
     def layout(self) -> tuple[np.ndarray, np.ndarray]:

@@ -65,7 +65,7 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
     if len(unseen) > sum(sizes):
         sizes.append(len(unseen) - sum(sizes))
         others.append(-1)  # the kitty, or the cards the ladder dealer discarded
-    q = DealQuery(rules, known, point.upcard, np.array(unseen, dtype=np.int64),
+    q = DealQuery(rules, known, np.array(unseen, dtype=np.int64),
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     if policies is not None:
         q.policies, q.params = policies, params

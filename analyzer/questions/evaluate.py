@@ -30,14 +30,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..compute.effort import Effort
 from ..errors import UserError
 from ..game.auction import heard_text, parse_heard
 from ..game.notation import SEATS, CardReader, NotationError
 from ..game.variants import Rules
 from ..outputs import check_output
-from ..strategy.named import DEFAULT_WORLDS, METHODS
+from ..strategy.named import DEFAULT_WORLDS
 from .odds import DEFAULT_OTHERS, odds
 from .options import option_label
+from .play_model import PlayModel
 
 MAX_LINE = 10_000  # characters: a row of hands is far shorter; longer is not one
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction")
@@ -421,10 +423,8 @@ def _remove_scratch(out: Path) -> None:
 def check_run(path: Path, out: Path | None, method: str, deals: int) -> None:
     """UserError for settings no row could be evaluated with (the input file, the output
     path, the method, the deals): checked before anything starts."""
-    if method not in METHODS:
-        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    if deals < 1:
-        raise UserError("--deals must be at least 1")
+    PlayModel(method=method).check()
+    Effort(deals).check()
     if path.is_dir():
         raise UserError(f"{path} is a folder: give a file of hands")
     if not path.is_file():

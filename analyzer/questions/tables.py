@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 from ..compute.effort import Effort
-from ..errors import UserError
 from ..game.describe import describe
 from ..game.variants import Rules
 from ..outputs import check_output_dir, written_whole
 from ..strategy.defaults import DEFAULT_STRATEGY
-from ..strategy.named import DEFAULT_WORLDS, METHODS
+from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import others_policies
 from ..strategy.tables import CHUNK, bid_rows, tabulate
+from .play_model import PlayModel
 
 DEFAULT_OTHERS = DEFAULT_STRATEGY
 
@@ -27,8 +27,7 @@ def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed:
     strategy, and at each of N's calls every legal call is played out with the cards played
     by ``method`` (``dd``, ``heuristic`` or ``pimc`` with ``worlds``); see
     ``analyzer.strategy.tables.tabulate`` for ``out_dir`` (resumable chunks)."""
-    if method not in METHODS:
-        raise UserError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+    PlayModel(others, method, worlds).check()
     run = {"method": method, "others": others, "worlds": worlds if method == "pimc" else None}
     policies, params = others_policies(others, method, rules, worlds)
     return tabulate(rules, policies, params, Effort(deals, seed=seed, chunk=chunk,

@@ -41,7 +41,6 @@ from kernels.slots import X
 from ..compute.effort import Effort
 from ..compute.engine import decision_rows
 from ..compute.runner import run_chunks
-from ..errors import UserError
 from ..game.features import FEATURES, SUIT_PERMUTATIONS, hand_classes, hand_features
 from ..game.notation import format_hand
 from ..game.outcomes import PROBABILITIES, outcome_arrays
@@ -237,15 +236,14 @@ def _chunk_of(name: str, deals: int, chunk: int) -> bool:
 def tabulate(rules: Rules, policies: np.ndarray, params: np.ndarray, effort: Effort,
              out_dir: Path | None = None, *, solve: bool = False,
              run: dict | None = None) -> dict:
-    """The tables over ``effort.deals`` random deals from ``effort.seed`` (the dealer
+    """The tables over ``effort.deals`` random deals (required) from ``effort.seed`` (the dealer
     rotating; ``effort.chunk`` deals a chunk), every seat bidding by ``policies``/``params``
     and playing its cards by them (``solve``: the tricks double dummy); returns the tables as
     DataFrames and ``meta`` (``run`` added to it). With ``out_dir``, each chunk's counts are
     saved under it and reused when the same run is started again; Ctrl-C raises
     KeyboardInterrupt after the chunk in progress is saved."""
+    effort.check()
     deals, seed, chunk = effort.deals, effort.seed, effort.chunk
-    if deals is None or deals < 1:
-        raise UserError("--deals must be at least 1")
     meta = {"variant": rules.variant, "rules": rules.options, "deals": deals, "seed": seed,
             "chunk": chunk, "tables": 2, **(run or {})}
     files = ChunkFiles(_prepare_chunk_dir(out_dir, meta),
