@@ -169,8 +169,9 @@ def bench_solve(scale: float = 1.0, reference_deals: int = 10, progress=None) ->
 
 def bench_single_calls(count: int) -> dict:
     """What a bot pays to ask about one knock deal at a time, one thread: microseconds a
-    solve in a batch, a ``Solver.solve`` call, and a ``solve_deal`` call (which also values
-    every opening lead), over the same ``count`` deals; medians of three runs."""
+    solve in a batch, a ``Solver.solve`` call, a ``Solver.values`` call (every opening lead
+    valued) and a ``solve_deal`` call (which values every opening lead and formats the deal),
+    over the same ``count`` deals; medians of three runs."""
     config = replace(solve_configs()[0], deals=count)  # the first: knock, four seats
     hands, trumps, leaders, active, decl = bench_deals(config)
     rules = config.rules
@@ -184,6 +185,10 @@ def bench_single_calls(count: int) -> dict:
         for i in range(count):
             solver.solve(hands[i], int(trumps[i]), int(leaders[i]), active, decl)
 
+    def leads():
+        for i in range(count):
+            solver.values(hands[i], int(trumps[i]), int(leaders[i]), active, decl)
+
     def whole_deals():
         for i in range(count):
             solve_deal(rules, deals[i], int(trumps[i]), 0, leader=int(leaders[i]))
@@ -192,7 +197,8 @@ def bench_single_calls(count: int) -> dict:
     try:
         set_threads(1)
         micro = {}
-        for name, run in (("batch", batch), ("solver", one_by_one), ("solve_deal", whole_deals)):
+        for name, run in (("batch", batch), ("solver", one_by_one), ("values", leads),
+                          ("solve_deal", whole_deals)):
             run()
             times = []
             for _ in range(3):
@@ -203,7 +209,8 @@ def bench_single_calls(count: int) -> dict:
     finally:
         set_threads(before)
     return {"deals": count, "batch_us": micro["batch"], "solver_us": micro["solver"],
-            "solve_deal_us": micro["solve_deal"],
+            "values_us": micro["values"], "solve_deal_us": micro["solve_deal"],
+            "solve_deal_python_us": micro["solve_deal"] - micro["values"],
             "solver_overhead_us": micro["solver"] - micro["batch"],
             "solve_deal_ratio": micro["solve_deal"] / micro["batch"]}
 
@@ -283,6 +290,10 @@ FIGURES = {
                5, False),
         Figure("single_calls.solve_deal_ratio", "knock, a solve_deal call ÷ a batch solve",
                "×", 2, False),
+        Figure("single_calls.values_us", "knock, a Solver.values call (every lead valued)",
+               "µs", None, False),
+        Figure("single_calls.solve_deal_python_us", "knock, a solve_deal call over that",
+               "µs", None, False),
         Figure("cold_start_s", "a fresh process, empty numba cache, one solve", "s", None,
                False),
     ],

@@ -152,19 +152,25 @@ CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[(c % 32) // 8]
 
 def card_ids(mask: int) -> list[int]:
     """Natural ids of the cards in ``mask``, in canonical display order: the joker, then
-    spades, hearts, diamonds, clubs, each from ace down."""
-    ids = []
+    spades, hearts, diamonds, clubs, each from ace down (a double deck's two copies of a card
+    together, the first copy first)."""
     m = int(mask)
-    while m:
-        low = m & -m
-        ids.append(low.bit_length() - 1)
-        m ^= low
-    return sorted(ids, key=DISPLAY_ORDER.__getitem__)
+    ids = []
+    if (m >> L.JOKER) & 1:
+        ids.append(L.JOKER)
+        m ^= 1 << L.JOKER
+    for suit in (3, 2, 1, 0):  # natural suits S H D C; a second copy is 32 ids up
+        first, second = (m >> (8 * suit)) & 255, (m >> (32 + 8 * suit)) & 255
+        for rank in _RANKS_DOWN[first | second]:
+            if (first >> rank) & 1:
+                ids.append(8 * suit + rank)
+            if (second >> rank) & 1:
+                ids.append(32 + 8 * suit + rank)
+    return ids
 
 
-# sort keys of the 64 natural card ids (computed once: natural_suit is a compiled kernel,
-# and a call from Python costs more than the sort)
-DISPLAY_ORDER = tuple((c != L.JOKER, -int(L.natural_suit(c)), -(c & 7), c) for c in range(64))
+# the ranks (0-7) set in each byte of a mask, from the highest down
+_RANKS_DOWN = tuple(tuple(r for r in range(7, -1, -1) if (v >> r) & 1) for v in range(256))
 
 
 def format_hand(mask: int) -> str:

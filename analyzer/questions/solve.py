@@ -5,6 +5,7 @@ given away in an n-ask) made best for that side."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -14,7 +15,7 @@ from kernels.exchanges import ask_returns
 
 from ..compute.solver import shared_solver, solve_positions
 from ..errors import UserError
-from ..game.notation import SEATS, Deal, format_card, format_hand
+from ..game.notation import CARD_TEXT, SEATS, Deal, format_card, format_hand
 from ..game.seating import default_leader, partner, seating
 from ..game.variants import DUMMY, LADDER, Rules
 
@@ -61,6 +62,41 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
     side still has a choice (the dealer's discard, the maker's best 5 of 10 with the dummy,
     the card given away in a 6-ask) every option is solved and the best one for that side is
     used. Raises UserError for an impossible deal."""
+    active, decl, dealer, leader = _contract(rules, declarer, mode, dealer, leader,
+                                             defender_alone)
+    options, chooser, labels = _options(rules, deal, trump, declarer, mode, dealer, active)
+    n = rules.hand_size
+    for s in range(4):
+        if (active >> s) & 1 and any(o[s].bit_count() != n for o in options):
+            raise UserError(f"{SEATS[s]} holds {options[0][s].bit_count()} cards; "
+                            f"{rules.variant} hands have {n} at the first lead")
+    nodes = 0
+    best = 0
+    if len(options) > 1:
+        hands = np.array(options, dtype=np.uint64)
+        values, used = solve_positions(rules, hands, trump, leader, active, decl, -1)
+        nodes += int(used.sum())
+        picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
+        best = int(np.argmax(picks))
+    solver = shared_solver(rules)
+    played = options[best]
+    values = solver.values(played, trump, leader, active, decl)
+    nodes += solver.nodes
+    leads = {CARD_TEXT[c]: v for c, v in enumerate(values.tolist()) if v >= 0}
+    total = max(leads.values()) if (decl >> leader) & 1 else min(leads.values())
+    return SolveResult(
+        declarer=SEATS[declarer], leader=SEATS[leader], trump="CDHS"[trump],
+        declarer_tricks=total, defender_tricks=n - total, leads=leads, nodes=nodes,
+        choices=labels[best],
+        hands={SEATS[s]: format_hand(played[s]) for s in range(4) if (active >> s) & 1})
+
+
+@lru_cache(maxsize=256)
+def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader: int | None,
+              defender_alone: int | None) -> tuple[int, int, int, int]:
+    """``(active, decl, dealer, leader)`` of a contract, the dealer and leader defaulted by
+    the variant's rules (a bot solving position after position asks the same few; cached).
+    Raises UserError for a contract, dealer or leader the variant does not have."""
     active, decl = seating(rules, declarer, mode, defender_alone)
     if dealer is None:
         dealer = rules.players - 1  # so that N is left of the dealer
@@ -71,31 +107,7 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
                                 defender_alone)
     if not (active >> leader) & 1:
         raise UserError(f"{SEATS[leader]} sits out this hand, so it cannot lead")
-    options, chooser, labels = _options(rules, deal, trump, declarer, mode, dealer, active)
-    n = rules.hand_size
-    hands = np.array([[o[s] for s in range(4)] for o in options], dtype=np.uint64)
-    for s in range(4):
-        if (active >> s) & 1 and any(_popcount(o[s]) != n for o in options):
-            raise UserError(f"{SEATS[s]} holds {_popcount(options[0][s])} cards; "
-                            f"{rules.variant} hands have {n} at the first lead")
-    nodes = 0
-    best = 0
-    if len(options) > 1:
-        values, used = solve_positions(rules, hands, trump, leader, active, decl, -1)
-        nodes += int(used.sum())
-        picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
-        best = int(np.argmax(picks))
-    solver = shared_solver(rules)
-    values = solver.values(hands[best], trump, leader, active, decl)
-    nodes += solver.nodes
-    leads = {format_card(int(cid)): int(values[cid]) for cid in np.nonzero(values >= 0)[0]}
-    lead_side = (decl >> leader) & 1
-    total = max(leads.values()) if lead_side else min(leads.values())
-    return SolveResult(
-        declarer=SEATS[declarer], leader=SEATS[leader], trump="CDHS"[trump],
-        declarer_tricks=total, defender_tricks=n - total, leads=leads, nodes=nodes,
-        choices=labels[best],
-        hands={SEATS[s]: format_hand(options[best][s]) for s in range(4) if (active >> s) & 1})
+    return active, decl, dealer, leader
 
 
 def _options(rules: Rules, deal: Deal, trump: int, declarer: int, mode: str, dealer: int,
