@@ -35,11 +35,14 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-# rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED), minutes each
+# rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
+# models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each
 strategies: $(STAMP)
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants \
 	import make_rules; from analyzer.strategy.best_response import SHIPPED, ship; \
-	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]"
+	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]; \
+	from analyzer.strategy.fitted import SHIPPED_MODELS, ship_model; \
+	[print(ship_model(make_rules(v, **o))) for v, o in SHIPPED_MODELS]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests

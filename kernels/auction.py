@@ -9,7 +9,7 @@ in ``rec[R.ERROR]``.
 import numpy as np
 from numba import njit
 
-from .bidding import N_CODES, call_likelihood, ladder_values, upcard_values
+from .bidding import N_CODES, call_likelihood, ladder_values
 from .codes import (
     ASK,
     AUCTION_LADDER,
@@ -58,6 +58,7 @@ from .record import card_bit, fail, flip_kept, held_copy, tolerated
 from .rules import next_active
 from .seating import players_mask
 from .slots import C, K, M, R
+from .upcard_model import upcard_call_values
 
 ONE = np.uint64(1)
 
@@ -127,8 +128,8 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
             ladder_values(hands[seat], allowed, ag.params, seat, place, holder,
                           1 if rec[R.SWAP_SEAT] >= 0 else 0, cfg[C.PLAYERS], values)
         else:
-            upcard_values(hands[seat], allowed, ag.params, seat, place, rec[R.UPCARD],
-                          natural_suit(rec[R.UPCARD]), values)
+            upcard_call_values(hands[seat], allowed, ag.params, seat, place, rec[R.UPCARD],
+                               natural_suit(rec[R.UPCARD]), values)
     chance = call_likelihood(values, allowed, heard, own, rec[R.TREMBLE] / 1_000_000)
     return tolerated(rec, chance)
 

@@ -59,24 +59,32 @@ def is_trump(card, trump):
 
 
 @njit(**JIT)
-def card_weight(weights, card, trump):
-    """The points ``weights`` (``W_*`` layout) give natural card ``card`` under ``trump``."""
+def card_slot(card, trump):
+    """The class of natural card ``card`` under ``trump``: its slot of the ``W_*`` layout
+    (right, left, trump by rank, joker; side cards by rank), -1 for none."""
     if card == JOKER:
-        return weights[W_TRUMP + 9]
+        return W_TRUMP + 9
     suit = natural_suit(card)
     rank = card & 7
     if rank == RANK_J and suit == trump:
-        return weights[W_TRUMP]
+        return W_TRUMP
     if rank == RANK_J and suit == same_colour_suit(trump):
-        return weights[W_TRUMP + 1]
+        return W_TRUMP + 1
     if suit == trump:
         for i in range(2, 9):
             if TRUMP_RANKS[i] == rank:
-                return weights[W_TRUMP + i]
+                return W_TRUMP + i
     for i in range(8):
         if SIDE_RANKS[i] == rank:
-            return weights[W_SIDE + i]
-    return 0.0
+            return W_SIDE + i
+    return -1
+
+
+@njit(**JIT)
+def card_weight(weights, card, trump):
+    """The points ``weights`` (``W_*`` layout) give natural card ``card`` under ``trump``."""
+    k = card_slot(card, trump)
+    return weights[k] if k >= 0 else 0.0
 
 
 @njit(**JIT)
@@ -108,6 +116,14 @@ TRUMPS, SIDES = _masks()
 POINTS = points_table(DEFAULT_WEIGHTS)  # the default point count (the tables' strength)
 
 
+# Net points a lone call must gain over the same call with the partner before the analyzer
+# goes alone: its table's two values are noisy estimates pooled over hands that count alike,
+# and taking the larger favours the lone call (it went alone 16 times in 100 hands and marched
+# 20%, where the rollout bidder goes alone 10 times and marches 34%). Measured, knock against
+# the point count, 4,000 games: margin 0 54.5%, 0.6 54.9% (9.5 loners, 27% march); the call
+# values (``upcard_values``) and the alone choice both take it (``lone_value``).
+ALONE_MARGIN = 0.6
+
 DEFAULT_PARAMS = np.zeros(N_PARAMS)  # the built-in point count (analyzer.strategy builds others)
 DEFAULT_PARAMS[PR.WORLDS] = 20.0
 DEFAULT_PARAMS[PR.VOID] = 0.5
@@ -115,6 +131,7 @@ DEFAULT_PARAMS[PR.VOID_MIN] = 2.0
 DEFAULT_PARAMS[PR.UP_DEALER] = 0.5
 DEFAULT_PARAMS[PR.UP_PARTNER] = 0.75
 DEFAULT_PARAMS[PR.UP_OPPONENT] = 0.5
+DEFAULT_PARAMS[PR.ALONE_MARGIN] = ALONE_MARGIN
 DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
 DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
 
@@ -272,20 +289,14 @@ def strat(params, seat, option, context, points):
     return params[seat, PR.STRAT + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
 
 
-# Net points a lone call must gain over the same call with the partner before the analyzer
-# goes alone: its table's two values are noisy estimates pooled over hands that count alike,
-# and taking the larger favours the lone call (it went alone 16 times in 100 hands and marched
-# 20%, where the rollout bidder goes alone 10 times and marches 34%). Measured, knock against
-# the point count, 4,000 games: margin 0 54.5%, 0.6 54.9% (9.5 loners, 27% march); the call
-# values (``upcard_values``) and the alone choice both take it (``lone_value``).
-ALONE_MARGIN = 0.6
 
 
 @njit(**JIT)
 def lone_value(params, seat, option, context, points):
     """The analyzer's value of a lone call (``U_ALONE``, ``U_NAME_ALONE``) as it is compared
-    with the same call with the partner: the table's value less ``ALONE_MARGIN``."""
-    return strat(params, seat, option, context, points) - ALONE_MARGIN
+    with the same call with the partner: the table's value less the seat's margin
+    (``PR.ALONE_MARGIN``, by default ``ALONE_MARGIN``)."""
+    return strat(params, seat, option, context, points) - params[seat, PR.ALONE_MARGIN]
 
 
 @njit(**JIT)
@@ -444,19 +455,3 @@ def call_likelihood(values, allowed, heard, strategy, tremble):
         return 0.0
     share = TREMBLE_EVEN / (n - 1) + (1.0 - TREMBLE_EVEN) * weight[heard] / total
     return tremble * share / (1.0 - tremble)
-
-
-@njit(**JIT)
-def analyzer_round2(hand, allowed, params, seat, place, turned):
-    """Round 2: the suit to name (the best named value), or pass when passing is worth at
-    least as much (stuck: the best suit)."""
-    values = np.empty(N_CODES)
-    upcard_values(hand, allowed, params, seat, place, -1, turned, values)
-    best = -1
-    for t in range(4):
-        if (allowed >> np.uint64(NAME + t)) & ONE and \
-                (best < 0 or values[NAME + t] > values[NAME + best]):
-            best = t
-    if allowed & ONE and values[PASS] >= values[NAME + best]:
-        return PASS
-    return NAME + best

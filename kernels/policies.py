@@ -18,28 +18,19 @@ from .bidding import (
     L_SWAP,
     N_CODES,
     PR,
-    U_ALONE,
-    U_NAME,
-    U_NAME_ALONE,
-    U_ORDER,
     T,
     analyzer_ladder,
-    analyzer_round2,
     best_suit,
     choose_bid,
     give_card,
     hand_points,
     ladder_context,
     ladder_tricks,
-    lone_value,
     order_points,
     partner_return,
-    round1_context,
-    round2_context,
     strat,
     threshold,
     trump_bucket,
-    upcard_values,
 )
 from .bits import lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
@@ -48,6 +39,7 @@ from .exchange_heuristics import discard_card, keep_best
 from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
+from .upcard_model import analyzer_alone, analyzer_round2, upcard_call_values
 
 Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
 
@@ -119,8 +111,8 @@ def _round1(policy, params, seat, hand, players, upcard, dealer, place, suit):
     """Round 1: order the upcard's suit (``ORDER``) or pass."""
     if policy == D_ANALYZER:
         values = np.empty(N_CODES)
-        upcard_values(hand, (ONE << np.uint64(ORDER)) | ONE, params, seat, place, upcard, suit,
-                      values)
+        upcard_call_values(hand, (ONE << np.uint64(ORDER)) | ONE, params, seat, place, upcard,
+                           suit, values)
         return ORDER if values[ORDER] > values[PASS] else PASS
     p = order_points(hand, suit, upcard, seat, dealer, players, params)
     return ORDER if p >= threshold(params, seat, place, T.ORDER) else PASS
@@ -154,14 +146,7 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
     round1 = upcard >= 0 and natural_suit(upcard) == trump
     p = hand_points(hand, trump, params, seat)
     if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
-        tb = trump_bucket(hand, trump)
-        if round1:
-            ctx = round1_context(place, upcard, tb)
-            return lone_value(params, seat, U_ALONE, ctx, p) > strat(params, seat, U_ORDER,
-                                                                     ctx, p)
-        ctx = round2_context(place, trump, natural_suit(upcard), tb)
-        return lone_value(params, seat, U_NAME_ALONE, ctx, p) > strat(params, seat, U_NAME,
-                                                                      ctx, p)
+        return analyzer_alone(params, seat, hand, trump, upcard, place, p)
     if question == Q_ALONE:
         kind = T.ORDER_ALONE if round1 else T.NAME_ALONE
         return p >= threshold(params, seat, place, kind)

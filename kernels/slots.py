@@ -190,10 +190,30 @@ class PR(IntEnum):
     UP_DEALER = 3  # round 1: the dealer counts the upcard in, less this (its discard)
     UP_PARTNER = 4  # the dealer's partner counts this share of the upcard's points
     UP_OPPONENT = 5  # an opponent of the dealer subtracts this share
+    FITTED = 6  # 1: the analyzer prices upcard-auction calls by its fitted model (``MODEL``)
+    ALONE_MARGIN = 7  # the analyzer goes alone when that gains this much over the partner's help
     TH = 8  # thresholds: 4 places x T.COUNT
     PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
     STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
-    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33
+    MODEL = 8 + 4 * 11 + 256 + 8 * 256 * 33  # the fitted model: FM.MODELS x FM.LEN weights
+    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 23)
+
+
+class FM(IntEnum):
+    """The analyzer's fitted model of the upcard auction (``kernels.upcard_model``): one
+    linear model of the net points of each call, its weights at ``PR.MODEL + model * LEN``."""
+
+    R1_ORDER = 0
+    R1_ALONE = 1
+    R1_PASS = 2
+    R2_NAME = 3
+    R2_NAME_ALONE = 4
+    R2_PASS = 5
+    MODELS = 6
+    FEATURES = 23  # of a hand for a trump: 18 card classes, voids, top trumps x length, bowers
+    BLOCKS = 16  # the features' weights differ by the seat's place and the trump bucket
+    CONTEXTS = 256  # one intercept per context of the table (round1/round2_context)
+    LEN = 256 + 2 * 16 * 23  # intercepts, the hand's features by block, another suit's by block
 
 
 # ---- query

@@ -26,6 +26,9 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    "_round1", "choose_swap",
                    "choose_yes_no", "choose_trump", "choose_card_from", "choose_card_solving",
                    "strat", "analyzer_ladder", "analyzer_round2",
+                   # the analyzer's fitted model of the upcard auction
+                   "hand_features", "feature_block", "model_value", "fitted_values",
+                   "upcard_call_values", "analyzer_alone",
                    # the tremble of inference: values of the calls and their likelihoods
                    "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
                    "flip_kept", "lone_value"}

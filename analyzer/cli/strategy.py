@@ -38,9 +38,10 @@ def show_cmd(
         data = load_strategy(name, str(variant))
     elif name.lower() == "points":
         data = StrategyData()
-    elif name.lower() == "analyzer":
-        raise UserError("the analyzer strategy is a table of values, not a point count: "
-                        "'euchre strategy build' builds it, 'euchre table' writes its tables")
+    elif name.lower() in ("analyzer", "fitted"):
+        raise UserError(f"the {name.lower()} strategy is a table (and a fitted model) of "
+                        "values, not a point count: 'euchre strategy build' builds it, "
+                        "'euchre table' writes its tables")
     else:
         raise UserError(f"unknown strategy {name!r}: show 'points' or a .toml file")
     console.print(strategy_text(data), end="", markup=False, soft_wrap=True)

@@ -123,7 +123,7 @@ def analyzer_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def fill_params(params_row: np.ndarray, grid: np.ndarray) -> None:
     """Write the grid into one seat's parameter row."""
-    params_row[B.PR.STRAT:] = grid.reshape(-1)
+    params_row[B.PR.STRAT:B.PR.MODEL] = grid.reshape(-1)
 
 
 @dataclass

@@ -2,7 +2,9 @@
 to import: the command line's options read them before anything is computed."""
 
 DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
-DECISION_NAMES = ("random", "points", "analyzer")  # how a seat bids (kernels.policies D_*)
+# how a seat bids (kernels.policies D_*; "fitted": the analyzer with its fitted model of the
+# upcard auction, analyzer.strategy.fitted)
+DECISION_NAMES = ("random", "points", "analyzer", "fitted")
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card

@@ -9,6 +9,7 @@ from kernels import policies as P
 
 from ..game.variants import Rules
 from .best_response import analyzer_table, fill_params
+from .fitted import fill_model, fitted_model, has_model
 from .named import DEFAULT_WORLDS, policy_rows
 from .toml_files import is_strategy_file, load_strategy
 
@@ -32,6 +33,8 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
             if rules is None:
                 raise ValueError("the analyzer strategy needs the rules it bids under")
             fill_params(params[seat], analyzer_table(rules).grid)
+            if names[seat].lower() == "fitted" and has_model(rules):
+                fill_model(params[seat], fitted_model(rules))
     return policies, params
 
 

@@ -1,0 +1,192 @@
+"""The analyzer's values of the upcard auction's calls: read from its table (``kernels.bidding``:
+a cell per option, context and point count), or, for a seat whose parameter row says so
+(``PR.FITTED``), from its fitted model (slots ``FM``).
+
+The fitted model is one linear model per call (order, order alone, pass in round 1; name, name
+alone, pass in round 2) of the net points the call brings: an intercept per context of the
+table, plus weights by the seat's place on the hand's features for the call's trump
+(``hand_features``: the cards of each class, the voids, the top trumps by the trump length,
+both bowers) and, for round 1's pass, on the features of the hand's best other suit (the suit
+it could name in round 2). The weights are fitted to the tables' played-out calls by
+``analyzer.strategy.fitted``. Unlike a table keyed on one point count, the model tells a hand
+with both bowers from one with two aces and a king, and a pass that keeps a good round-2 suit
+from one that does not.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bidding import (
+    N_CODES,
+    SIDES,
+    TRUMPS,
+    U_ALONE,
+    U_NAME,
+    U_NAME_ALONE,
+    U_ORDER,
+    W_COUNT,
+    best_suit,
+    card_slot,
+    lone_value,
+    round1_context,
+    round2_context,
+    strat,
+    trump_bucket,
+    upcard_values,
+)
+from .bits import lowest_bit, popcount
+from .codes import NAME, ORDER, PASS
+from .config import JIT
+from .layout import natural_suit
+from .slots import FM, PR
+
+ONE = np.uint64(1)
+F_VOIDS = W_COUNT  # the features after the card classes (``hand_features``)
+F_TOP_BY_LENGTH = W_COUNT + 1  # right, left, trump ace, each times the trump length
+F_BOWERS = W_COUNT + 4  # both bowers
+N_FEATURES = int(FM.FEATURES)
+
+
+@njit(**JIT)
+def hand_features(hand, trump, out):
+    """Write the ``FM.FEATURES`` features of natural mask ``hand`` for ``trump`` into ``out``:
+    the cards of each class (``kernels.bidding.card_slot``), the side suits it is void in
+    (holding two trumps or more), the right, left and trump ace each times the trump length,
+    and 1 for both bowers."""
+    out[:] = 0.0
+    m = np.uint64(hand)
+    while m:
+        k = card_slot(lowest_bit(m), trump)
+        if k >= 0:
+            out[k] += 1.0
+        m &= m - ONE
+    if popcount(hand & TRUMPS[trump]) >= 2:
+        for s in range(4):
+            if s != trump and (hand & SIDES[trump, s]) == 0:
+                out[F_VOIDS] += 1.0
+    length = 0.0
+    for k in range(10):
+        length += out[k]
+    for k in range(3):
+        out[F_TOP_BY_LENGTH + k] = out[k] * length
+    out[F_BOWERS] = out[0] * out[1]
+
+
+@njit(**JIT)
+def hand_features_batch(hands, trumps):
+    """``features[n, FM.FEATURES]`` of natural masks ``hands[n]``, each for ``trumps[n]``
+    (a trump < 0: zeros)."""
+    out = np.zeros((hands.shape[0], N_FEATURES))
+    for i in range(hands.shape[0]):
+        if trumps[i] >= 0:
+            hand_features(hands[i], trumps[i], out[i])
+    return out
+
+
+@njit(**JIT)
+def feature_block(place, context):
+    """The block of a fitted model's weights: the seat's place and the trump bucket, the low
+    two bits of every context of the upcard auction (``kernels.bidding.round1_context``)."""
+    return place * 4 + (context & 3)
+
+
+@njit(**JIT)
+def model_value(params, seat, model, context, place, features, other):
+    """The fitted model ``model`` (``FM``) of ``seat``: its net points for a call in
+    ``context`` from ``place``, for a hand of ``features`` (and ``other``: its best other
+    suit's, read by round 1's pass only; zeros elsewhere). The weights are those of the
+    block of the place and the context's trump bucket (``feature_block``)."""
+    base = PR.MODEL + model * FM.LEN
+    value = params[seat, base + context]
+    block = feature_block(place, context)
+    mine = base + FM.CONTEXTS + block * FM.FEATURES
+    theirs = base + FM.CONTEXTS + (FM.BLOCKS + block) * FM.FEATURES
+    for i in range(FM.FEATURES):
+        value += params[seat, mine + i] * features[i] + params[seat, theirs + i] * other[i]
+    return value
+
+
+@njit(**JIT)
+def fitted_values(hand, allowed, params, seat, place, upcard, turned, out):
+    """As ``kernels.bidding.upcard_values``, from the seat's fitted model: round 1 pass or
+    order (alone or not, the better); round 2 pass (in the context of the best suit to name
+    by points) or each suit named (alone or not, the better)."""
+    out[:] = -np.inf
+    f = np.empty(N_FEATURES)
+    g = np.zeros(N_FEATURES)
+    if (allowed >> np.uint64(ORDER)) & ONE:
+        hand_features(hand, turned, f)
+        ctx = round1_context(place, upcard, trump_bucket(hand, turned))
+        out[ORDER] = max(model_value(params, seat, FM.R1_ORDER, ctx, place, f, g),
+                         model_value(params, seat, FM.R1_ALONE, ctx, place, f, g) -
+                         params[seat, PR.ALONE_MARGIN])
+        other = best_suit(hand, 15 & ~(1 << turned), params, seat)[1]
+        hand_features(hand, other, g)
+        out[PASS] = model_value(params, seat, FM.R1_PASS, ctx, place, f, g)
+        return
+    names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
+    for t in range(4):
+        if (names >> t) & 1:
+            hand_features(hand, t, f)
+            ctx = round2_context(place, t, turned, trump_bucket(hand, t))
+            out[NAME + t] = max(model_value(params, seat, FM.R2_NAME, ctx, place, f, g),
+                                model_value(params, seat, FM.R2_NAME_ALONE, ctx, place, f, g) -
+                                params[seat, PR.ALONE_MARGIN])
+    if allowed & ONE:
+        best = best_suit(hand, names, params, seat)[1]
+        hand_features(hand, best, f)
+        ctx = round2_context(place, best, turned, trump_bucket(hand, best))
+        out[PASS] = model_value(params, seat, FM.R2_PASS, ctx, place, f, g)
+
+
+@njit(**JIT)
+def upcard_call_values(hand, allowed, params, seat, place, upcard, turned, out):
+    """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
+    others -inf): from the seat's fitted model when its row has one, else from its table."""
+    if params[seat, PR.FITTED] == 1.0:
+        fitted_values(hand, allowed, params, seat, place, upcard, turned, out)
+    else:
+        upcard_values(hand, allowed, params, seat, place, upcard, turned, out)
+
+
+@njit(**JIT)
+def analyzer_round2(hand, allowed, params, seat, place, turned):
+    """Round 2: the suit to name (the best named value), or pass when passing is worth at
+    least as much (stuck: the best suit)."""
+    values = np.empty(N_CODES)
+    upcard_call_values(hand, allowed, params, seat, place, -1, turned, values)
+    best = -1
+    for t in range(4):
+        if (allowed >> np.uint64(NAME + t)) & ONE and \
+                (best < 0 or values[NAME + t] > values[NAME + best]):
+            best = t
+    if allowed & ONE and values[PASS] >= values[NAME + best]:
+        return PASS
+    return NAME + best
+
+
+@njit(**JIT)
+def analyzer_alone(params, seat, hand, trump, upcard, place, points):
+    """Whether the analyzer maker goes alone with ``trump`` (ordered up in round 1 when it is
+    the ``upcard``'s suit, else named in round 2): the lone call's value against the same call
+    with the partner, from the seat's fitted model when it has one, else from its table
+    (``points``: the hand's)."""
+    tb = trump_bucket(hand, trump)
+    round1 = natural_suit(upcard) == trump
+    if round1:
+        ctx = round1_context(place, upcard, tb)
+    else:
+        ctx = round2_context(place, trump, natural_suit(upcard), tb)
+    if params[seat, PR.FITTED] == 1.0:
+        f = np.empty(N_FEATURES)
+        g = np.zeros(N_FEATURES)
+        hand_features(hand, trump, f)
+        lone, together = (FM.R1_ALONE, FM.R1_ORDER) if round1 else \
+            (FM.R2_NAME_ALONE, FM.R2_NAME)
+        return model_value(params, seat, lone, ctx, place, f, g) - \
+            params[seat, PR.ALONE_MARGIN] > model_value(params, seat, together, ctx, place, f, g)
+    if round1:
+        return lone_value(params, seat, U_ALONE, ctx, points) > strat(params, seat, U_ORDER,
+                                                                      ctx, points)
+    return lone_value(params, seat, U_NAME_ALONE, ctx, points) > strat(params, seat, U_NAME,
+                                                                       ctx, points)
