@@ -11,7 +11,8 @@ relative to the dealer: 0 the dealer, 1 the seat on its left, 2 the next, 3 the 
 
 The analyzer strategy (``analyzer_*``) makes the call with the best expected net points in its
 table, by option, context (``ladder_context``, ``round1_context``, ``round2_context``) and the
-hand's point count in half points.
+hand's point count in half points; in the upcard auction a seat may read them from its fitted
+model instead (``kernels.upcard_model``, the one home of the upcard calls' values).
 """
 
 import numpy as np
@@ -121,7 +122,8 @@ POINTS = points_table(DEFAULT_WEIGHTS)  # the default point count (the tables' s
 # and taking the larger favours the lone call (it went alone 16 times in 100 hands and marched
 # 20%, where the rollout bidder goes alone 10 times and marches 34%). Measured, knock against
 # the point count, 4,000 games: margin 0 54.5%, 0.6 54.9% (9.5 loners, 27% march); the call
-# values (``upcard_values``) and the alone choice both take it (``lone_value``).
+# values and the alone choice both take it (``lone_value``, ``kernels.upcard_model``), from
+# the seat's row (``PR.ALONE_MARGIN``).
 ALONE_MARGIN = 0.6
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS)  # the built-in point count (analyzer.strategy builds others)
@@ -287,8 +289,6 @@ def strat(params, seat, option, context, points):
     if b >= STRAT_BINS:
         b = STRAT_BINS - 1
     return params[seat, PR.STRAT + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
-
-
 
 
 @njit(**JIT)
