@@ -204,13 +204,13 @@ def _cases(n: int):
                     suppress_health_check=list(HealthCheck))
 
 
-@_cases(700)
+@_cases(350)
 @given(odds_args())
 def test_hostile_odds_questions(args):
     assert_one_error(args)
 
 
-@_cases(400)
+@_cases(200)
 @given(record_text(), st.sampled_from(["score", "review"]))
 def test_hostile_records(data, command):
     with tempfile.TemporaryDirectory() as tmp:
@@ -222,7 +222,7 @@ def test_hostile_records(data, command):
         assert_one_error(args, out if command == "review" else None)
 
 
-@_cases(400)
+@_cases(200)
 @given(hand_file(), st.sampled_from([".csv", ".parquet"]))
 def test_hostile_hand_files(named, suffix):
     kind, data = named
@@ -235,7 +235,7 @@ def test_hostile_hand_files(named, suffix):
         assert sorted(p.name for p in Path(tmp).iterdir()) == [f.name]  # no scratch left
 
 
-@_cases(300)
+@_cases(150)
 @given(record_text())
 def test_hostile_record_files(data):
     """A file of records none of which can be reviewed."""
@@ -246,7 +246,7 @@ def test_hostile_record_files(data):
         assert_one_error(["review", str(f), "-o", str(out), "--call-deals", "0"], out)
 
 
-@_cases(300)
+@_cases(150)
 @given(other_args())
 def test_hostile_other_commands(args):
     with tempfile.TemporaryDirectory() as tmp:
@@ -259,7 +259,7 @@ def test_hostile_other_commands(args):
 
 @pytest.mark.slow
 def test_the_slow_suite_runs_ten_times_as_many_cases():
-    """``make test-slow`` runs this module again with EUCHRE_HOSTILE_SLOW=1 (20,000 cases)."""
+    """``make test-slow`` runs this module again with EUCHRE_HOSTILE_SLOW=1 (10,500 cases)."""
     import subprocess
     import sys
 
