@@ -5,9 +5,11 @@ The deals are the strategy tables' (``analyzer.compute.engine.decision_rows``): 
 call seat N can make at its decision points is played to the end of the hand, every other
 decision by the analyzer's table, the cards by heuristic play (as the table is built). Each
 call's net points are regressed (ridge, least squares) on an intercept per context and the
-hand's features by the seat's place (``kernels.upcard_model.hand_features``), round 1's pass
-also on the features of the hand's best other suit. Fitted once per rule set in seconds and
-cached beside the analyzer's table; the default rules' models ship with the package.
+hand's features by the seat's place and trump count (``kernels.upcard_model.hand_features``),
+round 1's pass also on the features of the hand's best other suit; then again on deals bid by
+that model, for ``GENERATIONS`` in all. Fitted once per rule set (a minute or more a
+generation) and cached beside the analyzer's table; the default knock rules' model ships with
+the package.
 """
 
 from __future__ import annotations
