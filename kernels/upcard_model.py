@@ -4,10 +4,10 @@ a cell per option, context and point count), or, for a seat whose parameter row 
 
 The fitted model is one linear model per call (order, order alone, pass in round 1; name, name
 alone, pass in round 2) of the net points the call brings: an intercept per context of the
-table, plus weights by the seat's place on the hand's features for the call's trump
-(``hand_features``: the cards of each class, the voids, the top trumps by the trump length,
-both bowers) and, for round 1's pass, on the features of the hand's best other suit (the suit
-it could name in round 2). The weights are fitted to the tables' played-out calls by
+table, plus weights by the seat's place and trump count on the hand's features for the call's
+trump (``hand_features``: the cards of each class, the voids, the top trumps by the trump
+length, both bowers) and, for round 1's pass, on the features of the hand's best other suit
+(the suit it could name in round 2). The weights are fitted to the tables' played-out calls by
 ``analyzer.strategy.fitted``. Unlike a table keyed on one point count, the model tells a hand
 with both bowers from one with two aces and a king, and a pass that keeps a good round-2 suit
 from one that does not.

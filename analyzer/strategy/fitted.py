@@ -95,8 +95,7 @@ def chunk_equations(hands: np.ndarray, rows: np.ndarray, net: np.ndarray
     """Per model, ``(AᵀA, Aᵀy)`` of one chunk's calls: ``hands`` N's natural masks, ``rows``
     its decision rows (slots ``RW``), ``net`` N's net points of each row."""
     out = []
-    for model in range(FM.MODELS):
-        point, option = next(k for k, v in MODELS.items() if v == model)
+    for (point, option), model in sorted(MODELS.items(), key=lambda item: item[1]):
         deal, k = np.nonzero((rows[:, :, RW.POINT] == point) & (rows[:, :, RW.OPTION] == option))
         ctx = rows[deal, k, RW.CONTEXT].astype(np.int64)
         trump = rows[deal, k, RW.TRUMP].astype(np.int64)

@@ -24,6 +24,7 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
     file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
     names = [decide] * 4 if isinstance(decide, str) else list(decide)
+    grid = model = None  # read from disk once, whatever the seats that use them
     for seat in range(4):
         if is_strategy_file(names[seat]):
             if rules is None:
@@ -32,9 +33,13 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
         elif policies[seat, 0] == P.D_ANALYZER:
             if rules is None:
                 raise ValueError("the analyzer strategy needs the rules it bids under")
-            fill_params(params[seat], analyzer_table(rules).grid)
+            if grid is None:
+                grid = analyzer_table(rules).grid
+            fill_params(params[seat], grid)
             if names[seat].lower() == "fitted" and has_model(rules):
-                fill_model(params[seat], fitted_model(rules))
+                if model is None:
+                    model = fitted_model(rules)
+                fill_model(params[seat], model)
     return policies, params
 
 
