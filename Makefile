@@ -29,11 +29,12 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/euchre serve
 
+# one pytest worker per core (pytest-xdist): the suite's numba compile and its tests share them
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -n auto -m slow
 
 # rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
 # models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each

@@ -86,7 +86,7 @@ def shrink(args: list[str]) -> list[str]:
         else:
             out.append(a)
             i += 1
-    if out and out[0] == "odds" and not {"--deals", "--exact"} & set(out):
+    if out and out[0] in ("odds", "table") and not {"--deals", "--exact"} & set(out):
         out += ["--deals", str(CAPS["--deals"])]
     if out and out[0] == "review" and "--call-deals" not in out:
         out += ["--call-deals", "50"]
