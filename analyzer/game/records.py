@@ -67,19 +67,14 @@ def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------- calls
 
 
+CALL_WORDS = {K.PASS: "pass", K.ASK: "ask", K.MOON: "moon", K.ORDER: "order", K.SWAP: "swap"}
+
+
 def call_text(code: int, rules: Rules) -> str:
     """Text of a call code in a record (``pass``, ``4``, ``ask``, ``moon``, ``order``, ``name H``,
     ``swap``)."""
-    if code == K.PASS:
-        return "pass"
-    if code == K.ASK:
-        return "ask"
-    if code == K.MOON:
-        return "moon"
-    if code == K.ORDER:
-        return "order"
-    if code == K.SWAP:
-        return "swap"
+    if code in CALL_WORDS:
+        return CALL_WORDS[code]
     if K.NAME <= code < K.NAME + 4:
         return f"name {SUITS[code - K.NAME]}"
     return str(code)
@@ -371,6 +366,21 @@ def check_replayed(record: Record, recorded_trump: int) -> None:
                               f"have '{name}'")
 
 
+# the replay errors whose sentence names nothing of the record
+FIXED_ERRORS = {
+    K.E_ASK_GIVE: "the 6-ask card given away is not in the bidder's hand (or there was no "
+                  "6-ask)",
+    K.E_ASK_RETURN: "the card the partner passes back in a 6-ask must be their best trump",
+    K.E_DISCARD_NOT_HELD: "the dealer's 'discard' must be one of the dealer's six cards after "
+                          "the pick-up",
+    K.E_JOKER_DISCARD: "'joker_discard' must be one of the dealer's seven cards",
+    K.E_DUMMY_DISCARD: "'dummy_discard' must be five of the maker's ten cards with the dummy "
+                       "(and is empty when the maker goes alone)",
+    K.E_REDEAL_NOT_ALLOWED: "the redeal caller does not hold an ace and no J, Q or K "
+                            "(Ace-No-Face)",
+}
+
+
 def describe_error(record: Record) -> str:
     """One sentence for the engine's replay error in ``record.rec``."""
     rec, rules = record.rec, record.rules
@@ -399,17 +409,8 @@ def describe_error(record: Record) -> str:
             return f"trick {t + 1} is missing the card of {SEATS[info]} (position {pos + 1})"
         card = format_card(rec[R.PLAYS + at])
         return f"trick {t + 1}: {SEATS[info]} plays {card} but does not hold it"
-    if code == K.E_ASK_GIVE:
-        return "the 6-ask card given away is not in the bidder's hand (or there was no 6-ask)"
-    if code == K.E_ASK_RETURN:
-        return "the card the partner passes back in a 6-ask must be their best trump"
-    if code == K.E_DISCARD_NOT_HELD:
-        return "the dealer's 'discard' must be one of the dealer's six cards after the pick-up"
-    if code == K.E_JOKER_DISCARD:
-        return "'joker_discard' must be one of the dealer's seven cards"
-    if code == K.E_DUMMY_DISCARD:
-        return ("'dummy_discard' must be five of the maker's ten cards with the dummy (and is "
-                "empty when the maker goes alone)")
+    if code in FIXED_ERRORS:
+        return FIXED_ERRORS[code]
     if code == K.E_ALONE_NOT_ALLOWED:
         if rules.auction == LADDER:
             return f"nobody goes 'alone' in {rules.variant} (bid ask or moon instead)"
@@ -417,8 +418,6 @@ def describe_error(record: Record) -> str:
                 "where the rules allow it)")
     if code == K.E_SWAP_NOT_ALLOWED:
         return f"auction call {at + 1}: a swap is allowed once, before that player's bid"
-    if code == K.E_REDEAL_NOT_ALLOWED:
-        return "the redeal caller does not hold an ace and no J, Q or K (Ace-No-Face)"
     if code == K.E_INCONSISTENT:
         return f"call {at + 1} is not one its player's strategy makes with these cards"
     return f"engine error {code} at {at}"
