@@ -1,6 +1,7 @@
 """The analyzer's fitted model of the upcard auction (``kernels.upcard_model``,
 ``analyzer.strategy.fitted``): the hand's features against a count by card text, the kernel's
-reading of the weights against the fit's layout, and the ``fitted`` strategy in play."""
+reading of the weights against the fit's layout, and the model in the ``analyzer`` strategy's
+play (``table``: the analyzer without it)."""
 
 import random
 
@@ -100,23 +101,26 @@ def _call(params, hand: str, upcard: str, place: int) -> int:
 
 
 def test_the_fitted_seat_orders_a_strong_hand_and_passes_trash():
-    policies, params = seat_policies("fitted", "heuristic", rules=KNOCK)
+    policies, params = seat_policies("analyzer", "heuristic", rules=KNOCK)
     assert (params[:, PR.FITTED] == 1).all() and (policies[:, 0] == D_ANALYZER).all()
     assert _call(params, "JH JD AH KH QH", "9H", 1) == ORDER
     assert _call(params, "9C TC 9D TS 9S", "AH", 1) == PASS
 
 
-def test_fitted_is_the_analyzer_where_the_auction_is_a_ladder():
+def test_the_analyzer_is_its_table_on_a_ladder_and_without_partners():
     bid = make_rules("bid")
-    a = simulate(bid, 40, "fitted", "points", seed=3)
-    b = simulate(bid, 40, "analyzer", "points", seed=3)
+    a = simulate(bid, 40, "analyzer", "points", seed=3)
+    b = simulate(bid, 40, "table", "points", seed=3)
     same = {"seconds": 0, "strategy": ""}
     assert a.to_dict() | same == b.to_dict() | same
-    _, params = seat_policies("fitted", "heuristic", rules=bid)
-    assert (params[:, PR.FITTED] == 0).all()
+    for rules in (bid, make_rules("cutthroat")):
+        _, params = seat_policies("analyzer", "heuristic", rules=rules)
+        assert (params[:, PR.FITTED] == 0).all()
 
 
 def test_the_fitted_model_changes_knock_calls():
-    a = simulate(KNOCK, 200, "fitted", "points", seed=3)
-    b = simulate(KNOCK, 200, "analyzer", "points", seed=3)
+    a = simulate(KNOCK, 200, "analyzer", "points", seed=3)
+    b = simulate(KNOCK, 200, "table", "points", seed=3)
+    _, params = seat_policies("table", "heuristic", rules=KNOCK)
+    assert (params[:, PR.FITTED] == 0).all()
     assert a.points_per_hand != b.points_per_hand

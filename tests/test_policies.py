@@ -370,8 +370,10 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     """The analyzer strategy of each variant's default rules, and of the common house-rule
     sets (issue 21), ships with the package under the name a full build would cache it by, so
     a first question builds nothing (a change to the build's version or settings must rebuild
-    and ship them: ``make strategies``)."""
+    and ship them: ``make strategies``); so does its fitted model where the analyzer bids by
+    one (knock)."""
     from analyzer.strategy import best_response as A
+    from analyzer.strategy import fitted as F
     from kernels import bidding as B
 
     for name in (A.DEALS_VARIABLE, A.ROUNDS_VARIABLE):
@@ -384,6 +386,12 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1
+    assert F.has_model(rules) == ((variant, options) in F.SHIPPED_MODELS)
+    if F.has_model(rules):
+        model = F.model_path(rules, A.BUILT_DIR)
+        assert model.exists(), f"{model.name}: run 'make strategies'"
+        with np.load(model) as data:
+            assert data["weights"].shape == (F.FM.MODELS, F.FM.LEN)
 
 
 def test_a_build_that_stops_before_converging_says_so(tmp_path, monkeypatch, capsys):

@@ -38,9 +38,9 @@ def show_cmd(
         data = load_strategy(name, str(variant))
     elif name.lower() == "points":
         data = StrategyData()
-    elif name.lower() in ("analyzer", "fitted"):
-        raise UserError(f"the {name.lower()} strategy is a table (and a fitted model) of "
-                        "values, not a point count: 'euchre strategy build' builds it, "
+    elif name.lower() in ("analyzer", "table"):
+        raise UserError(f"the {name.lower()} strategy is the analyzer's table (and fitted "
+                        "model) of values, not a point count: 'euchre strategy build' builds it, "
                         "'euchre table' writes its tables")
     else:
         raise UserError(f"unknown strategy {name!r}: show 'points' or a .toml file")
@@ -54,11 +54,13 @@ def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
     rounds of best response to itself, starting from the point count, until fewer than 1% of
     its table cells change their best call. The default rules' strategies ship with the
     package; for other house rules any command that bids by the analyzer builds one on first
-    use (minutes) and caches it: this does it ahead, with the rounds shown.
+    use (minutes) and caches it: this does it ahead, with the rounds shown. Where the analyzer
+    bids by a fitted model of the calls (knock), the model is fitted too.
 
       euchre strategy build --variant knock
     """
-    from ..strategy.best_response import analyzer_table, cache_path
+    from ..strategy.best_response import BUILT_DIR, analyzer_table, cache_path
+    from ..strategy.fitted import fitted_model, has_model, model_path
 
     rules = rules_for(variant, rule_opts)
     built = analyzer_table(rules, progress=_round_printer())
@@ -67,6 +69,11 @@ def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
                   f"changing their best call by round: "
                   f"{', '.join(f'{c:.1%}' for c in built.changes) or '-'}; cached in "
                   f"{cache_path(rules)}")
+    if has_model(rules):
+        fitted_model(rules)
+        cached = model_path(rules)
+        where = cached if cached.exists() else model_path(rules, BUILT_DIR)
+        console.print(f"its fitted model of the upcard auction: {where}")
 
 
 def _round_printer():

@@ -38,7 +38,9 @@ def simulate_cmd(
     variant: VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
                                        "sets).", min=1)] = 1000,
-    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)}, "
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)} (the "
+                                        "analyzer's table alone, without its fitted model "
+                                        "of the upcard auction), "
                                         "a strategy file (.toml, see 'euchre strategy show'), "
                                         "or rollout[:DEALS] (each call by the odds query on "
                                         "DEALS deals, default 200; slow).")]

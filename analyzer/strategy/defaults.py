@@ -2,9 +2,9 @@
 to import: the command line's options read them before anything is computed."""
 
 DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
-# how a seat bids (kernels.policies D_*; "fitted": the analyzer with its fitted model of the
-# upcard auction, analyzer.strategy.fitted)
-DECISION_NAMES = ("random", "points", "analyzer", "fitted")
+# how a seat bids (kernels.policies D_*): "analyzer" by its table and, in the upcard auction,
+# its fitted model (analyzer.strategy.fitted); "table" by its table alone
+DECISION_NAMES = ("random", "points", "analyzer", "table")
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card

@@ -20,7 +20,8 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
     """``(policies[4, 2], params[4, N_PARAMS])`` for the four seats from strategy and play
     names (one name for every seat, or a list of four). The ``analyzer`` strategy needs the
     ``rules`` (its table is built for them, with heuristic play whatever the seat plays:
-    the table prices calls, and heuristic play builds it in seconds); so does a strategy
+    the table prices calls, and heuristic play builds it in seconds; in the upcard auction
+    its fitted model prices them, ``table`` keeps the table's cells); so does a strategy
     file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
     names = [decide] * 4 if isinstance(decide, str) else list(decide)
@@ -36,7 +37,7 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
             if grid is None:
                 grid = analyzer_table(rules).grid
             fill_params(params[seat], grid)
-            if names[seat].lower() == "fitted" and has_model(rules):
+            if names[seat].lower() == "analyzer" and has_model(rules):
                 if model is None:
                     model = fitted_model(rules)
                 fill_model(params[seat], model)
