@@ -34,6 +34,7 @@ from .best_response import (
     analyzer_rows,
     analyzer_table,
     cache_path,
+    max_rounds,
     table_deals,
 )
 
@@ -162,6 +163,13 @@ def fit_deals() -> int:
     return table_deals() if os.environ.get(DEALS_VARIABLE, "").isdigit() else FIT_DEALS
 
 
+def fit_generations() -> int:
+    """Generations of the fit: ``GENERATIONS``, or fewer when ``$EUCHRE_STRATEGY_ROUNDS`` caps
+    the table's rounds below it (the test suite: 2; the cap is in the table's cache key, which
+    the model's name starts with)."""
+    return min(GENERATIONS, max_rounds())
+
+
 def model_path(rules: Rules, built_dir=None):
     """The cache file of the fitted model of ``rules`` (beside its analyzer table's; the
     deals a generation in its name)."""
@@ -183,10 +191,11 @@ def fitted_model(rules: Rules) -> np.ndarray:
                 if found == path:
                     path.unlink(missing_ok=True)
     print(f"fitting the analyzer's model of these {rules.variant} house rules (first use; "
-          f"cached after): {GENERATIONS} generations of {fit_deals():,} deals",
+          f"cached after): {fit_generations()} generations of {fit_deals():,} deals",
           file=sys.stderr, flush=True)
-    weights = fit_model(rules, fit_deals(), progress=lambda g: print(
-        f"  generation {g} done", file=sys.stderr, flush=True))
+    weights = fit_model(rules, fit_deals(), generations=fit_generations(),
+                        progress=lambda g: print(f"  generation {g} done", file=sys.stderr,
+                                                 flush=True))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     np.savez(tmp, weights=weights)
