@@ -59,8 +59,8 @@ def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
 
       euchre strategy build --variant knock
     """
-    from ..strategy.best_response import BUILT_DIR, analyzer_table, cache_path
-    from ..strategy.fitted import fitted_model, has_model, model_path
+    from ..strategy.best_response import analyzer_table, cache_path
+    from ..strategy.fitted import fitted_model, has_model, model_files
 
     rules = rules_for(variant, rule_opts)
     built = analyzer_table(rules, progress=_round_printer())
@@ -71,8 +71,7 @@ def build_cmd(variant: VariantOption, rule_opts: dict | None = None):
                   f"{cache_path(rules)}")
     if has_model(rules):
         fitted_model(rules)
-        cached = model_path(rules)
-        where = cached if cached.exists() else model_path(rules, BUILT_DIR)
+        where = next(path for path in model_files(rules) if path.exists())
         console.print(f"its fitted model of the upcard auction: {where}")
 
 

@@ -2,8 +2,8 @@
 to import: the command line's options read them before anything is computed."""
 
 DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
-# how a seat bids (kernels.policies D_*): "analyzer" by its table and, in the upcard auction,
-# its fitted model (analyzer.strategy.fitted); "table" by its table alone
+# how a seat bids (kernels.policies D_*): "analyzer" by its table and, where the rules have
+# one (knock), its fitted model (analyzer.strategy.fitted.has_model); "table" by its table alone
 DECISION_NAMES = ("random", "points", "analyzer", "table")
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played

@@ -178,11 +178,17 @@ def model_path(rules: Rules, built_dir=None):
     return (built_dir / name) if built_dir is not None else table.with_name(name)
 
 
+def model_files(rules: Rules) -> tuple:
+    """Where the fitted model of ``rules`` is read from, in order: the cache's file, then the
+    one shipped with the package."""
+    return model_path(rules), model_path(rules, BUILT_DIR)
+
+
 def fitted_model(rules: Rules) -> np.ndarray:
-    """The fitted model of ``rules``: shipped, cached, or fitted now (a minute or more, said on
-    stderr) and cached."""
+    """The fitted model of ``rules``: cached, shipped, or fitted now (minutes, said on stderr)
+    and cached."""
     path = model_path(rules)
-    for found in (path, model_path(rules, BUILT_DIR)):
+    for found in model_files(rules):
         if found.exists():
             try:
                 with np.load(found) as data:

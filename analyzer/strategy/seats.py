@@ -20,8 +20,9 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
     """``(policies[4, 2], params[4, N_PARAMS])`` for the four seats from strategy and play
     names (one name for every seat, or a list of four). The ``analyzer`` strategy needs the
     ``rules`` (its table is built for them, with heuristic play whatever the seat plays:
-    the table prices calls, and heuristic play builds it in seconds; in the upcard auction
-    its fitted model prices them, ``table`` keeps the table's cells); so does a strategy
+    the table prices calls, and heuristic play builds it in seconds; where the rules have a
+    fitted model, ``fitted.has_model``, the model prices them, ``table`` keeps the table's
+    cells); so does a strategy
     file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
     names = [decide] * 4 if isinstance(decide, str) else list(decide)
