@@ -298,7 +298,7 @@ FIGURES = {
                False),
     ],
     "odds": [
-        Figure("default_bid_s", "bid, the default query (10,000 deals)", "s", 3, False),
+        Figure("default_bid_s", "bid, the default query (10,000 deals)", "s", 2, False),
         Figure("all_options_s", "bid, 100,000 deals, every option in every trump", "s", 15,
                False),
         Figure("trick_distribution_s", "bid, 100,000 deals, bid 3 only", "s", None, False),
