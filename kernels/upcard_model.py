@@ -84,6 +84,15 @@ def hand_features_batch(hands, trumps):
 
 
 @njit(**JIT)
+def round1_hand(hand, place, upcard):
+    """The cards round 1's features are read from: the dealer's (place 0) with the upcard it
+    would take, everyone else's as held."""
+    if place == 0 and upcard >= 0:
+        return hand | (ONE << np.uint64(upcard))
+    return hand
+
+
+@njit(**JIT)
 def feature_block(place, context):
     """The block of a fitted model's weights: the seat's place and the trump bucket, the low
     two bits of every context of the upcard auction (``kernels.bidding.round1_context``)."""
@@ -115,7 +124,7 @@ def fitted_values(hand, allowed, params, seat, place, upcard, turned, out):
     f = np.empty(N_FEATURES)
     g = np.zeros(N_FEATURES)
     if (allowed >> np.uint64(ORDER)) & ONE:
-        hand_features(hand, turned, f)
+        hand_features(round1_hand(hand, place, upcard), turned, f)
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
         out[ORDER] = max(model_value(params, seat, FM.R1_ORDER, ctx, place, f, g),
                          model_value(params, seat, FM.R1_ALONE, ctx, place, f, g) -

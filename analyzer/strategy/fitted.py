@@ -46,7 +46,7 @@ RIDGE = 1.0  # the ridge penalty on every weight (an unseen context's intercept 
 # with the first generation, knock against the point count, 100,000 games: 0.3 56.5%, 0.6
 # 56.6%, 0.9 56.3%
 ALONE_MARGIN = 0.6
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 # fitted by `make strategies` (the knock sets of best_response.SHIPPED); others on first use
 SHIPPED_MODELS = (("knock", {}), ("knock", {"stick_the_dealer": False}),
                   ("knock", {"lone_defender": True}), ("knock", {"deck32": True}),
@@ -98,21 +98,27 @@ def _points(hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
     return f[:, :B.W_COUNT] @ B.DEFAULT_WEIGHTS + B.DEFAULT_PARAMS[PR.VOID] * f[:, B.W_COUNT]
 
 
-def chunk_equations(hands: np.ndarray, rows: np.ndarray, net: np.ndarray
+def chunk_equations(hands: np.ndarray, upcards: np.ndarray, rows: np.ndarray, net: np.ndarray
                     ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Per model, ``(AᵀA, Aᵀy)`` of one chunk's calls: ``hands`` N's natural masks, ``rows``
-    its decision rows (slots ``RW``), ``net`` N's net points of each row."""
+    """Per model, ``(AᵀA, Aᵀy)`` of one chunk's calls: ``hands`` N's natural masks,
+    ``upcards`` each deal's upcard, ``rows`` its decision rows (slots ``RW``), ``net`` N's net
+    points of each row. Round 1's features are read from the dealer's hand with the upcard
+    (``kernels.upcard_model.round1_hand``)."""
     out = []
     for (point, option), model in sorted(MODELS.items(), key=lambda item: item[1]):
         deal, k = np.nonzero((rows[:, :, RW.POINT] == point) & (rows[:, :, RW.OPTION] == option))
         ctx = rows[deal, k, RW.CONTEXT].astype(np.int64)
         trump = rows[deal, k, RW.TRUMP].astype(np.int64)
         h = hands[deal]
-        f = hand_features_batch(h, trump)
+        places = (ctx // 32) if point == 0 else (ctx - 128) // 8
+        seen = h
+        if point == 0:
+            seen = h | np.where(places == 0, np.left_shift(np.uint64(1), upcards[deal].astype(
+                np.uint64)), np.uint64(0))
+        f = hand_features_batch(seen, trump)
         other = np.zeros_like(f)
         if model == FM.R1_PASS:
             other = hand_features_batch(h, _best_other(h, trump))
-        places = (ctx // 32) if point == 0 else (ctx - 128) // 8
         a = design(f, other, ctx, places)
         y = net[deal, k].astype(np.float64)
         out.append((a.T @ a, a.T @ y))
@@ -148,9 +154,10 @@ def _fit_generation(rules: Rules, policies: np.ndarray, params: np.ndarray, deal
     for first in range(0, deals, 100_000):
         n = min(100_000, deals - first)
         dealers = (first + np.arange(n)) % rules.players
-        dealt, _, rows = decision_rows(rules, policies, params, seed, first, dealers, False)
+        dealt, upcards, rows = decision_rows(rules, policies, params, seed, first, dealers,
+                                             False)
         net = outcome_arrays(rules, 0, rows[..., RW.RESULT:RW.RESULT + X.LEN])["net"]
-        for model, (ata, aty) in enumerate(chunk_equations(dealt[:, 0], rows, net)):
+        for model, (ata, aty) in enumerate(chunk_equations(dealt[:, 0], upcards, rows, net)):
             lhs[model] += ata
             rhs[model] += aty
     ridge = RIDGE * np.eye(FM.LEN)
