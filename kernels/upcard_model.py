@@ -93,6 +93,17 @@ def round1_hand(hand, place, upcard):
 
 
 @njit(**JIT)
+def round1_features_batch(hands, trumps, places, upcards):
+    """``features[n, FM.FEATURES]`` of round-1 calls: natural masks ``hands[n]`` as
+    :func:`round1_hand` reads them from ``places[n]`` with ``upcards[n]``, each for
+    ``trumps[n]``."""
+    out = np.zeros((hands.shape[0], N_FEATURES))
+    for i in range(hands.shape[0]):
+        hand_features(round1_hand(hands[i], places[i], upcards[i]), trumps[i], out[i])
+    return out
+
+
+@njit(**JIT)
 def feature_block(place, context):
     """The block of a fitted model's weights: the seat's place and the trump bucket, the low
     two bits of every context of the upcard auction (``kernels.bidding.round1_context``)."""

@@ -19,7 +19,7 @@ from kernels.layout import deck_mask
 from kernels.policies import D_ANALYZER, choose_upcard_call
 from kernels.rng import stream_state
 from kernels.slots import FM, PR
-from kernels.upcard_model import hand_features_batch, model_value
+from kernels.upcard_model import hand_features_batch, model_value, round1_features_batch
 
 KNOCK = make_rules("knock")
 SUITS = "CDHS"
@@ -74,6 +74,28 @@ def test_features_match_a_count_by_card_text(options):
         trumps.append(trump)
         expected.append(plain_features([CARD_TEXT[c] for c in cards], SUITS[trump]))
     got = hand_features_batch(np.array(hands, dtype=np.uint64), np.array(trumps))
+    assert got.tolist() == expected
+
+
+def test_round_1_features_count_the_upcard_in_the_dealers_hand_only():
+    """The dealer (place 0) is read with the upcard it would take; the other places, and the
+    dealer without an upcard, as they hold their five cards."""
+    deck = [c for c in range(64) if (int(deck_mask(KNOCK.deck)) >> c) & 1]
+    rng = random.Random(7)
+    hands, trumps, places, upcards, expected = [], [], [], [], []
+    for _ in range(400):
+        cards = rng.sample(deck, 6)
+        own, up = cards[:5], cards[5]
+        place = rng.randrange(4)
+        trump = CARD_TEXT[up][1]
+        seen = own + [up] if place == 0 else own
+        hands.append(sum(1 << c for c in own))
+        trumps.append(SUITS.index(trump))
+        places.append(place)
+        upcards.append(up)
+        expected.append(plain_features([CARD_TEXT[c] for c in seen], trump))
+    got = round1_features_batch(np.array(hands, dtype=np.uint64), np.array(trumps),
+                                np.array(places), np.array(upcards))
     assert got.tolist() == expected
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from kernels import bidding as B
 from kernels.slots import FM, PR, RW, X
-from kernels.upcard_model import hand_features_batch
+from kernels.upcard_model import hand_features_batch, round1_features_batch
 
 from ..compute.engine import decision_rows
 from ..errors import UserError
@@ -111,11 +111,8 @@ def chunk_equations(hands: np.ndarray, upcards: np.ndarray, rows: np.ndarray, ne
         trump = rows[deal, k, RW.TRUMP].astype(np.int64)
         h = hands[deal]
         places = (ctx // 32) if point == 0 else (ctx - 128) // 8
-        seen = h
-        if point == 0:
-            seen = h | np.where(places == 0, np.left_shift(np.uint64(1), upcards[deal].astype(
-                np.uint64)), np.uint64(0))
-        f = hand_features_batch(seen, trump)
+        f = round1_features_batch(h, trump, places, upcards[deal]) if point == 0 else \
+            hand_features_batch(h, trump)
         other = np.zeros_like(f)
         if model == FM.R1_PASS:
             other = hand_features_batch(h, _best_other(h, trump))
