@@ -44,6 +44,8 @@ CONNECT_TIMEOUT = "5s"
 TASKS_PER_WORKER = 8  # aim: each worker gets about this many tasks over a run
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker at a time (bounds memory, early stops)
 MAX_CHUNKS_PER_TASK = 16  # keeps tasks seconds long, and early stops (--precision) cheap
+SCATTER_TIMEOUT = 30  # seconds a broadcast of a query's data may take before it is sent again
+SCATTER_TRIES = 3
 
 
 def _kernel(module: str, name: str):
@@ -115,6 +117,19 @@ class DaskBackend:
         """Workers connected now (at least 1)."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
+    def _everywhere(self, data):
+        """``data`` scattered to every worker (a future). A worker that dies while it is
+        being sent can leave the broadcast waiting for ever: each try waits
+        ``SCATTER_TIMEOUT`` seconds, then sends again to the workers still alive."""
+        for _ in range(SCATTER_TRIES):
+            try:
+                return self.client.scatter(data, broadcast=True, hash=False,
+                                           timeout=SCATTER_TIMEOUT)
+            except TimeoutError:
+                continue
+        raise UserError(f"the Dask cluster did not take the query's data in {SCATTER_TRIES} "
+                        f"tries of {SCATTER_TIMEOUT} s; are its workers alive?")
+
     def results(self, work, chunks: list, skip) -> Iterator:
         """Each chunk's result, in chunk order (None for a skipped chunk)."""
         todo = [i for i, (first, n) in enumerate(chunks)
@@ -129,7 +144,7 @@ class DaskBackend:
         pending = as_completed()
         next_group = 0
         # the work function (with its query's arrays) is sent to every worker once
-        work_future = self.client.scatter(work, broadcast=True, hash=False) if groups else None
+        work_future = self._everywhere(work) if groups else None
 
         def submit_more():
             nonlocal next_group
