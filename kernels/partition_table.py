@@ -4,8 +4,9 @@
 An entry holds a bound on the tricks the declaring side takes from a trick start for a whole
 set of positions: every position with
 
-  - the same **shape**: each hand's length in each suit (and, in the double deck, the number of
-    card classes of each suit still out),
+  - the same **shape**: each hand's length in each suit (and, in the double deck early in the
+    hand, more than ``CROSS_CARDS`` cards a hand, the number of card classes of each suit
+    still out),
   - the same leader, playing seats and declaring side,
   - and, in each suit, the same owners of the top cards down to the lowest card that decided
     the result (the **region** of the entry); the cards of a suit below its region are *small*:
@@ -24,10 +25,23 @@ tricks, and after each trick the two positions agree again on the region below.
 Positions are compared over *relative* ranks (``pext`` of each hand by the cards still out),
 as before, so an entry also holds across the solves of a deal and across deals. In the double
 deck the two copies of a card are one class: the region covers whole classes, and which copy a
-player holds is made canonical (equal cards are interchangeable between tricks).
+player holds is made canonical (equal cards are interchangeable between tricks). The classes
+of each suit sit in a field of 8 from the top down (``top_aligned``), so a region — the top
+classes of each suit — means the same cards whatever the number of small classes below it, and
+an entry holds for positions whose small cards pair up differently (two 9s against a 9 and a
+10). Early in a double-deck hand that sharing cost more than it gave (one deal of the
+benchmark took 24× the nodes: the shared entries crowd one bucket and evict each other), so
+above ``CROSS_CARDS`` cards a hand the class counts stay in the key.
 
-Layout: ``tt[bucket, field, way]`` uint64; the bucket is a hash of the shape and seats, and
-holds ``ways`` entries whose fields are contiguous (see ``E``).
+The bucket hashes the shape, the seats and, in the double deck, the holder of each suit's top
+class, which spreads a shape's many positions over buckets (with top alignment a shape's
+positions otherwise crowd one bucket of 64). An entry whose region leaves a suit out holds
+whoever holds that suit's top, but it is found only by positions with its own holders: storing
+it in the bucket of every holder found 30% fewer nodes on hard deals but cost 50% more time
+a node.
+
+Layout: ``tt[bucket, field, way]`` uint64; the bucket is a hash of the shape and seats (and
+the top classes' holders), and holds ``ways`` entries whose fields are contiguous (see ``E``).
 """
 
 import numpy as np
@@ -51,6 +65,7 @@ STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the C
 WEIGHT_SHIFT = np.uint64(24)  # DATA: log2 of the nodes an answer cost, 8 bits
 AGE_SHIFT = np.uint64(40)  # DATA: the probe that stored the entry, the top 24 bits
 AGE_MASK = np.uint64((1 << 24) - 1)
+CROSS_CARDS = 6  # double deck: entries hold across class counts from this many cards a hand
 OLDER_PROBE = 100  # an entry of an earlier probe is replaced before any of this probe
 
 
@@ -121,12 +136,15 @@ def new_tables(nthreads, tt_bits, ways):
 
 @njit(**JIT)
 def position_key(hands, leader, active, decl, double):
-    """The table key of a trick start: ``(shape, ctx, keep, o0, o1, o2)``, ``hands`` the 4
-    normalised masks. ``keep`` marks the cards still out (double deck: both copies of every
-    class still out). The owners of the cards still out, in relative rank order, are bit
-    planes: ``o0`` holds two planes of 32 bits (bit 0 and bit 1 of the seat holding each
-    card); in the double deck, planes per class: ``o0`` the holder of its first copy, ``o1``
-    the holder of the second, ``o2`` whether a second copy is still out."""
+    """The table key of a trick start: ``(shape, ctx, keep, o0, o1, o2, top, spread)``,
+    ``hands`` the 4 normalised masks. ``keep`` marks the cards still out (double deck: both
+    copies of every class still out). The owners of the cards still out, in relative rank
+    order, are bit planes: ``o0`` holds two planes of 32 bits (bit 0 and bit 1 of the seat
+    holding each card); in the double deck, planes per class: ``o0`` the holder of its first
+    copy, ``o1`` the holder of the second, ``o2`` whether a second copy is still out (its
+    upper plane: whether the class is out at all), each suit top-aligned
+    (:func:`top_aligned`); then ``top``, the classes out in that layout, and ``spread``, the
+    holder of each suit's top class (2 bits a suit), which the bucket hashes."""
     u = hands[0] | hands[1] | hands[2] | hands[3]
     shape = np.uint64(0)
     for s in range(4):
@@ -137,11 +155,14 @@ def position_key(hands, leader, active, decl, double):
         k1 = pext(hands[1], u)
         k2 = pext(hands[2], u)
         k3 = pext(hands[3], u)
-        return shape, ctx, u, (k1 | k3) | ((k2 | k3) << PLANE), np.uint64(0), np.uint64(0)
+        return (shape, ctx, u, (k1 | k3) | ((k2 | k3) << PLANE), np.uint64(0), np.uint64(0),
+                np.uint64(0), np.uint64(0))
     occupied = (u | (u >> ONE)) & EVEN_BITS  # the even bit of each class with a card left
     keep = occupied | (occupied << ONE)
-    for q in range(4):
-        ctx |= np.uint64(popcount(occupied & SLOT_MASKS[q])) << np.uint64(10 + 4 * q)
+    top = top_aligned(occupied)
+    if popcount(u) > CROSS_CARDS * popcount(np.uint64(active)):
+        for q in range(4):  # early trick starts: compare only positions of equal classes
+            ctx |= np.uint64(popcount(occupied & SLOT_MASKS[q])) << np.uint64(10 + 4 * q)
     taken = np.uint64(0)
     first0 = first1 = second0 = second1 = second = np.uint64(0)
     for s in range(4):
@@ -152,8 +173,8 @@ def position_key(hands, leader, active, decl, double):
         first = one & ~taken  # the first holder of a class gets its first copy
         canonical = pext(both | (both << ONE) | first | ((one & taken) << ONE), keep)
         taken |= first | both
-        f = pext(canonical, EVEN_BITS)
-        g = pext(canonical, ODD_BITS)
+        f = pdep(pext(canonical, EVEN_BITS), top)
+        g = pdep(pext(canonical, ODD_BITS), top)
         second |= g
         if s & 1:
             first0 |= f
@@ -161,15 +182,38 @@ def position_key(hands, leader, active, decl, double):
         if s & 2:
             first1 |= f
             second1 |= g
-    return (shape, ctx, keep, first0 | (first1 << PLANE), second0 | (second1 << PLANE),
-            second)
+    # the upper plane of o2 marks the classes still out: a field's missing bottom class
+    # cannot pass for one held by N
+    o0 = first0 | (first1 << PLANE)
+    spread = np.uint64(0)
+    for q in range(4):
+        t = np.uint64(8 * q + 7)  # the owner-plane bit of the suit's top class
+        holder = ((o0 >> t) & ONE) | ((o0 >> (t + PLANE - ONE)) & np.uint64(2))
+        spread |= holder << np.uint64(2 * q)
+    return (shape, ctx, keep, o0, second0 | (second1 << PLANE), second | (top << PLANE), top,
+            spread)
+
+
+@njit(**JIT)
+def top_aligned(occupied):
+    """The owner-plane bits of the classes still out (``occupied``: the even bit of each),
+    each suit in a field of 8 from the top down: the top class of a suit always sits at the
+    same bit, so positions whose suits hold different numbers of small classes compare their
+    top cards alike."""
+    top = np.uint64(0)
+    for q in range(4):
+        n = np.uint64(popcount(occupied & SLOT_MASKS[q]))
+        top |= ((ONE << n) - ONE) << (np.uint64(8 * q + 8) - n)
+    return top
 
 
 @njit(**JIT)
 def bucket_of(key, bucket_mask):
-    """The bucket of ``key`` (a ``position_key``): a hash of its shape and seats."""
+    """The bucket of ``key`` (a ``position_key``): a hash of its shape, seats and (double
+    deck) the holders of the suits' top classes."""
     x = key[0] * np.uint64(0x9E3779B97F4A7C15)
-    x ^= (key[1] + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
+    x ^= (key[1] + (key[7] << np.uint64(20)) + np.uint64(0x632BE59BD9B4E019)) * \
+        np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(29)
     x *= np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(32)
@@ -196,10 +240,11 @@ def _matches(tt, b, key, sc):
 
 
 @njit(**JIT)
-def _region_cards(m, keep, double):
+def _region_cards(m, keep, top, double):
     """The cards of the position (normalised mask) in the region ``m`` (over owner planes)."""
     m &= (ONE << PLANE) - ONE  # one plane of the region (both hold the same cards)
     if double:
+        m = pext(m, top)
         return pdep(pdep(m, EVEN_BITS) | pdep(m, ODD_BITS), keep)
     return pdep(m, keep)
 
@@ -217,9 +262,9 @@ def probe(tt, b, key, stamp, target, double):
         hits &= hits - ONE
         data = tt[b, E.DATA, i]
         if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
-            return np.int64(1), _region_cards(tt[b, E.REGION, i], key[2], double), best
+            return np.int64(1), _region_cards(tt[b, E.REGION, i], key[2], key[6], double), best
         if np.int64(data & np.uint64(255)) < target:
-            return np.int64(0), _region_cards(tt[b, E.REGION, i], key[2], double), best
+            return np.int64(0), _region_cards(tt[b, E.REGION, i], key[2], key[6], double), best
         if best == 0:
             best = np.int64((data >> np.uint64(16)) & np.uint64(255))
     return np.int64(-1), np.uint64(0), best
@@ -256,7 +301,7 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     age = np.uint64(probe_no) & AGE_MASK
     m = pext(region_of(deciding, key[2], double), key[2])
     if double:
-        m = pext(m, EVEN_BITS)
+        m = pdep(pext(m, EVEN_BITS), key[6])
     m |= m << PLANE
     result, target = answer
     o0 = key[3] & m
