@@ -4,9 +4,7 @@
 An entry holds a bound on the tricks the declaring side takes from a trick start for a whole
 set of positions: every position with
 
-  - the same **shape**: each hand's length in each suit (and, in the double deck early in the
-    hand, more than ``CROSS_CARDS`` cards a hand, the number of card classes of each suit
-    still out),
+  - the same **shape**: each hand's length in each suit,
   - the same leader, playing seats and declaring side,
   - and, in each suit, the same owners of the top cards down to the lowest card that decided
     the result (the **region** of the entry); the cards of a suit below its region are *small*:
@@ -29,16 +27,17 @@ player holds is made canonical (equal cards are interchangeable between tricks).
 of each suit sit in a field of 8 from the top down (``top_aligned``), so a region — the top
 classes of each suit — means the same cards whatever the number of small classes below it, and
 an entry holds for positions whose small cards pair up differently (two 9s against a 9 and a
-10). Early in a double-deck hand that sharing cost more than it gave (one deal of the
-benchmark took 24× the nodes: the shared entries crowd one bucket and evict each other), so
-above ``CROSS_CARDS`` cards a hand the class counts stay in the key.
+10).
 
 The bucket hashes the shape, the seats and, in the double deck, the holder of each suit's top
-class, which spreads a shape's many positions over buckets (with top alignment a shape's
-positions otherwise crowd one bucket of 64). An entry whose region leaves a suit out holds
-whoever holds that suit's top, but it is found only by positions with its own holders: storing
-it in the bucket of every holder found 30% fewer nodes on hard deals but cost 50% more time
-a node.
+class, which spreads a shape's many positions over buckets; and a double-deck position's
+entries may sit in either of two adjacent buckets (``DOUBLE_BUCKETS``; a store takes the
+cheaper victim of the two). Without them a hard deal's positions of one shape, no longer split
+by class counts, crowded one bucket of 64 and evicted each other (one benchmark deal took 24×
+the nodes; a larger table did not help, the capacity per shape did). An entry whose region
+leaves a suit out holds whoever holds that suit's top, but it is found only by positions with
+its own holders: storing it in the bucket of every holder found 30% fewer nodes on hard deals
+but cost 50% more time a node.
 
 Layout: ``tt[bucket, field, way]`` uint64; the bucket is a hash of the shape and seats (and
 the top classes' holders), and holds ``ways`` entries whose fields are contiguous (see ``E``).
@@ -65,7 +64,7 @@ STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the C
 WEIGHT_SHIFT = np.uint64(24)  # DATA: log2 of the nodes an answer cost, 8 bits
 AGE_SHIFT = np.uint64(40)  # DATA: the probe that stored the entry, the top 24 bits
 AGE_MASK = np.uint64((1 << 24) - 1)
-CROSS_CARDS = 6  # double deck: entries hold across class counts from this many cards a hand
+DOUBLE_BUCKETS = 2  # double deck: a position's entries may sit in this many adjacent buckets
 OLDER_PROBE = 100  # an entry of an earlier probe is replaced before any of this probe
 
 
@@ -160,9 +159,6 @@ def position_key(hands, leader, active, decl, double):
     occupied = (u | (u >> ONE)) & EVEN_BITS  # the even bit of each class with a card left
     keep = occupied | (occupied << ONE)
     top = top_aligned(occupied)
-    if popcount(u) > CROSS_CARDS * popcount(np.uint64(active)):
-        for q in range(4):  # early trick starts: compare only positions of equal classes
-            ctx |= np.uint64(popcount(occupied & SLOT_MASKS[q])) << np.uint64(10 + 4 * q)
     taken = np.uint64(0)
     first0 = first1 = second0 = second1 = second = np.uint64(0)
     for s in range(4):
@@ -251,22 +247,27 @@ def _region_cards(m, keep, top, double):
 
 @njit(**JIT)
 def probe(tt, b, key, stamp, target, double):
-    """Look the position ``key`` up in bucket ``b``: ``(answer, region, best)``, answer 1 when
+    """Look the position ``key`` up in bucket ``b`` (double deck: and its pair ``b ^ 1``):
+    ``(answer, region, best)``, answer 1 when
     an entry holding for it proves at least ``target`` tricks, 0 when one proves fewer
     (``region``: that entry's cards, as a normalised mask of this position), -1 when no entry
     decides (``best``: a lead that decided this position before, card + 1, or 0)."""
-    hits = _matches(tt, b, key, key[1] | (stamp << STAMP_SHIFT))
     best = np.int64(0)
-    while hits:
-        i = lowest_bit(hits)
-        hits &= hits - ONE
-        data = tt[b, E.DATA, i]
-        if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
-            return np.int64(1), _region_cards(tt[b, E.REGION, i], key[2], key[6], double), best
-        if np.int64(data & np.uint64(255)) < target:
-            return np.int64(0), _region_cards(tt[b, E.REGION, i], key[2], key[6], double), best
-        if best == 0:
-            best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+    for pair in range(DOUBLE_BUCKETS if double else 1):
+        bb = b ^ pair
+        hits = _matches(tt, bb, key, key[1] | (stamp << STAMP_SHIFT))
+        while hits:
+            i = lowest_bit(hits)
+            hits &= hits - ONE
+            data = tt[bb, E.DATA, i]
+            if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
+                return np.int64(1), _region_cards(tt[bb, E.REGION, i], key[2], key[6],
+                                                  double), best
+            if np.int64(data & np.uint64(255)) < target:
+                return np.int64(0), _region_cards(tt[bb, E.REGION, i], key[2], key[6],
+                                                  double), best
+            if best == 0:
+                best = np.int64((data >> np.uint64(16)) & np.uint64(255))
     return np.int64(-1), np.uint64(0), best
 
 
@@ -288,12 +289,12 @@ def region_of(deciding, keep, double):
 
 @njit(**JIT)
 def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
-    """Record in bucket ``b`` that the position ``key`` takes at least ``answer[1]`` tricks
-    (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``; ``best`` is the
-    deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2 nodes),
-    ``probe_no`` the number of the current probe of this deal's exact search. An entry with the
-    same region and owners takes the tighter bounds; otherwise the new entry replaces a stale
-    one, else the one that cost least, counting an entry stored by an earlier probe as
+    """Record in bucket ``b`` (double deck: or its pair) that the position ``key`` takes at least
+    ``answer[1]`` tricks (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``;
+    ``best`` is the deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2
+    nodes), ``probe_no`` the number of the current probe of this deal's exact search. An entry
+    with the same region and owners takes the tighter bounds; otherwise the new entry replaces a
+    stale one, else the one that cost least, counting an entry stored by an earlier probe as
     cheapest (the bounds one probe needs are mostly on the other side of the next probe's
     target: after "at least 7" proved, "at least 8" needs upper bounds, and a full double-deck
     table kept the costly lower bounds instead)."""
@@ -309,35 +310,41 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     o2 = key[5] & m
     ways = tt.shape[2]
     victim = 0
+    vb = b
     cheapest = 1 << 30
-    for e in range(ways):
-        ctx = tt[b, E.CTX, e]
-        if ctx >> STAMP_SHIFT != stamp:  # stale: a free entry
-            victim = e
-            cheapest = -(1 << 20)
-            continue
-        if ctx == sc and tt[b, E.SHAPE, e] == key[0] and tt[b, E.REGION, e] == m and \
-                tt[b, E.OWNERS, e] == o0 and tt[b, E.OWNERS + 1, e] == o1 and \
-                tt[b, E.OWNERS + 2, e] == o2:
-            data = tt[b, E.DATA, e]
-            lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
-            ub = np.int64(data & np.uint64(255))
-            if result == 1:
-                lb = max(lb, target)
-            else:
-                ub = min(ub, target - 1)
-            if best == 0:
-                best = np.int64((data >> np.uint64(16)) & np.uint64(255))
-            weight = max(weight, _weight(data))
-            tt[b, E.DATA, e] = _data(weight, best, lb, ub, age)
-            return
-        # any entry of this deal, of any shape sharing the bucket, may give way
-        w_e = _weight(tt[b, E.DATA, e])
-        if tt[b, E.DATA, e] >> AGE_SHIFT != age:
-            w_e -= OLDER_PROBE
-        if w_e < cheapest:
-            victim = e
-            cheapest = w_e
+    for pair in range(DOUBLE_BUCKETS if double else 1):
+        bb = b ^ pair
+        for e in range(ways):
+            ctx = tt[bb, E.CTX, e]
+            if ctx >> STAMP_SHIFT != stamp:  # stale: a free entry
+                if cheapest > -(1 << 20):
+                    victim = e
+                    vb = bb
+                    cheapest = -(1 << 20)
+                continue
+            if ctx == sc and tt[bb, E.SHAPE, e] == key[0] and tt[bb, E.REGION, e] == m and \
+                    tt[bb, E.OWNERS, e] == o0 and tt[bb, E.OWNERS + 1, e] == o1 and \
+                    tt[bb, E.OWNERS + 2, e] == o2:
+                data = tt[bb, E.DATA, e]
+                lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
+                ub = np.int64(data & np.uint64(255))
+                if result == 1:
+                    lb = max(lb, target)
+                else:
+                    ub = min(ub, target - 1)
+                if best == 0:
+                    best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+                weight = max(weight, _weight(data))
+                tt[bb, E.DATA, e] = _data(weight, best, lb, ub, age)
+                return
+            w_e = _weight(tt[bb, E.DATA, e])
+            if tt[bb, E.DATA, e] >> AGE_SHIFT != age:
+                w_e -= OLDER_PROBE
+            if w_e < cheapest:
+                victim = e
+                vb = bb
+                cheapest = w_e
+    b = vb
     tt[b, E.SHAPE, victim] = key[0]
     tt[b, E.CTX, victim] = sc
     tt[b, E.REGION, victim] = m
