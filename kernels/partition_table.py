@@ -317,10 +317,9 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
         for e in range(ways):
             ctx = tt[bb, E.CTX, e]
             if ctx >> STAMP_SHIFT != stamp:  # stale: a free entry
-                if cheapest > -(1 << 20):
-                    victim = e
-                    vb = bb
-                    cheapest = -(1 << 20)
+                victim = e
+                vb = bb
+                cheapest = -(1 << 20)
                 continue
             if ctx == sc and tt[bb, E.SHAPE, e] == key[0] and tt[bb, E.REGION, e] == m and \
                     tt[bb, E.OWNERS, e] == o0 and tt[bb, E.OWNERS + 1, e] == o1 and \
