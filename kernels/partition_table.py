@@ -253,7 +253,7 @@ def probe(tt, b, key, stamp, target, double):
     (``region``: that entry's cards, as a normalised mask of this position), -1 when no entry
     decides (``best``: a lead that decided this position before, card + 1, or 0)."""
     best = np.int64(0)
-    for pair in range(DOUBLE_BUCKETS if double else 1):
+    for pair in range(DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1):
         bb = b ^ pair
         hits = _matches(tt, bb, key, key[1] | (stamp << STAMP_SHIFT))
         while hits:
@@ -312,7 +312,7 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     victim = 0
     vb = b
     cheapest = 1 << 30
-    for pair in range(DOUBLE_BUCKETS if double else 1):
+    for pair in range(DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1):
         bb = b ^ pair
         for e in range(ways):
             ctx = tt[bb, E.CTX, e]
