@@ -178,14 +178,14 @@ def position_key(hands, leader, active, decl, double):
         if s & 2:
             first1 |= f
             second1 |= g
-    # the upper plane of o2 marks the classes still out: a field's missing bottom class
-    # cannot pass for one held by N
     o0 = first0 | (first1 << PLANE)
     spread = np.uint64(0)
     for q in range(4):
         t = np.uint64(8 * q + 7)  # the owner-plane bit of the suit's top class
         holder = ((o0 >> t) & ONE) | ((o0 >> (t + PLANE - ONE)) & np.uint64(2))
         spread |= holder << np.uint64(2 * q)
+    # the upper plane of o2 marks the classes still out: a field's missing bottom class
+    # cannot pass for one held by N
     return (shape, ctx, keep, o0, second0 | (second1 << PLANE), second | (top << PLANE), top,
             spread)
 
@@ -245,15 +245,21 @@ def _region_cards(m, keep, top, double):
     return pdep(m, keep)
 
 
+@njit(inline="always", **JIT)
+def _buckets_used(tt, double):
+    """How many adjacent buckets (``b ^ 0``, ``b ^ 1``, ...) hold a position's entries."""
+    return DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1
+
+
 @njit(**JIT)
 def probe(tt, b, key, stamp, target, double):
     """Look the position ``key`` up in bucket ``b`` (double deck: and its pair ``b ^ 1``):
-    ``(answer, region, best)``, answer 1 when
-    an entry holding for it proves at least ``target`` tricks, 0 when one proves fewer
-    (``region``: that entry's cards, as a normalised mask of this position), -1 when no entry
-    decides (``best``: a lead that decided this position before, card + 1, or 0)."""
+    ``(answer, region, best)``, answer 1 when an entry holding for it proves at least
+    ``target`` tricks, 0 when one proves fewer (``region``: that entry's cards, as a normalised
+    mask of this position), -1 when no entry decides (``best``: a lead that decided this
+    position before, card + 1, or 0)."""
     best = np.int64(0)
-    for pair in range(DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1):
+    for pair in range(_buckets_used(tt, double)):
         bb = b ^ pair
         hits = _matches(tt, bb, key, key[1] | (stamp << STAMP_SHIFT))
         while hits:
@@ -312,7 +318,7 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     victim = 0
     vb = b
     cheapest = 1 << 30
-    for pair in range(DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1):
+    for pair in range(_buckets_used(tt, double)):
         bb = b ^ pair
         for e in range(ways):
             ctx = tt[bb, E.CTX, e]
@@ -336,6 +342,7 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
                 weight = max(weight, _weight(data))
                 tt[bb, E.DATA, e] = _data(weight, best, lb, ub, age)
                 return
+            # any entry of this deal, of any shape sharing the bucket, may give way
             w_e = _weight(tt[bb, E.DATA, e])
             if tt[bb, E.DATA, e] >> AGE_SHIFT != age:
                 w_e -= OLDER_PROBE
@@ -343,17 +350,16 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
                 victim = e
                 vb = bb
                 cheapest = w_e
-    b = vb
-    tt[b, E.SHAPE, victim] = key[0]
-    tt[b, E.CTX, victim] = sc
-    tt[b, E.REGION, victim] = m
-    tt[b, E.OWNERS, victim] = o0
-    tt[b, E.OWNERS + 1, victim] = o1
-    tt[b, E.OWNERS + 2, victim] = o2
+    tt[vb, E.SHAPE, victim] = key[0]
+    tt[vb, E.CTX, victim] = sc
+    tt[vb, E.REGION, victim] = m
+    tt[vb, E.OWNERS, victim] = o0
+    tt[vb, E.OWNERS + 1, victim] = o1
+    tt[vb, E.OWNERS + 2, victim] = o2
     if result == 1:
-        tt[b, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB, age)
+        tt[vb, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB, age)
     else:
-        tt[b, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
+        tt[vb, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
 
 
 @njit(**JIT)
