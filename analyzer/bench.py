@@ -170,8 +170,8 @@ def bench_solve(scale: float = 1.0, reference_deals: int = 10, progress=None) ->
 def bench_single_calls(count: int) -> dict:
     """What a bot pays to ask about one knock deal at a time, one thread: microseconds a
     solve in a batch, a ``Solver.solve`` call, a ``Solver.values`` call (every opening lead
-    valued) and a ``solve_deal`` call (which values every opening lead and formats the deal),
-    over the same ``count`` deals; medians of three runs."""
+    valued), a ``solve_deal`` call (the deal's tricks) and one whose every opening lead is
+    read (valued on reading), over the same ``count`` deals; medians of three runs."""
     config = replace(solve_configs()[0], deals=count)  # the first: knock, four seats
     hands, trumps, leaders, active, decl = bench_deals(config)
     rules = config.rules
@@ -193,12 +193,19 @@ def bench_single_calls(count: int) -> dict:
         for i in range(count):
             solve_deal(rules, deals[i], int(trumps[i]), 0, leader=int(leaders[i]))
 
+    def whole_deals_and_leads():
+        leads = 0
+        for i in range(count):
+            leads += len(solve_deal(rules, deals[i], int(trumps[i]), 0,
+                                    leader=int(leaders[i])).leads)
+        return leads
+
     before = num_threads()
     try:
         set_threads(1)
         micro = {}
         for name, run in (("batch", batch), ("solver", one_by_one), ("values", leads),
-                          ("solve_deal", whole_deals)):
+                          ("solve_deal", whole_deals), ("leads", whole_deals_and_leads)):
             run()
             times = []
             for _ in range(3):
@@ -210,7 +217,8 @@ def bench_single_calls(count: int) -> dict:
         set_threads(before)
     return {"deals": count, "batch_us": micro["batch"], "solver_us": micro["solver"],
             "values_us": micro["values"], "solve_deal_us": micro["solve_deal"],
-            "solve_deal_python_us": micro["solve_deal"] - micro["values"],
+            "solve_deal_python_us": micro["solve_deal"] - micro["solver"],
+            "solve_deal_leads_us": micro["leads"],
             "solver_overhead_us": micro["solver"] - micro["batch"],
             "solve_deal_ratio": micro["solve_deal"] / micro["batch"]}
 
@@ -292,8 +300,10 @@ FIGURES = {
                "×", 2, False),
         Figure("single_calls.values_us", "knock, a Solver.values call (every lead valued)",
                "µs", None, False),
-        Figure("single_calls.solve_deal_python_us", "knock, a solve_deal call over that",
-               "µs", None, False),
+        Figure("single_calls.solve_deal_python_us",
+               "knock, a solve_deal call over a Solver.solve call", "µs", None, False),
+        Figure("single_calls.solve_deal_leads_us",
+               "knock, a solve_deal call with every lead's value read", "µs", None, False),
         Figure("cold_start_s", "a fresh process, empty numba cache, one solve", "s", None,
                False),
     ],

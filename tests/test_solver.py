@@ -364,3 +364,30 @@ def test_the_solver_object_answers_as_the_batch(name):
         assert solver.nodes == nodes[i], i
         assert solver.solve(*args, target=3, table=on_table) == at_least_3[i], i
         assert list(solver.values(*args, table=on_table)) == list(values[i]), i
+
+
+def test_solve_deal_tricks_and_leads_read_later_agree_with_brute_force():
+    """``solve_deal`` answers a deal's tricks with one exact solve and values the opening
+    leads only when they are read: both agree with the brute force on random knock deals
+    (every seat declaring and leading), and the nodes count the leads once read."""
+    from analyzer.game.notation import Deal
+    from analyzer.questions.solve import solve_deal
+
+    rng = random.Random("solve_deal leads on reading")
+    rules = make_rules("knock")
+    for _ in range(12):
+        deck = deck_ids()
+        rng.shuffle(deck)
+        hands = {s: deck[5 * s:5 * s + 5] for s in range(4)}
+        trump, declarer, leader = rng.randrange(4), rng.randrange(4), rng.randrange(4)
+        names = {"NESW"[s]: [card_name(c) for c in cards] for s, cards in hands.items()}
+        declarers = {"NESW"[declarer], ref.partner("NESW"[declarer])}
+        args = (names, "CDHS"[trump], "NESW"[leader], list("NESW"), declarers)
+        result = solve_deal(rules, Deal(hands={s: sum(1 << c for c in cards)
+                                               for s, cards in hands.items()}),
+                            trump, declarer, leader=leader)
+        assert result.declarer_tricks == ref.dd_tricks(*args)
+        before = result.nodes
+        assert result.leads == ref.dd_card_values(*args)
+        assert result.nodes > before
+        assert result.to_dict()["leads"] == result.leads

@@ -4,8 +4,7 @@ given away in an n-ask) made best for that side."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -20,27 +19,50 @@ from ..game.seating import default_leader, partner, seating
 from ..game.variants import DUMMY, LADDER, Rules
 
 
-@dataclass
 class SolveResult:
-    """The double-dummy answer for one deal: tricks of each side with best play, the value of
-    every opening lead, the choices the solver made for a side (discards, the dummy, the ask
-    exchange), the hands as played, and the nodes searched."""
+    """The double-dummy answer for one deal: tricks of each side with best play, the choices
+    the solver made for a side (discards, the dummy, the ask exchange), and, when first read,
+    the value of every opening lead (``leads``, a search about as long again as the deal's)
+    and the hands as played (``hands``). A bot that wants only the tricks pays for one exact
+    solve; ``nodes`` counts what was searched so far, the leads included once valued."""
 
-    declarer: str
-    leader: str
-    trump: str
-    declarer_tricks: int
-    defender_tricks: int
-    leads: dict
-    nodes: int
-    choices: dict = field(default_factory=dict)
-    hands: dict = field(default_factory=dict)
+    def __init__(self, rules: Rules, played: list, trump: int, declarer: int, leader: int,
+                 active: int, decl: int, tricks: int, nodes: int, choices: dict):
+        self.declarer, self.leader, self.trump = SEATS[declarer], SEATS[leader], "CDHS"[trump]
+        self.declarer_tricks = tricks
+        self.defender_tricks = rules.hand_size - tricks
+        self.choices = choices
+        self._rules, self._played = rules, played
+        self._position = (trump, leader, active, decl)
+        self._nodes = nodes
+        self._lead_nodes = 0
+
+    @cached_property
+    def leads(self) -> dict:
+        """The declaring side's tricks after each opening lead, by card text."""
+        solver = shared_solver(self._rules)
+        values = solver.values(self._played, *self._position)
+        self._lead_nodes = solver.nodes
+        return {CARD_TEXT[c]: v for c, v in enumerate(values.tolist()) if v >= 0}
+
+    @cached_property
+    def hands(self) -> dict:
+        """The hands as played, by seat name."""
+        active = self._position[2]
+        return {SEATS[s]: format_hand(self._played[s]) for s in range(4) if (active >> s) & 1}
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched: the deal's solve (and its options), and the leads once valued."""
+        return self._nodes + self._lead_nodes
 
     def to_dict(self) -> dict:
-        """The result as a JSON-ready dict (the keys of ``euchre solve --json``)."""
+        """The result as a JSON-ready dict (the keys of ``euchre solve --json``); values the
+        leads."""
+        leads = self.leads
         return {"declarer": self.declarer, "leader": self.leader, "trump": self.trump,
                 "declarer_tricks": self.declarer_tricks,
-                "defender_tricks": self.defender_tricks, "leads": self.leads,
+                "defender_tricks": self.defender_tricks, "leads": leads,
                 "nodes": self.nodes, "choices": self.choices, "hands": self.hands}
 
 
@@ -61,34 +83,31 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
     and dealer for a pick-up, the dummy in cutthroat, the partner's hand for a 6-ask). Where a
     side still has a choice (the dealer's discard, the maker's best 5 of 10 with the dummy,
     the card given away in a 6-ask) every option is solved and the best one for that side is
-    used. Raises UserError for an impossible deal."""
+    used. The result values each opening lead when its ``leads`` are first read. Raises
+    UserError for an impossible deal."""
     active, decl, dealer, leader = _contract(rules, declarer, mode, dealer, leader,
                                              defender_alone)
     options, chooser, labels = _options(rules, deal, trump, declarer, mode, dealer, active)
     n = rules.hand_size
-    for s in range(4):
-        if (active >> s) & 1 and any(o[s].bit_count() != n for o in options):
-            raise UserError(f"{SEATS[s]} holds {options[0][s].bit_count()} cards; "
-                            f"{rules.variant} hands have {n} at the first lead")
-    nodes = 0
-    best = 0
+    seats = [s for s in range(4) if (active >> s) & 1]
+    for hands in options:
+        for s in seats:
+            if hands[s].bit_count() != n:
+                raise UserError(f"{SEATS[s]} holds {hands[s].bit_count()} cards; "
+                                f"{rules.variant} hands have {n} at the first lead")
     if len(options) > 1:
         hands = np.array(options, dtype=np.uint64)
         values, used = solve_positions(rules, hands, trump, leader, active, decl, -1)
-        nodes += int(used.sum())
         picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
         best = int(np.argmax(picks))
-    solver = shared_solver(rules)
-    played = options[best]
-    values = solver.values(played, trump, leader, active, decl)
-    nodes += solver.nodes
-    leads = {CARD_TEXT[c]: v for c, v in enumerate(values.tolist()) if v >= 0}
-    total = max(leads.values()) if (decl >> leader) & 1 else min(leads.values())
-    return SolveResult(
-        declarer=SEATS[declarer], leader=SEATS[leader], trump="CDHS"[trump],
-        declarer_tricks=total, defender_tricks=n - total, leads=leads, nodes=nodes,
-        choices=labels[best],
-        hands={SEATS[s]: format_hand(played[s]) for s in range(4) if (active >> s) & 1})
+        tricks, nodes = int(values[best]), int(used.sum())
+    else:
+        best = 0
+        solver = shared_solver(rules)
+        tricks = solver.solve(options[0], trump, leader, active, decl)
+        nodes = solver.nodes
+    return SolveResult(rules, options[best], trump, declarer, leader, active, decl, tricks,
+                       nodes, labels[best])
 
 
 @lru_cache(maxsize=256)
