@@ -292,7 +292,8 @@ class W(IntEnum):
     REL = 13  # the cards that decided the answer _trick (or a cut-off) just returned
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
     MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
-    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS
+    HISTORY = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS  # the leads that cut, by seat and card
+    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS + 4 * 64
 
 
 class Q(IntEnum):

@@ -18,7 +18,8 @@ over single card plays, with
   - one move per run of equivalent cards (adjacent among the cards still out and on the table,
     held by the same hand);
   - move ordering: cheapest winning card first when the trick can be won, else the lowest card;
-    on lead, winners first.
+    on lead, the leads that cut off most this deal first (a history table, the deeper cut-offs
+    weighing far more), then winners.
 Exact counts come from a few zero-window probes (MTD-style), which share the table.
 
 Working memory is one uint64 array ``w`` per thread (hands, counters, move lists) and one
@@ -44,6 +45,7 @@ ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 MAX_TRICKS_DEEP = 14
 TT_WAYS = 64  # entries of a bucket in a large (double-deck) table
 SMALL_TT_WAYS = 4  # in a small (single-deck) one, where a deal visits few positions
+HISTORY_WEIGHT = 32  # a lead's ordering score per doubling of its history: the history leads
 
 
 @njit(**JIT)
@@ -65,6 +67,7 @@ def new_deal(w):
     w[W.STAMP] += ONE
     for e in range(MEMO_ENTRIES):
         w[W.MEMO + e * MEMO_WORDS + 4] = 0
+    w[W.HISTORY:W.HISTORY + 4 * 64] = 0
 
 
 @njit(**JIT)
@@ -416,9 +419,10 @@ def _endgame(w, leader, target):
 def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
-    Leads: top cards of a suit, then low cards to the partner's top card, then low cards;
-    trumps first for the declarers, last for the defenders. Follows: the cheapest card that
-    wins when an opponent is winning, else the lowest, keeping trumps."""
+    Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
+    top cards of a suit, then low cards to the partner's top card, then low cards; trumps
+    first for the declarers, last for the defenders. Follows: the cheapest card that wins
+    when an opponent is winning, else the lowest, keeping trumps."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
@@ -441,6 +445,9 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
                 sc = -power
             if b >> 4 == TRUMP_SLOT:
                 sc += 20 if side == 1 else -20
+            history = w[W.HISTORY + 64 * seat + b]
+            if history:
+                sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
         elif ((decl >> win_seat) & 1) == side:
             sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
         elif beats(b, win_card, double):
@@ -701,6 +708,9 @@ def _trick(w, tt, leader, target, depth):
             result = r1
             rel0 = rel1
             best = c0 + 1
+            # the history of this lead: a cut-off with rem tricks left weighs 8**rem, so
+            # the leads that decided large subtrees this deal are tried first everywhere
+            w[W.HISTORY + 64 * p0 + c0] += ONE << np.uint64(3 * rem)
             break
         rel0 |= rel1
     w[W.HANDS + p0] = h0
