@@ -17,7 +17,8 @@ over single card plays, with
     comes with those cards in ``w[W.REL]``;
   - one move per run of equivalent cards (adjacent among the cards still out and on the table,
     held by the same hand);
-  - move ordering: cheapest winning card first when the trick can be won, else the lowest card;
+  - move ordering: cheapest winning card first when the trick can be won, else the lowest card
+    (the hand before last covers its partner's card when the last hand could beat it);
     on lead, the leads that cut off most this deal first (a history table, the deeper cut-offs
     weighing far more), then winners.
 Exact counts come from a few zero-window probes (MTD-style), which share the table.
@@ -422,7 +423,9 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
     top cards of a suit, then low cards to the partner's top card, then low cards; trumps
     first for the declarers, last for the defenders. Follows: the cheapest card that wins
-    when an opponent is winning, else the lowest, keeping trumps."""
+    when an opponent is winning, else the lowest, keeping trumps; the hand before last, when
+    its partner's card is winning but the last hand can beat it, the cheapest card the last
+    hand cannot beat first."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
@@ -432,10 +435,25 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
         for s in range(4):
             if ((decl >> s) & 1) == side:
                 ours |= w[W.HANDS + s]
+    # the hand before last, its partner winning: the last hand's best card, if it beats
+    # the partner's (then a card that wins the trick out of the last hand's reach comes first)
+    threat = -1
+    if pos >= 1 and pos == np.int64(w[W.NACTIVE]) - 2 and ((decl >> win_seat) & 1) == side:
+        last = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
+        reach = last & SLOT_MASKS[led]
+        if not reach:
+            reach = last & TRUMP_MASK
+        if reach and beats(highest_bit(reach), win_card, double):
+            threat = highest_bit(reach)
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
-        if pos == 0:
+        if threat >= 0:
+            if beats(b, win_card, double) and not beats(threat, b, double):
+                sc = 100 - power
+            else:
+                sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
+        elif pos == 0:
             hi = highest_bit(allc & SLOT_MASKS[b >> 4])
             if hi == b:
                 sc = 100 + power
