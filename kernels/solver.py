@@ -423,7 +423,8 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
     top cards of a suit, then low cards to the partner's top card, then low cards; trumps
     first for the declarers, last for the defenders. Follows: the cheapest card that wins
-    when an opponent is winning, else the lowest, keeping trumps; the hand before last, when
+    when an opponent is winning (the second hand of four: first those the next hand cannot
+    beat), else the lowest, keeping trumps; the hand before last, when
     its partner's card is winning but the last hand can beat it, the cheapest card the last
     hand cannot beat first."""
     decl = np.int64(w[W.DECL])
@@ -445,6 +446,16 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
             reach = last & TRUMP_MASK
         if reach and beats(highest_bit(reach), win_card, double):
             threat = highest_bit(reach)
+    # a hand with an opponent still to play after it and another hand after that (second
+    # hand of four): that opponent's best card, which a winner it can beat only draws out
+    beyond = -1
+    if 1 <= pos < np.int64(w[W.NACTIVE]) - 2:
+        after = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
+        reach = after & SLOT_MASKS[led]
+        if not reach:
+            reach = after & TRUMP_MASK
+        if reach:
+            beyond = highest_bit(reach)
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
@@ -470,6 +481,8 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
             sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
         elif beats(b, win_card, double):
             sc = 100 - power - (20 if b >> 4 == TRUMP_SLOT and led != TRUMP_SLOT else 0)
+            if beyond >= 0 and beats(beyond, b, double):
+                sc -= 50  # after the winners the next hand cannot beat, before the low cards
         else:
             sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
         w[base + i] = (np.uint64(sc + 1024) << np.uint64(8)) | np.uint64(b)
