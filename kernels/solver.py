@@ -422,20 +422,22 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
     Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
     top cards of a suit, then low cards to the partner's top card, then low cards; trumps
-    first for the declarers, last for the defenders. Follows: the cheapest card that wins
-    when an opponent is winning (the second hand of four: first those the next hand cannot
-    beat), else the lowest, keeping trumps; the hand before last, when
-    its partner's card is winning but the last hand can beat it, the cheapest card the last
-    hand cannot beat first."""
+    first for the declarers, last for the defenders; a side suit the next hand can ruff
+    later. Follows: the cheapest card that wins when an opponent is winning (the second hand
+    of four: first those the next hand cannot beat), else the lowest, keeping trumps; the
+    hand before last, when its partner's card is winning but the last hand can beat it, the
+    cheapest card the last hand cannot beat first."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     ours = np.uint64(0)
+    lho = np.uint64(0)  # on lead: the next hand
     if pos == 0:
         for s in range(4):
             if ((decl >> s) & 1) == side:
                 ours |= w[W.HANDS + s]
+        lho = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
     # the hand before last, its partner winning: the last hand's best card, if it beats
     # the partner's (then a card that wins the trick out of the last hand's reach comes first)
     threat = -1
@@ -474,6 +476,8 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
                 sc = -power
             if b >> 4 == TRUMP_SLOT:
                 sc += 20 if side == 1 else -20
+            elif not (lho & SLOT_MASKS[b >> 4]) and (lho & TRUMP_MASK):
+                sc -= 30  # the next hand can ruff it
             history = w[W.HISTORY + 64 * seat + b]
             if history:
                 sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
