@@ -56,6 +56,11 @@ class SolveResult:
         """Nodes searched: the deal's solve (and its options), and the leads once valued."""
         return self._nodes + self._lead_nodes
 
+    def __repr__(self) -> str:
+        return (f"SolveResult(declarer={self.declarer!r}, leader={self.leader!r}, "
+                f"trump={self.trump!r}, declarer_tricks={self.declarer_tricks}, "
+                f"defender_tricks={self.defender_tricks}, choices={self.choices!r})")
+
     def to_dict(self) -> dict:
         """The result as a JSON-ready dict (the keys of ``euchre solve --json``); values the
         leads."""
