@@ -26,14 +26,17 @@ class SolveResult:
     and the hands as played (``hands``). A bot that wants only the tricks pays for one exact
     solve; ``nodes`` counts what was searched so far, the leads included once valued."""
 
-    def __init__(self, rules: Rules, played: list, trump: int, declarer: int, leader: int,
-                 active: int, decl: int, tricks: int, nodes: int, choices: dict):
+    def __init__(self, rules: Rules, played: list, position: tuple, declarer: int,
+                 tricks: int, nodes: int, choices: dict):
+        """``played`` the hands (natural masks) as played, ``position`` the numbers of the
+        solver's call ``(trump, leader, active, decl)``, ``tricks`` the declaring side's, and
+        ``nodes`` those searched for them."""
+        trump, leader = position[0], position[1]
         self.declarer, self.leader, self.trump = SEATS[declarer], SEATS[leader], "CDHS"[trump]
         self.declarer_tricks = tricks
         self.defender_tricks = rules.hand_size - tricks
         self.choices = choices
-        self._rules, self._played = rules, played
-        self._position = (trump, leader, active, decl)
+        self._rules, self._played, self._position = rules, played, position
         self._nodes = nodes
         self._lead_nodes = 0
 
@@ -111,7 +114,7 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
         solver = shared_solver(rules)
         tricks = solver.solve(options[0], trump, leader, active, decl)
         nodes = solver.nodes
-    return SolveResult(rules, options[best], trump, declarer, leader, active, decl, tricks,
+    return SolveResult(rules, options[best], (trump, leader, active, decl), declarer, tricks,
                        nodes, labels[best])
 
 
