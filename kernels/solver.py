@@ -416,6 +416,17 @@ def _endgame(w, leader, target):
     return result
 
 
+@njit(inline="always", **JIT)
+def _best_reply(w, seat, led):
+    """The strongest card the next hand after ``seat`` can play to a trick led in ``led``:
+    its highest of that suit or, void in it, its highest trump; -1 when it has neither."""
+    hand = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
+    reach = hand & SLOT_MASKS[led]
+    if not reach:
+        reach = hand & TRUMP_MASK
+    return np.int64(highest_bit(reach)) if reach else np.int64(-1)
+
+
 @njit(**JIT)
 def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
@@ -442,22 +453,14 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     # the partner's (then a card that wins the trick out of the last hand's reach comes first)
     threat = -1
     if pos >= 1 and pos == np.int64(w[W.NACTIVE]) - 2 and ((decl >> win_seat) & 1) == side:
-        last = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
-        reach = last & SLOT_MASKS[led]
-        if not reach:
-            reach = last & TRUMP_MASK
-        if reach and beats(highest_bit(reach), win_card, double):
-            threat = highest_bit(reach)
+        reply = _best_reply(w, seat, led)
+        if reply >= 0 and beats(reply, win_card, double):
+            threat = reply
     # a hand with an opponent still to play after it and another hand after that (second
     # hand of four): that opponent's best card, which a winner it can beat only draws out
     beyond = -1
     if 1 <= pos < np.int64(w[W.NACTIVE]) - 2:
-        after = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
-        reach = after & SLOT_MASKS[led]
-        if not reach:
-            reach = after & TRUMP_MASK
-        if reach:
-            beyond = highest_bit(reach)
+        beyond = _best_reply(w, seat, led)
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
