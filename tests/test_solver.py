@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from numba import njit
 
 from analyzer.compute.solver import Solver, card_values, solve_positions
+from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
+from analyzer.questions.solve import solve_deal
 from kernels.partition_table import bucket_of, new_tables, position_key, probe, store
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids
@@ -370,9 +372,6 @@ def test_solve_deal_tricks_and_leads_read_later_agree_with_brute_force():
     """``solve_deal`` answers a deal's tricks with one exact solve and values the opening
     leads only when they are read: both agree with the brute force on random knock deals
     (every seat declaring and leading), and the nodes count the leads once read."""
-    from analyzer.game.notation import Deal
-    from analyzer.questions.solve import solve_deal
-
     rng = random.Random("solve_deal leads on reading")
     rules = make_rules("knock")
     for _ in range(12):
