@@ -66,6 +66,15 @@ def new_deal(w):
     itself), so this is only to make node counts depend on the deal alone, whatever a thread
     solved before it; the solves of one deal share their entries."""
     w[W.STAMP] += ONE
+    next_deal_same_table(w)
+
+
+@njit(**JIT)
+def next_deal_same_table(w):
+    """Start a new deal in ``w`` that keeps the table's entries (the remembered answers and
+    the history of cut-offs are the deal's own): for runs of deals that share many positions,
+    such as consecutive layouts of exact mode, in a fixed order so node counts stay
+    reproducible (``kernels.query.run_chunk``)."""
     for e in range(MEMO_ENTRIES):
         w[W.MEMO + e * MEMO_WORDS + 4] = 0
     w[W.HISTORY:W.HISTORY + 4 * 64] = 0

@@ -8,13 +8,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer.compute.query import run_query
 from analyzer.compute.runner import run_chunks
+from analyzer.compute.solver import solve_positions
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import point_query
+from analyzer.questions.decide import point_query, prepare
 from analyzer.questions.odds import decision_point, odds
 from analyzer.strategy.seats import others_policies
 from kernels.dealing import OP_EQ, OP_GE, Dealing, binomial_table, deal_groups
+from kernels.query import LAYOUT_RUN
+from kernels.slots import S
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.cards import card_name, deck_ids
 
@@ -381,3 +385,29 @@ def test_a_table_that_pools_bids_says_so():
     assert pooled_bids_note(make_rules("bid", double_deck=True), points) == []
     assert pooled_bids_note(make_rules("bid"), analyzer) == []
     assert pooled_bids_note(make_rules("knock"), analyzer) == []
+
+
+def test_exact_layouts_sharing_a_table_solve_as_each_alone():
+    """Exact mode's consecutive layouts share the solver's table (``kernels.query.LAYOUT_RUN``
+    at a time): each layout's tricks equal a solve of that layout on a fresh table, and the
+    node counts do not depend on the threads. The layouts start mid-run and span three."""
+    rules = make_rules("bid")
+    point = decision_point(rules, "JH AH KH QD 9S TC", "N", None, None, None)
+    policies, params = others_policies("points", "dd", rules)
+    d = prepare(point, policies, params, True, True, [2], {3})
+    first, n = LAYOUT_RUN // 2, 2 * LAYOUT_RUN
+    before = num_threads()
+    try:
+        chunks = []
+        for threads in (1, max_threads()):
+            set_threads(threads)
+            chunks.append(run_query(d.query, 0, first, n, True))
+    finally:
+        set_threads(before)
+    chunk = chunks[0]
+    assert chunk.ok.all() and (chunk.nodes == chunks[1].nodes).all()
+    assert (chunk.outcomes == chunks[1].outcomes).all()
+    for s, row in enumerate(d.query.scenario_array()):
+        alone, _ = solve_positions(rules, chunk.dealt, int(row[S.TRUMP]), int(row[S.LEADER]),
+                                   int(row[S.ACTIVE]), int(row[S.DECL]), -1)
+        assert (chunk.outcomes[:, s] == alone).all()

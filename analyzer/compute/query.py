@@ -107,6 +107,14 @@ class QueryChunk:
         return self.tries > 0
 
 
+def exact_chunk(chunk: int) -> int:
+    """The chunk of an exact-mode run near ``chunk``: a whole number of the kernel's runs of
+    consecutive layouts that share a table (``kernels.query.LAYOUT_RUN``) and at least one
+    run per thread, so every thread has work and node counts depend neither on the chunk
+    nor on the threads."""
+    return max(-(-chunk // Q.LAYOUT_RUN), num_threads()) * Q.LAYOUT_RUN
+
+
 def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
               max_tries: int = MAX_TRIES) -> QueryChunk:
     """Deal deals ``first .. first+n-1`` of ``q`` (random from ``seed``, or layout number

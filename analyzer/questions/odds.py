@@ -21,7 +21,7 @@ from kernels import policies as P
 from kernels.slots import PT
 
 from ..compute.effort import Effort
-from ..compute.query import MAX_TRIES, run_query
+from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
 from ..errors import UserError
 from ..game.auction import DecisionPoint, heard_text, parse_heard
@@ -245,11 +245,12 @@ def _work(d: Decision, seed: int, exact: bool):
     return work
 
 
-def exact_estimate(d: Decision, seed: int = 0, sample: int = 256) -> tuple[int, float]:
+def exact_estimate(d: Decision, seed: int = 0, sample: int | None = None) -> tuple[int, float]:
     """``(layouts, seconds)``: how many layouts exact mode would play for ``d`` and about how
-    long, from timing ``sample`` of them here."""
+    long, from timing ``sample`` of them here (by default two of the kernel's runs of layouts a
+    thread: consecutive layouts share the solver's table, so a short sample would be slow)."""
     count = d.query.layouts()
-    sample = min(count, sample)
+    sample = min(count, sample or exact_chunk(1) * 2)
     start = time.perf_counter()
     _work(d, seed, True)(0, sample)
     return count, (time.perf_counter() - start) / sample * count
@@ -276,6 +277,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
                 return False
             t = option_table(d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
+    if exact:
+        chunk = exact_chunk(chunk)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
                         progress=effort.progress)
     counts = totals.counts
