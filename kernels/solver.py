@@ -480,7 +480,7 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
                 sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
         elif pos == 0:
             hi = highest_bit(allc & SLOT_MASKS[b >> 4])
-            if hi == b:
+            if hi == b or (double != 0 and (hi ^ 1) == b):  # double deck: the top class
                 sc = 100 + power
             elif (ours >> np.uint64(hi)) & ONE:
                 sc = 60 - power  # low, to the partner's top card of the suit
