@@ -442,7 +442,7 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
     Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
     top cards of a suit, then low cards to the partner's top card, then low cards; trumps
-    first for the declarers, last for the defenders; a side suit the next hand can ruff
+    first for the declarers, last for the defenders; a side suit an opponent can ruff
     later. Follows: the cheapest card that wins when an opponent is winning (the second hand
     of four: first those the next hand cannot beat), else the lowest, keeping trumps; the
     hand before last, when its partner's card is winning but the last hand can beat it, the
@@ -452,12 +452,20 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     side = (decl >> seat) & 1
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     ours = np.uint64(0)
-    lho = np.uint64(0)  # on lead: the next hand
+    # on lead: the side suits an opponent can ruff (void, holding a trump); in the double deck
+    # only the next hand counts (every opponent: single deck -3% nodes, but one hard
+    # double-deck deal took twice the nodes)
+    ruffed = 0
     if pos == 0:
+        lho = next_active(seat, np.int64(w[W.ACTIVE]))
         for s in range(4):
+            h = w[W.HANDS + s]
             if ((decl >> s) & 1) == side:
-                ours |= w[W.HANDS + s]
-        lho = w[W.HANDS + next_active(seat, np.int64(w[W.ACTIVE]))]
+                ours |= h
+            elif h & TRUMP_MASK and (double == 0 or s == lho):
+                for q in range(4):
+                    if q != TRUMP_SLOT and not (h & SLOT_MASKS[q]):
+                        ruffed |= 1 << q
     # the hand before last, its partner winning: the last hand's best card, if it beats
     # the partner's (then a card that wins the trick out of the last hand's reach comes first)
     threat = -1
@@ -488,8 +496,8 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
                 sc = -power
             if b >> 4 == TRUMP_SLOT:
                 sc += 20 if side == 1 else -20
-            elif not (lho & SLOT_MASKS[b >> 4]) and (lho & TRUMP_MASK):
-                sc -= 30  # the next hand can ruff it
+            elif (ruffed >> (b >> 4)) & 1:
+                sc -= 30  # an opponent can ruff it
             history = w[W.HISTORY + 64 * seat + b]
             if history:
                 sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
