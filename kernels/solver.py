@@ -443,10 +443,11 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
     top cards of a suit, then low cards to the partner's top card, then low cards; trumps
     first for the declarers, last for the defenders; a side suit an opponent can ruff
-    later. Follows: the cheapest card that wins when an opponent is winning (the second hand
-    of four: first those the next hand cannot beat), else the lowest, keeping trumps; the
-    hand before last, when its partner's card is winning but the last hand can beat it, the
-    cheapest card the last hand cannot beat first."""
+    later, one the partner can ruff (and no opponent) before the top cards. Follows: the
+    cheapest card that wins when an opponent is winning (the second hand of four: first
+    those the next hand cannot beat), else the lowest, keeping trumps; the hand before last,
+    when its partner's card is winning but the last hand can beat it, the cheapest card the
+    last hand cannot beat first."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
@@ -456,12 +457,17 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     # only the next hand counts (every opponent: single deck -3% nodes, but one hard
     # double-deck deal took twice the nodes)
     ruffed = 0
+    partner_ruffs = 0
     if pos == 0:
         lho = next_active(seat, np.int64(w[W.ACTIVE]))
         for s in range(4):
             h = w[W.HANDS + s]
             if ((decl >> s) & 1) == side:
                 ours |= h
+                if s != seat and h & TRUMP_MASK:
+                    for q in range(4):
+                        if q != TRUMP_SLOT and not (h & SLOT_MASKS[q]):
+                            partner_ruffs |= 1 << q
             elif h & TRUMP_MASK and (double == 0 or s == lho):
                 for q in range(4):
                     if q != TRUMP_SLOT and not (h & SLOT_MASKS[q]):
@@ -498,6 +504,8 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
                 sc += 20 if side == 1 else -20
             elif (ruffed >> (b >> 4)) & 1:
                 sc -= 30  # an opponent can ruff it
+            elif (partner_ruffs >> (b >> 4)) & 1:
+                sc += 150  # the partner can ruff it: before the top cards
             history = w[W.HISTORY + 64 * seat + b]
             if history:
                 sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
