@@ -38,7 +38,7 @@ DealRange = namedtuple("DealRange", ["seed", "first", "n"])
 # Exact mode: runs of this many consecutive layouts (aligned to the layout number, so node
 # counts do not depend on chunks or threads) share one table generation. Consecutive
 # layouts differ in a few cards, so most positions of a layout were solved in the one before:
-# the bid benchmark's exact mode took 2.9x less time. Random deals share too few (0.3%).
+# the bid benchmark's exact mode took 2.3x less time. Random deals share too few (0.3%).
 LAYOUT_RUN = 512
 
 

@@ -436,6 +436,18 @@ def _best_reply(w, seat, led):
     return np.int64(highest_bit(reach)) if reach else np.int64(-1)
 
 
+@njit(inline="always", **JIT)
+def _ruffable_suits(hand):
+    """The side suits ``hand`` can ruff (a 4-bit mask of slots): those it holds none of,
+    when it holds a trump."""
+    suits = 0
+    if hand & TRUMP_MASK:
+        for q in range(4):
+            if q != TRUMP_SLOT and not (hand & SLOT_MASKS[q]):
+                suits |= 1 << q
+    return suits
+
+
 @njit(**JIT)
 def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
     """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
@@ -464,14 +476,10 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
             h = w[W.HANDS + s]
             if ((decl >> s) & 1) == side:
                 ours |= h
-                if s != seat and h & TRUMP_MASK:
-                    for q in range(4):
-                        if q != TRUMP_SLOT and not (h & SLOT_MASKS[q]):
-                            partner_ruffs |= 1 << q
-            elif h & TRUMP_MASK and (double == 0 or s == lho):
-                for q in range(4):
-                    if q != TRUMP_SLOT and not (h & SLOT_MASKS[q]):
-                        ruffed |= 1 << q
+                if s != seat:
+                    partner_ruffs |= _ruffable_suits(h)
+            elif double == 0 or s == lho:
+                ruffed |= _ruffable_suits(h)
     # the hand before last, its partner winning: the last hand's best card, if it beats
     # the partner's (then a card that wins the trick out of the last hand's reach comes first)
     threat = -1
