@@ -135,6 +135,18 @@ def quick_tricks(w, leader):
     return (q if q < n else n), counted
 
 
+@njit(inline="always", **JIT)
+def _ruffable_suits(hand):
+    """The side suits ``hand`` can ruff (a 4-bit mask of slots): those it holds none of,
+    when it holds a trump."""
+    suits = 0
+    if hand & TRUMP_MASK:
+        for q in range(4):
+            if q != TRUMP_SLOT and not (hand & SLOT_MASKS[q]):
+                suits |= 1 << q
+    return suits
+
+
 @njit(**JIT)
 def entry_tricks(w, leader):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure of by leading a card of a
@@ -155,6 +167,7 @@ def entry_tricks(w, leader):
     rho = w[W.HANDS + right] if (active >> right) & 1 else np.uint64(0)
     allc = own | pard | lho | rho
     double = w[W.DOUBLE] != 0
+    ruffed = _ruffable_suits(lho) | _ruffable_suits(rho)
     best = 0
     best_cards = np.uint64(0)
     for slot in range(4):
@@ -171,10 +184,8 @@ def entry_tricks(w, leader):
         low_own = own & mask & ~(top | twin)
         if not low_own:
             continue
-        if slot != TRUMP_SLOT:
-            if (not (lho & mask) and (lho & TRUMP_MASK)) or \
-                    (not (rho & mask) and (rho & TRUMP_MASK)):
-                continue
+        if (ruffed >> slot) & 1:
+            continue
         lead = ONE << np.uint64(lowest_bit(low_own))
         w[W.HANDS + p] = pard ^ top
         w[W.HANDS + leader] = own ^ lead
@@ -434,18 +445,6 @@ def _best_reply(w, seat, led):
     if not reach:
         reach = hand & TRUMP_MASK
     return np.int64(highest_bit(reach)) if reach else np.int64(-1)
-
-
-@njit(inline="always", **JIT)
-def _ruffable_suits(hand):
-    """The side suits ``hand`` can ruff (a 4-bit mask of slots): those it holds none of,
-    when it holds a trump."""
-    suits = 0
-    if hand & TRUMP_MASK:
-        for q in range(4):
-            if q != TRUMP_SLOT and not (hand & SLOT_MASKS[q]):
-                suits |= 1 << q
-    return suits
 
 
 @njit(**JIT)
