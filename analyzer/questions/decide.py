@@ -104,6 +104,16 @@ def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solv
     return d
 
 
+def keep_options(d: Decision, labels) -> Decision:
+    """``d`` with only the options whose (name, trump, detail) is in ``labels`` and no
+    trick-table scenarios: e.g. each call at the detail another run chose for it."""
+    keep = set(labels)
+    options = [o for o in d.options if (o.name, o.trump_text, o.detail) in keep]
+    d.query.options = option_rows(options)
+    d.query.scenarios = []
+    return Decision(d.point, d.query, options)
+
+
 # ---------------------------------------------------------------------------- counting
 
 

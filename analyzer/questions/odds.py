@@ -43,6 +43,7 @@ from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
     chunk_counts,
+    keep_options,
     option_table,
     prepare,
     set_tremble,
@@ -211,12 +212,16 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
                       else lambda: decision(play.method, infer=False))
         if play_check and play.method == "dd" and not exact and not result.interrupted and \
                 result.best.get("runner_up") is not None:
-            _check_play(result, decision("heuristic"), effort.seed, effort.chunk)
+            called = zip(result.options["option"], result.options["trump"],
+                         result.options["detail"], strict=True)
+            _check_play(result, keep_options(decision("heuristic"), called), effort.seed,
+                        effort.chunk)
     return result
 
 
 def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
-    """Play the same deals again with heuristic card play (``d``) and keep its verdict in
+    """Play the same deals again with heuristic card play (``d``: each call at the detail
+    double dummy chose for it, such as the card given in an n-ask) and keep its verdict in
     ``result.heuristic_play``; when the best call differs from double dummy's, say so in the
     notes (issue 24: a margin that depends on perfect play should not look sure)."""
     totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk,
