@@ -232,30 +232,41 @@ def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
 
 
 def test_pimc_worlds_keep_what_the_seat_knows():
+    """The review's worlds are the PIMC players' own sampler's (``kernels.pimc.sample_world``,
+    one home) fed with what the seat saw: its own cards, every card played, the suits each
+    seat showed out of, the upcard in the dealer's hand, each hand's size — checked here
+    against the record itself, not the knowledge array."""
     from analyzer.questions.review import _hand_of, _knowledge, _positions, _sample_worlds
     from kernels import layout as L
+    from kernels.rng import stream_state
 
-    rng = np.random.default_rng(3)
     checked = 0
     for record in played("knock", 30, seed=12):
         record = replay(record)
         h = _hand_of(record)
+        to_norm, from_norm = record.rules.layout
+        layout = (to_norm[h.trump], from_norm[h.trump])
         eff = L.natural_suit_tables(record.rules.deck)[0][h.trump]
         positions = _positions(record, h)
+        up, dealer = int(record.rec[R.UPCARD]), int(record.rec[R.DEALER])
         for i in range(0, len(positions), 3):
             _, seat, _, hands, _, _, _ = positions[i]
-            pool, known, voids = _knowledge(record, h, positions, i, eff)
-            assert not pool & hands[seat]
-            for _, _, c, _, _, _, _ in positions[:i]:
-                assert not (pool >> c) & 1  # played cards are seen
-            for world in _sample_worlds(rng, h, hands, seat, (pool, known, voids), eff, 5):
+            know = _knowledge(record, h, positions, i, layout[0])
+            played_cards = [c for _, _, c, _, _, _, _ in positions[:i]]
+            voids = [{int(eff[tab[0]]) for _, sj, c, _, _, tab, _ in positions[:i]
+                      if sj == s and tab and eff[c] != eff[tab[0]]} for s in range(4)]
+            worlds = _sample_worlds(stream_state(1, 2, i), h, hands, seat, know, layout, 5)
+            for world in worlds:
                 assert world[seat] == hands[seat]
                 for s in range(4):
                     assert bin(world[s]).count("1") == bin(hands[s]).count("1")
-                    assert world[s] & known.get(s, 0) == known.get(s, 0)
+                    assert not any((world[s] >> c) & 1 for c in played_cards)
                     if s != seat:
                         assert all(int(eff[c]) not in voids[s]
-                                   for c in range(64) if (world[s] >> c) & 1 and
-                                   not (known.get(s, 0) >> c) & 1)
+                                   for c in range(64) if (world[s] >> c) & 1)
+                if record.rec[R.DEALER_DISCARD] >= 0 and (hands[dealer] >> up) & 1:
+                    assert (world[dealer] >> up) & 1  # everyone saw the dealer take it
+                elif record.rec[R.DEALER_DISCARD] < 0 and up >= 0:
+                    assert not any((world[s] >> up) & 1 for s in range(4))  # turned down
                 checked += 1
     assert checked > 300

@@ -115,6 +115,19 @@ def test_each_small_rule_has_one_home(rule):
     assert any(re.search(pattern, line) for line in (ROOT / home).read_text().splitlines())
 
 
+def test_random_cards_come_from_the_kernels_streams():
+    """The analyzer draws no cards itself: deals come from ``kernels.dealing`` and a PIMC
+    world from ``kernels.pimc.sample_world`` (the review once had its own sampler with its own
+    retry rules), each on the kernels' seeded streams. The benchmark's fixed deals excepted."""
+    import re
+
+    found = [f"{rel(path)}:{n}" for path in sources("analyzer")
+             if rel(path) != "analyzer/bench.py"
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"np\.random|default_rng|^\s*(import random|from random )", line)]
+    assert not found, f"random draws outside the kernels: {found}"
+
+
 def test_four_players_are_the_partnership_games():
     """``kernels.layout.partnered`` (the kernels that see only the player count) agrees with
     every variant spec's ``partnership``."""

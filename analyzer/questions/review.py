@@ -41,6 +41,9 @@ import pandas as pd
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.pimc import sample_world
+from kernels.rng import STREAM_PLAY, stream_state
+from kernels.slots import K as KNOW
 from kernels.slots import M, R
 
 from ..compute.engine import replay
@@ -243,83 +246,69 @@ def _renege_row(step, seat, t, card, best_cards, before, sign) -> dict:
 # ---------------------------------------------------------------------------- pimc judging
 
 
-def _knowledge(record: Record, h: _Hand, positions, i: int, eff) -> tuple[int, dict, list]:
-    """What the seat to play at position ``i`` can see: ``(pool, known, voids)``: the cards
-    that may lie in another active hand, cards it knows a seat holds, and per seat the
-    effective suits it has shown out of."""
-    rules, rec, hm = record.rules, record.rec, record.hm
+def _knowledge(record: Record, h: _Hand, positions, i: int, norm) -> np.ndarray:
+    """What the seat to play at position ``i`` can see, as a PIMC player knows it (slots
+    ``kernels.slots.K``, masks normalised by ``norm``, the trump's row of ``to_norm``): the
+    deck, every card played, the suits each seat has shown out of, the upcard in the
+    dealer's hand while it is there, and the cards the seat knows are out of play (the
+    turned-down upcard, its own discard, its old hand after a ghost swap)."""
+    rec, hm = record.rec, record.hm
     _, seat, _, hands, _, _, _ = positions[i]
+    know = np.zeros(KNOW.LEN, dtype=np.uint64)
+    know[KNOW.UP_HOLDER] = np.uint64(K.NOBODY)
     played = 0
-    voids = [set() for _ in range(4)]
     for _, sj, cj, _, _, tab, _ in positions[:i]:
         played |= 1 << cj
-        if tab and eff[cj] != eff[tab[0]]:
-            voids[sj].add(int(eff[tab[0]]))
-    known = {}
+        if tab and int(norm[cj]) >> 4 != int(norm[tab[0]]) >> 4:
+            know[KNOW.VOIDS + sj] |= np.uint64(1 << (int(norm[tab[0]]) >> 4))
     up = int(rec[R.UPCARD])
     dealer = int(rec[R.DEALER])
-    seen_dead = 0
-    if up >= 0 and rules.has_upcard:
+    dead = 0
+    if up >= 0 and record.rules.has_upcard:
         if rec[R.DEALER_DISCARD] >= 0:  # the dealer picked it up: everyone saw it go there
-            if (hands[dealer] >> up) & 1 and dealer != seat:
-                known[dealer] = 1 << up
+            if (hands[dealer] >> up) & 1:
+                know[KNOW.UP_HOLDER] = np.uint64(dealer)
+                know[KNOW.UPCARD] = np.uint64(norm[up])
             if seat == dealer:
-                seen_dead |= 1 << int(rec[R.DEALER_DISCARD])
+                dead |= 1 << int(rec[R.DEALER_DISCARD])
         else:
-            seen_dead |= 1 << up  # turned down
+            dead |= 1 << up  # turned down
     if rec[R.SWAP_SEAT] == seat:
-        seen_dead |= int(hm[M.DEAD]) & ~int(hm[M.DEALT + seat])
-    deck = 0
+        dead |= int(hm[M.DEAD]) & ~int(hm[M.DEALT + seat])
+    deck = int(hm[M.KITTY])
     for s in range(4):
         deck |= int(hm[M.DEALT + s])
-    deck |= int(hm[M.KITTY])
-    pool = deck & ~hands[seat] & ~played & ~seen_dead
-    for m in known.values():
-        pool &= ~m
-    return pool, known, voids
+    for slot, mask in ((KNOW.DECK, deck), (KNOW.PLAYED, played), (KNOW.DEAD + seat, dead)):
+        know[slot] = L.normalise_mask(np.uint64(mask), norm)
+    return know
 
 
-def _sample_worlds(rng, h: _Hand, hands, seat, seen: tuple, eff, worlds) -> list:
-    """``worlds`` layouts of the other active hands drawn from the pool of what ``seat`` has
-    ``seen`` (``(pool, known, voids)`` of :func:`_knowledge`) with each hand's size, the known
-    cards and the voids shown (greedy, most constrained seat first, retried)."""
-    pool, known, voids = seen
-    pool_cards = [c for c in range(64) if (pool >> c) & 1]
-    others = [s for s in range(4) if (h.active >> s) & 1 and s != seat]
-    need = {s: bin(hands[s]).count("1") - bin(known.get(s, 0)).count("1") for s in others}
-    out = []
+def _sample_worlds(state, h: _Hand, hands, seat, know, layout, worlds) -> list:
+    """``worlds`` layouts (natural masks) of the hands ``seat`` cannot see that agree with
+    what it knows (``know`` of :func:`_knowledge`), drawn by the PIMC players' own sampler
+    (``kernels.pimc.sample_world``) from the generator ``state``; ``layout`` the trump's rows
+    ``(to_norm, from_norm)``."""
+    norm, natural = layout
+    played = np.array([L.normalise_mask(np.uint64(m), norm) for m in hands], dtype=np.uint64)
+    out = np.zeros(4, dtype=np.uint64)
+    worlds_out = []
     for _ in range(worlds):
-        for _attempt in range(200):
-            left = list(pool_cards)
-            world = list(hands)
-            ok = True
-            for s in sorted(others, key=lambda x: -len(voids[x])):
-                allowed = [c for c in left if int(eff[c]) not in voids[s]]
-                if len(allowed) < need[s]:
-                    ok = False
-                    break
-                pick = rng.choice(len(allowed), size=need[s], replace=False)
-                chosen = [allowed[j] for j in pick]
-                world[s] = known.get(s, 0) | sum(1 << c for c in chosen)
-                taken = set(chosen)
-                left = [c for c in left if c not in taken]
-            if ok:
-                out.append(world)
-                break
-        else:
-            out.append(list(hands))  # no layout found: judge on the true cards
-    return out
+        sample_world(state, seat, played, h.active, know, out)
+        worlds_out.append([int(L.denormalise_mask(out[s], natural)) if (h.active >> s) & 1
+                           else 0 for s in range(4)])
+    return worlds_out
 
 
 def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
     rules = record.rules
     positions = _positions(record, h)
-    eff = L.natural_suit_tables(rules.deck)[0][h.trump]
-    rng = np.random.default_rng(seed)
+    to_norm, from_norm = rules.layout
+    layout = (to_norm[h.trump], from_norm[h.trump])
     all_hands, leaders, tables = [], [], []
     for i, (_, seat, _, hands, leader, table, _) in enumerate(positions):
-        seen = _knowledge(record, h, positions, i, eff)
-        for world in _sample_worlds(rng, h, hands, seat, seen, eff, worlds):
+        know = _knowledge(record, h, positions, i, layout[0])
+        state = stream_state(seed, STREAM_PLAY, i)
+        for world in _sample_worlds(state, h, hands, seat, know, layout, worlds):
             all_hands.append(world)
             leaders.append(leader)
             tables.append(table)
