@@ -123,6 +123,18 @@ def ace_no_face(hand: list[str]) -> bool:
 # ----------------------------------------------------------------------------- referee
 
 
+def _all_passed(out: dict, calls: list, i: int, declarer) -> bool:
+    """After an auction of ``i`` calls: refuse calls after its end; when nobody declared,
+    mark ``out`` as a redeal with no points and say so."""
+    if i != len(calls):
+        raise Illegal("calls after the auction")
+    if declarer is None:
+        out["status"] = "redeal: all passed"
+        out["points"] = {s: 0 for s in SEATS}
+        return True
+    return False
+
+
 def referee(rec: dict) -> dict:
     """Check a record step by step and return the outcome (see module docstring)."""
     variant = rec["variant"]
@@ -191,11 +203,7 @@ def referee(rec: dict) -> dict:
                 declarer = seat
                 contract = call
             seat = left_of(seat, players)
-        if i != len(calls):
-            raise Illegal("calls after the auction")
-        if declarer is None:
-            out["status"] = "redeal: all passed"
-            out["points"] = {s: 0 for s in SEATS}
+        if _all_passed(out, calls, i, declarer):
             return out
         trump = rec["trump"]
     else:
@@ -236,11 +244,7 @@ def referee(rec: dict) -> dict:
                         declarer, trump, round_made = seat, named, 2
                         break
                     seat = left_of(seat, players)
-        if i != len(calls):
-            raise Illegal("calls after the auction")
-        if declarer is None:
-            out["status"] = "redeal: all passed"
-            out["points"] = {s: 0 for s in SEATS}
+        if _all_passed(out, calls, i, declarer):
             return out
         if round_made == 1:
             hands[dealer].append(up)
