@@ -52,3 +52,6 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))
 # Every @njit in kernels/ uses these keyword arguments.
 JIT = dict(cache=True, nogil=True, boundscheck=False)
 PARALLEL_JIT = dict(cache=True, nogil=True, boundscheck=False, parallel=True)
+# The solver's search allocates nothing: without NRT its calls pass arrays without reference
+# counting (an atomic increment and decrement per array argument per call).
+SEARCH_JIT = dict(JIT, _nrt=False)
