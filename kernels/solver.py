@@ -448,84 +448,53 @@ def _best_reply(w, seat, led):
 
 
 @njit(**SEARCH_JIT)
-def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
-    """Sort the ``n`` candidate moves at ``w[base:]`` best first: each becomes
+def _order_leads(w, base, n, seat):
+    """Sort the ``n`` candidate leads of ``seat`` at ``w[base:]`` best first: each becomes
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
-    Leads: the leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then
-    top cards of a suit, then low cards to the partner's top card, then low cards; trumps
-    first for the declarers, last for the defenders; a side suit an opponent can ruff
-    later, one the partner can ruff (and no opponent) earlier. Follows: the
-    cheapest card that wins when an opponent is winning (the second hand of four: first
-    those the next hand cannot beat), else the lowest, keeping trumps; the hand before last,
-    when its partner's card is winning but the last hand can beat it, the cheapest card the
-    last hand cannot beat first."""
+    The leads with the most history first (``w[W.HISTORY]``, see ``_trick``), then top cards
+    of a suit, then low cards to the partner's top card, then low cards; trumps first for the
+    declarers, last for the defenders; a side suit an opponent can ruff later, one the
+    partner can ruff (and no opponent) earlier."""
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
     side = (decl >> seat) & 1
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     ours = np.uint64(0)
-    # on lead: the side suits an opponent can ruff (void, holding a trump); in the double deck
-    # only the next hand counts (every opponent: single deck -3% nodes, but one hard
-    # double-deck deal took twice the nodes)
+    # the side suits an opponent can ruff (void, holding a trump); in the double deck only the
+    # next hand counts (every opponent: single deck -3% nodes, but one hard double-deck deal
+    # took twice the nodes)
     ruffed = 0
     partner_ruffs = 0
-    if pos == 0:
-        lho = next_active(seat, np.int64(w[W.ACTIVE]))
-        for s in range(4):
-            h = w[W.HANDS + s]
-            if ((decl >> s) & 1) == side:
-                ours |= h
-                if s != seat:
-                    partner_ruffs |= _ruffable_suits(h)
-            elif double == 0 or s == lho:
-                ruffed |= _ruffable_suits(h)
-    # the hand before last, its partner winning: the last hand's best card, if it beats
-    # the partner's (then a card that wins the trick out of the last hand's reach comes first)
-    threat = -1
-    if pos >= 1 and pos == np.int64(w[W.NACTIVE]) - 2 and ((decl >> win_seat) & 1) == side:
-        reply = _best_reply(w, seat, led)
-        if reply >= 0 and beats(reply, win_card, double):
-            threat = reply
-    # a hand with an opponent still to play after it and another hand after that (second
-    # hand of four): that opponent's best card, which a winner it can beat only draws out
-    beyond = -1
-    if 1 <= pos < np.int64(w[W.NACTIVE]) - 2:
-        beyond = _best_reply(w, seat, led)
+    lho = next_active(seat, np.int64(w[W.ACTIVE]))
+    for s in range(4):
+        h = w[W.HANDS + s]
+        if ((decl >> s) & 1) == side:
+            ours |= h
+            if s != seat:
+                partner_ruffs |= _ruffable_suits(h)
+        elif double == 0 or s == lho:
+            ruffed |= _ruffable_suits(h)
     for i in range(n):
         b = np.int64(w[base + i])
         power = b & 15
-        if threat >= 0:
-            if beats(b, win_card, double) and not beats(threat, b, double):
-                sc = 100 - power
-            else:
-                sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
-        elif pos == 0:
-            hi = highest_bit(allc & SLOT_MASKS[b >> 4])
-            if hi == b or (double != 0 and (hi ^ 1) == b):  # double deck: the top class
-                sc = 100 + power
-            elif (ours >> np.uint64(hi)) & ONE:
-                sc = 60 - power  # low, to the partner's top card of the suit
-            else:
-                sc = -power
-            if b >> 4 == TRUMP_SLOT:
-                sc += 20 if side == 1 else -20
-            elif (ruffed >> (b >> 4)) & 1:
-                sc -= 30  # an opponent can ruff it
-            elif (partner_ruffs >> (b >> 4)) & 1:
-                # the partner can ruff it: before the top cards (double deck: after them;
-                # before them one hard deal of the 50 seeded took 2.8 s, not 1.0)
-                sc += 150 if double == 0 else 30
-            history = w[W.HISTORY + 64 * seat + b]
-            if history:
-                sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
-        elif ((decl >> win_seat) & 1) == side:
-            sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
-        elif beats(b, win_card, double):
-            sc = 100 - power - (20 if b >> 4 == TRUMP_SLOT and led != TRUMP_SLOT else 0)
-            if beyond >= 0 and beats(beyond, b, double):
-                sc -= 50  # after the winners the next hand cannot beat, before the low cards
+        hi = highest_bit(allc & SLOT_MASKS[b >> 4])
+        if hi == b or (double != 0 and (hi ^ 1) == b):  # double deck: the top class
+            sc = 100 + power
+        elif (ours >> np.uint64(hi)) & ONE:
+            sc = 60 - power  # low, to the partner's top card of the suit
         else:
-            sc = -power - (40 if b >> 4 == TRUMP_SLOT else 0)
+            sc = -power
+        if b >> 4 == TRUMP_SLOT:
+            sc += 20 if side == 1 else -20
+        elif (ruffed >> (b >> 4)) & 1:
+            sc -= 30  # an opponent can ruff it
+        elif (partner_ruffs >> (b >> 4)) & 1:
+            # the partner can ruff it: before the top cards (double deck: after them; before
+            # them one hard deal of the 50 seeded took 2.8 s, not 1.0)
+            sc += 150 if double == 0 else 30
+        history = w[W.HISTORY + 64 * seat + b]
+        if history:
+            sc += HISTORY_WEIGHT * (highest_bit(history) + 1)
         w[base + i] = (np.uint64(sc + 1024) << np.uint64(8)) | np.uint64(b)
     for i in range(1, n):
         key = w[base + i]
@@ -537,14 +506,14 @@ def _order_moves(w, base, n, seat, pos, led, win_card, win_seat):
 
 
 @njit(**SEARCH_JIT)
-def _gen_moves(w, base, hand, legal, table, double):
-    """Write one representative (the lowest) of each run of equivalent legal cards at
-    ``w[base:]``; return how many. Cards are equivalent when no card of another hand or on the
-    table lies between them (for the double deck: no such card of equal or in-between power)."""
+def _representatives(w, hand, legal, table, double):
+    """One representative (the lowest) of each run of equivalent legal cards, as a mask.
+    Cards are equivalent when no card of another hand or on the table lies between them (for
+    the double deck: no such card of equal or in-between power)."""
     others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
     if double:
         others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
-    n = 0
+    reps = np.uint64(0)
     m = legal
     prev = -2
     while m:
@@ -555,9 +524,58 @@ def _gen_moves(w, base, hand, legal, table, double):
             if not (others & span):
                 prev = b
                 continue
-        w[base + n] = b
-        n += 1
+        reps |= ONE << np.uint64(b)
         prev = b
+    return reps
+
+
+@njit(inline="always", **SEARCH_JIT)
+def _beating(card, double):
+    """The cards that beat normalised ``card`` when it is winning a trick (it is of the led
+    suit or trump): the higher classes of its suit, and every trump if it is not one."""
+    k = np.uint64(card | double)  # its top copy
+    above = ~(((ONE << k) - ONE) | (ONE << k))
+    if card >> 4 == TRUMP_SLOT:
+        return TRUMP_MASK & above
+    return (SLOT_MASKS[card >> 4] & above) | TRUMP_MASK
+
+
+@njit(inline="always", **SEARCH_JIT)
+def _beaten_by(card, double):
+    """The cards of the led suit or trump that normalised ``card`` beats: the lower classes
+    of its suit, and if it is a trump every card but a higher trump."""
+    below = (ONE << np.uint64(card & ~double)) - ONE
+    if card >> 4 == TRUMP_SLOT:
+        return ~TRUMP_MASK | (TRUMP_MASK & below)
+    return SLOT_MASKS[card >> 4] & below
+
+
+@njit(inline="always", **SEARCH_JIT)
+def _emit(w, at, n, cards):
+    """Write the cards of mask ``cards`` at ``w[at + n:]``, lowest first; the new count."""
+    while cards:
+        w[at + n] = np.uint64(lowest_bit(cards))
+        cards &= cards - ONE
+        n += 1
+    return n
+
+
+@njit(inline="always", **SEARCH_JIT)
+def _emit_discards(w, at, n, cards):
+    """Write the side-suit cards of mask ``cards`` at ``w[at + n:]`` lowest power first, the
+    higher suit first between equal powers; the new count."""
+    if popcount(cards) < 2 or cards == cards & SLOT_MASKS[lowest_bit(cards) >> 4]:
+        return _emit(w, at, n, cards)
+    keys = np.uint64(0)  # bit power * 4 + (3 - suit): the order wanted is the bits' order
+    while cards:
+        b = lowest_bit(cards)
+        cards &= cards - ONE
+        keys |= ONE << np.uint64((b & 15) * 4 + 3 - (b >> 4))
+    while keys:
+        k = lowest_bit(keys)
+        keys &= keys - ONE
+        w[at + n] = np.uint64((3 - (k & 3)) * 16 + (k >> 2))
+        n += 1
     return n
 
 
@@ -567,7 +585,13 @@ def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, doub
     ``pos`` of a trick led in ``led``; written at ``w[base:]``, returns how many. ``table``
     need only hold the card winning the trick so far: the other cards on the table cannot
     tell two of this hand's cards apart (whatever is played, they do not win this trick,
-    and after it they are gone)."""
+    and after it they are gone).
+
+    The order, from masks: when an opponent is winning, the cards that beat it, cheapest
+    first (the second hand of four: first those the next hand cannot beat); the hand before
+    last, when its partner's card is winning but the last hand can beat it, first the
+    cheapest card that wins out of the last hand's reach; then the rest lowest first (the
+    side suits by power, the higher suit first between equals), trumps last."""
     legal = hand
     follow = hand & SLOT_MASKS[led]
     if follow:
@@ -575,10 +599,36 @@ def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, doub
         if follow & (follow - ONE) == 0:  # a single card of the suit: forced
             w[base] = np.uint64(lowest_bit(follow))
             return 1
-    n = _gen_moves(w, base, hand, legal, table, double)
-    if n > 1:
-        _order_moves(w, base, n, seat, pos, led, win_card, win_seat)
-    return n
+    reps = _representatives(w, hand, legal, table, double)
+    if reps & (reps - ONE) == 0:
+        w[base] = np.uint64(lowest_bit(reps))
+        return 1
+    decl = np.int64(w[W.DECL])
+    side = (decl >> seat) & 1
+    first = np.uint64(0)
+    second = np.uint64(0)
+    winners = reps & _beating(win_card, double)
+    if ((decl >> win_seat) & 1) == side:
+        # the hand before last, its partner winning: if the last hand can beat the partner's
+        # card, a card that wins the trick out of the last hand's reach comes first
+        if pos == np.int64(w[W.NACTIVE]) - 2:
+            reply = _best_reply(w, seat, led)
+            if reply >= 0 and beats(reply, win_card, double):
+                first = winners & ~_beaten_by(reply, double)
+    else:
+        first = winners
+        # a hand with an opponent still to play after it and another hand after that (second
+        # hand of four): the winners that opponent can beat only draw out its card
+        if pos < np.int64(w[W.NACTIVE]) - 2:
+            beyond = _best_reply(w, seat, led)
+            if beyond >= 0:
+                second = winners & _beaten_by(beyond, double)
+                first = winners & ~second
+    rest = reps & ~(first | second)
+    n = _emit(w, base, 0, first)
+    n = _emit(w, base, n, second)
+    n = _emit_discards(w, base, n, rest & ~TRUMP_MASK)
+    return _emit(w, base, n, rest & TRUMP_MASK)
 
 
 @njit(**SEARCH_JIT)
@@ -641,9 +691,9 @@ def _lead_moves(w, base, leader, best):
     """The leader's candidate cards at ``w[base:]``, best first (``best``: a lead that decided
     this position before, card + 1, goes first); returns how many."""
     h0 = w[W.HANDS + leader]
-    n0 = _gen_moves(w, base, h0, h0, np.uint64(0), np.int64(w[W.DOUBLE]))
+    n0 = _emit(w, base, 0, _representatives(w, h0, h0, np.uint64(0), np.int64(w[W.DOUBLE])))
     if n0 > 1:
-        _order_moves(w, base, n0, leader, 0, -1, -1, -1)
+        _order_leads(w, base, n0, leader)
         if best > 0:
             for j in range(n0):
                 if _card(w, base + j) == best - 1:
