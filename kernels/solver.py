@@ -530,6 +530,32 @@ def _representatives(w, hand, legal, table, double):
 
 
 @njit(inline="always", **SEARCH_JIT)
+def _with_run(w, rel, hand, card, table, double):
+    """``rel``, the cards that decided a line in which ``hand`` played ``card``, and when it
+    holds a card of ``card``'s run of equivalent cards, the whole run: the search tried one
+    card of the run for all of them, and that holds for another position of the entry's
+    partition only where its cards are still equivalent there (a card of the run in the
+    region, the one tried below it, could otherwise be a move the search never tried: one
+    benchmark deal came out wrong without it once the endgames were cut differently).
+    ``table``: the card winning the trick so far, as when the moves were generated."""
+    suit = SLOT_MASKS[card >> 4]
+    if not (rel & hand & suit):
+        return rel
+    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
+    if double:
+        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    blockers = others & suit
+    low = ONE << np.uint64(card)
+    if blockers & low:
+        return rel  # a run of one card
+    above = blockers & ~(low | (low - ONE))
+    below_limit = ((above & (~above + ONE)) - ONE) if above else ~np.uint64(0)
+    run = hand & suit & ~(low - ONE) & below_limit
+    # the card tried is the run's lowest: deciding, it puts the whole run in the region
+    return rel | low if rel & run else rel
+
+
+@njit(inline="always", **SEARCH_JIT)
 def _beating(card, double):
     """The cards that beat normalised ``card`` when it is winning a trick (it is of the led
     suit or trump): the higher classes of its suit, and every trump if it is not one."""
@@ -808,7 +834,7 @@ def _trick(w, tt, leader, target, depth):
                                 r3 = r
                                 rel3 = rel
                                 break
-                            rel3 |= rel
+                            rel3 |= _with_run(w, rel, h3, c3, ONE << np.uint64(wc2), double)
                         w[W.HANDS + p3] = h3
                         r = r3
                         rel = rel3
@@ -816,7 +842,7 @@ def _trick(w, tt, leader, target, depth):
                         r2 = r
                         rel2 = rel
                         break
-                    rel2 |= rel
+                    rel2 |= _with_run(w, rel, h2, c2, ONE << np.uint64(wc1), double)
                 w[W.HANDS + p2] = h2
                 r = r2
                 rel = rel2
@@ -824,7 +850,7 @@ def _trick(w, tt, leader, target, depth):
                 r1 = r
                 rel1 = rel
                 break
-            rel1 |= rel
+            rel1 |= _with_run(w, rel, h1, c1, b0, double)
         w[W.HANDS + p1] = h1
         if r1 == s0:
             result = r1
@@ -834,7 +860,7 @@ def _trick(w, tt, leader, target, depth):
             # the leads that decided large subtrees this deal are tried first everywhere
             w[W.HISTORY + 64 * p0 + c0] += ONE << np.uint64(3 * rem)
             break
-        rel0 |= rel1
+        rel0 |= _with_run(w, rel1, h0, c0, np.uint64(0), double)
     w[W.HANDS + p0] = h0
     w[W.NODES] += np.uint64(nodes)
     weight = highest_bit(w[W.NODES] - nodes_before) + 1
