@@ -731,19 +731,28 @@ def _lead_moves(w, base, leader, best):
     return n0
 
 
-@njit(**SEARCH_JIT)
+@njit(inline="always", **SEARCH_JIT)
 def _trick(w, tt, leader, target, depth):
     """1 if the declaring side can take at least ``target`` more tricks from this trick start
     (``leader`` to lead), else 0; ``w[W.REL]`` gets the cards that decided the answer (see
-    ``kernels.partition_table``). The four plays of a trick are nested loops over locals;
-    only the next trick is a (recursive) call, so the recursion is at most 12 deep.
-    Move lists of this trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
+    ``kernels.partition_table``): the bounds first, then the last two tricks by
+    ``_endgame``, else the search (``_search``)."""
     rem = popcount(w[W.HANDS + leader])
     cut = _cutoff(w, leader, target, rem)
     if cut >= 0:
         return cut
     if rem == 2:
         return _endgame(w, leader, target)
+    return _search(w, tt, leader, target, depth, rem)
+
+
+@njit(**SEARCH_JIT)
+def _search(w, tt, leader, target, depth, rem):
+    """``_trick`` at a trick start that no bound settles, ``rem`` (at least 3) tricks to go:
+    the table, else the plays of the trick as nested loops over locals; only the next trick
+    is a (recursive) call, so the recursion is at most 12 deep. Kept apart from the bounds,
+    which settle most trick starts: this function's frame is large. Move lists of this
+    trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
     decl = np.int64(w[W.DECL])
     active = np.int64(w[W.ACTIVE])
     double = np.int64(w[W.DOUBLE])
