@@ -33,7 +33,7 @@ from numba import get_thread_id, njit, prange
 from .bits import highest_bit, lowest_bit, popcount
 from .config import JIT, PARALLEL_JIT, SEARCH_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
-from .partition_table import bucket_of, new_tables, position_key, probe, store
+from .partition_table import bucket_of, new_tables, pdep, pext, position_key, probe, store
 from .rules import next_active
 from .slots import MEMO_ENTRIES, MEMO_WORDS, Q, W
 
@@ -509,24 +509,22 @@ def _order_leads(w, base, n, seat):
 def _representatives(w, hand, legal, table, double):
     """One representative (the lowest) of each run of equivalent legal cards, as a mask.
     Cards are equivalent when no card of another hand or on the table lies between them (for
-    the double deck: no such card of equal or in-between power)."""
+    the double deck: no such card of equal or in-between power).
+
+    Without a loop: over the cards still out (and on the table) packed in order, a legal card
+    is not a representative when the card just below it, in its suit, is also a legal card
+    that no other hand shares a class with."""
     others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
     if double:
         others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
-    reps = np.uint64(0)
-    m = legal
-    prev = -2
-    while m:
-        b = lowest_bit(m)
-        m &= m - ONE
-        if prev >= 0 and (b >> 4) == (prev >> 4):
-            span = ((ONE << np.uint64(b + 1)) - ONE) & ~((ONE << np.uint64(prev)) - ONE)
-            if not (others & span):
-                prev = b
-                continue
-        reps |= ONE << np.uint64(b)
-        prev = b
-    return reps
+    out = legal | others
+    plain = pext(legal & ~others, out)
+    starts = np.uint64(0)  # the lowest card of each suit
+    for q in range(4):
+        suit = out & SLOT_MASKS[q]
+        starts |= suit & (~suit + ONE)
+    merged = plain & (plain << ONE) & ~pext(starts, out)
+    return legal & ~pdep(merged, out)
 
 
 @njit(inline="always", **SEARCH_JIT)
