@@ -40,7 +40,7 @@ from .codes import (
     STOP_NEXT,
     SWAP,
 )
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
 from .policies import (
     D_ANALYZER,
@@ -63,7 +63,7 @@ from .upcard_model import upcard_call_values
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def is_ace_no_face(hand):
     """Ace-No-Face: the natural mask ``hand`` holds at least one ace and no J, Q or K."""
     aces = np.uint64(0)
@@ -79,7 +79,7 @@ def is_ace_no_face(hand):
     return (hand & aces) != 0 and (hand & faces) == 0
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _recorded_call(seat, allowed, rec, j):
     """Call number ``j`` as the record holds it, checked: made by ``seat`` and among
     ``allowed``. Returns the call, or -1 after recording an error."""
@@ -98,7 +98,7 @@ def _recorded_call(seat, allowed, rec, j):
     return c
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
     policy = ag.policies[seat, 0]
     players = cfg[C.PLAYERS]
@@ -134,7 +134,7 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
     return tolerated(rec, chance)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def stop_here(rec, kind, seat, allowed):
     """Stop the engine at the asker's decision of ``kind`` (``STOP_*``); returns False."""
     rec[R.STOP_KIND] = kind
@@ -143,21 +143,21 @@ def stop_here(rec, kind, seat, allowed):
     return fail(rec, E_STOPPED, 0)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def forced(rec, j):
     """Whether call number ``j`` is read from the record (a replay, or a forced call)."""
     mode = rec[R.MODE]
     return mode == MODE_REPLAY or (mode == MODE_FORCED and j < rec[R.FORCED])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def stops_at(rec, j, seat):
     """Whether a forced run stops before call number ``j`` of the asker ``seat``."""
     return rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0 and j >= rec[R.FORCED] and \
         seat == rec[R.ASKER]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
     """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes; ``holder``
     the seat holding a ladder's current bid, -1 none): the
@@ -191,7 +191,7 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
     return c
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, from_norm):
     """Choose (or in a replay read and check) a natural card from ``candidates`` into
     ``rec[slot]``. Returns False after a replay error."""
@@ -206,7 +206,7 @@ def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, fro
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def forced_card(seat, candidates, cfg, rec, f_slot, slot, error):
     """A forced run's own choice for the asker (``rec[f_slot]``, a card of ``candidates``)
     into ``rec[slot]``: 1 when it applied, 0 when the policy chooses, -1 after an error."""
@@ -220,14 +220,14 @@ def forced_card(seat, candidates, cfg, rec, f_slot, slot, error):
     return 1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _yes(ag, seat, question, hand, cfg, rec):
     """A yes/no decision before trump is known (the swap, Ace-No-Face)."""
     return choose_yes_no(ag.policies[seat, 0], ag.params, ag.rng, seat, question, hand, -1, -1,
                          rec[R.DEALER], cfg[C.PLAYERS])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
     """What happens before the first call: in a ladder auction with cards left over (the
     joker), the dealer takes them and discards; under Ace-No-Face a player may call a redeal.
@@ -271,7 +271,7 @@ def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_mask(cfg):
     """uint64 mask of the bids of the ladder: 3 .. hand-1 (the n-ask where the variant has it)
     and the moon; with six-card hands that is 3, 4, 5 and the moon."""
@@ -284,13 +284,13 @@ def ladder_mask(cfg):
     return m
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _swaps(ag, seat, hands, cfg, rec, allowed, holder):
     return choose_swap(ag.policies[seat, 0], ag.params, ag.rng, seat, hands[seat], allowed,
                        cfg[C.PLAYERS], rec[R.DEALER], holder)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
     """Before ``seat``'s bid (``allowed``: its bids): take the ghost hand, if nobody has and
     the seat wants to (or the record says so; a forced run checks it against the seat's policy
@@ -342,7 +342,7 @@ def close_auction(rec, j, winner):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def auction_ladder(ag, hands, cfg, hm, rec):
     """One round of rising bids from the dealer's left (with the ghost swap where seat W is a
     ghost hand); the winner names trump. Returns False if the hand ends here."""
@@ -439,7 +439,7 @@ def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
     """Round 1 on the upcard, round 2 naming a suit (the dealer stuck when the option is on),
     then the dealer's pick-up. A turned-up joker: the dealer names trump first, which counts

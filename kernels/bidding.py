@@ -20,7 +20,7 @@ from numba import njit
 
 from .bits import lowest_bit, popcount
 from .codes import ASK, MOON, NAME, ORDER, PASS
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
 from .slots import PR, T
 
@@ -49,7 +49,7 @@ DEFAULT_WEIGHTS = np.array([3.0, 2.5, 2.0, 1.5, 1.25, 1.0, 1.0, 0.75, 0.75, 3.5,
 DEFAULT_THRESHOLDS = np.array([4.0, 5.5, 7.0, 8.5, 11.0, 4.5, 8.5, 4.5, 8.5, 99.0, 2.5])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def is_trump(card, trump):
     """Whether natural card ``card`` is a trump (the bowers and the joker included)."""
     if card == JOKER:
@@ -59,7 +59,7 @@ def is_trump(card, trump):
     return suit == trump or (rank == RANK_J and suit == same_colour_suit(trump))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def card_slot(card, trump):
     """The class of natural card ``card`` under ``trump``: its slot of the ``W_*`` layout
     (right, left, trump by rank, joker; side cards by rank), -1 for none."""
@@ -81,7 +81,7 @@ def card_slot(card, trump):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def card_weight(weights, card, trump):
     """The points ``weights`` (``W_*`` layout) give natural card ``card`` under ``trump``."""
     k = card_slot(card, trump)
@@ -138,13 +138,13 @@ DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
 DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def threshold(params, seat, place, kind):
     """The points ``seat`` needs for a call of ``kind`` (``T``) from ``place``."""
     return params[seat, PR.TH + place * T.COUNT + kind]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def hand_points(hand, trump, params, seat):
     """Points of natural mask ``hand`` for ``trump`` by ``seat``'s card points (see the module
     docstring)."""
@@ -161,7 +161,7 @@ def hand_points(hand, trump, params, seat):
     return total
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def best_suit(hand, allowed, params, seat):
     """``(points, suit)`` of the best-scoring suit among the 4-bit mask ``allowed``."""
     best = -1.0
@@ -175,7 +175,7 @@ def best_suit(hand, allowed, params, seat):
     return best, suit
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def give_card(hand, trump):
     """The card an n-asker gives away: the lowest side card (lowest rank, from the shortest
     suit), else the lowest trump."""
@@ -198,7 +198,7 @@ def give_card(hand, trump):
     return best
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def partner_return(hand, trump):
     """A trumpless partner in an n-ask passes back its best card: an ace, else its highest."""
     best = -1
@@ -212,7 +212,7 @@ def partner_return(hand, trump):
     return best
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def pass_or_lowest(allowed):
     """Pass when passing is allowed (bit 0 of ``allowed``), else the lowest call allowed
     (stick the dealer)."""
@@ -229,14 +229,14 @@ def pass_or_lowest(allowed):
 TABLE_HAND = 6  # the hand whose bids name the table's rows: 3, 4 and 5
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_tricks(hand):
     """The tricks a ladder auction's ``hand`` plays for: 6, or 12 in the double deck (a joker
     dealer's extra card is discarded before the play)."""
     return TABLE_HAND * (popcount(hand) // TABLE_HAND)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_bid(hand, allowed, params, seat, place):
     """A bid among the call codes in ``allowed`` (uint64 mask): the highest whose threshold
     the best suit's points reach, else pass (code 0) if allowed, else the lowest allowed. The
@@ -261,7 +261,7 @@ def choose_bid(hand, allowed, params, seat, place):
     return pass_or_lowest(allowed)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def order_points(hand, trump, upcard, seat, dealer, players, params):
     """Points of ordering the upcard's suit from ``seat``: the dealer counts the upcard in
     place of its worst card, the dealer's partner gains a share of it, an opponent of the
@@ -279,7 +279,7 @@ def order_points(hand, trump, upcard, seat, dealer, players, params):
 # ---------------------------------------------------------------------------- the analyzer
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def strat(params, seat, option, context, points):
     """The analyzer's expected net points for ``option`` in ``context`` with a hand of
     ``points`` (read from the seat's parameter row)."""
@@ -291,7 +291,7 @@ def strat(params, seat, option, context, points):
     return params[seat, PR.STRAT + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def lone_value(params, seat, option, context, points):
     """The analyzer's value of a lone call (``U_ALONE``, ``U_NAME_ALONE``) as it is compared
     with the same call with the partner: the table's value less the seat's margin
@@ -299,7 +299,7 @@ def lone_value(params, seat, option, context, points):
     return strat(params, seat, option, context, points) - params[seat, PR.ALONE_MARGIN]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_level(allowed, tricks):
     """The current bid as a level of the table: 0 none, else 1 to 3 for the bid's row
     (``bid_row``, of a hand of ``tricks`` tricks); read from the lowest bid still allowed."""
@@ -309,14 +309,14 @@ def ladder_level(allowed, tricks):
     return 3
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def trump_bucket(hand, trump):
     """The hand's trumps as a context: 0 for at most one, 1 for two, 2 for three, 3 for more."""
     n = popcount(hand & TRUMPS[trump])
     return 0 if n <= 1 else min(n - 1, 3)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_context(allowed, place, seat, holder, swapped, players, trumps, tricks):
     """The context of a ladder call: the seat's place, who holds the current bid (nobody, the
     partner or an opponent; without partners whether the ghost hand was taken instead), the
@@ -329,21 +329,21 @@ def ladder_context(allowed, place, seat, holder, swapped, players, trumps, trick
     return (place * 16 + group * 4 + ladder_level(allowed, tricks)) * 4 + trumps
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def round1_context(place, upcard, trumps):
     """The context of a round-1 call: the seat's place, the upcard's rank and the trump
     bucket of the upcard's suit."""
     return (place * 8 + (upcard & 7)) * 4 + trumps
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def round2_context(place, suit, turned, trumps):
     """The context of naming ``suit`` in round 2: the seat's place, whether the suit is the
     turned-down one's colour ("next") or not, and its trump bucket."""
     return 128 + (place * 2 + (0 if suit == same_colour_suit(turned) else 1)) * 4 + trumps
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def bid_row(code, tricks):
     """The table's bid (3, 4 or 5) that values bid ``code`` of a hand of ``tricks`` tricks:
     the bid that needs the same share of a ``TABLE_HAND``-trick hand, rounded up, within 3 to
@@ -354,7 +354,7 @@ def bid_row(code, tricks):
     return 3 if row < 3 else (5 if row > 5 else row)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_option(code, tricks):
     """The analyzer table's option of ladder call ``code`` of a hand of ``tricks`` tricks."""
     if code == PASS:
@@ -371,7 +371,7 @@ TEMPERATURE = 0.25  # net points: how fast a call's chance falls with how much w
 TREMBLE_EVEN = 0.5  # the share of a tremble spread evenly over the other legal calls
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, out):
     """The analyzer table's value of each allowed ladder call (``out[code]``; the others
     -inf), for the hand's best suit."""
@@ -385,7 +385,7 @@ def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, 
             out[code] = strat(params, seat, ladder_option(code, tricks), context, p)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def upcard_values(hand, allowed, params, seat, place, upcard, turned, out):
     """The analyzer table's value of each allowed call of the upcard auction (``out[code]``;
     the others -inf): round 1 pass or order (alone or not, the better); round 2 pass (in the

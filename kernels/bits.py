@@ -10,7 +10,7 @@ from numba import config as numba_config
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .config import JIT
+from .config import NRT_FREE
 
 
 @intrinsic
@@ -43,25 +43,25 @@ def _ctlz(typingctx, x):
     return sig, codegen
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def popcount(x):
     """Number of set bits of the uint64 ``x``."""
     return np.int64(_ctpop(np.uint64(x)))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def lowest_bit(x):
     """Index of the lowest set bit of ``x`` (64 when ``x`` is 0)."""
     return np.int64(_cttz(np.uint64(x)))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def highest_bit(x):
     """Index of the highest set bit of ``x`` (-1 when ``x`` is 0)."""
     return np.int64(63) - np.int64(_ctlz(np.uint64(x)))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def bit(i):
     """The uint64 mask with only bit ``i`` set."""
     return np.uint64(1) << np.uint64(i)

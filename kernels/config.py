@@ -49,9 +49,14 @@ def default_cache_dir() -> Path:
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))
 
-# Every @njit in kernels/ uses these keyword arguments.
-JIT = dict(cache=True, nogil=True, boundscheck=False)
-PARALLEL_JIT = dict(cache=True, nogil=True, boundscheck=False, parallel=True)
-# The solver's search allocates nothing: without NRT its calls pass arrays without reference
-# counting (an atomic increment and decrement per array argument per call).
-SEARCH_JIT = dict(JIT, _nrt=False)
+# Every @njit in kernels/ uses these keyword arguments. ``_nrt`` is set either way: numba lets a
+# callee that leaves it unset inherit its caller's, and a kernel that allocates must keep NRT
+# when a kernel without it (NRT_FREE, below) calls it.
+JIT = dict(cache=True, nogil=True, boundscheck=False, _nrt=True)
+PARALLEL_JIT = dict(cache=True, nogil=True, boundscheck=False, parallel=True, _nrt=True)
+# Every kernel that allocates no array (nor returns one) is compiled without NRT, numba's
+# reference counting: with it, each call increfs and decrefs every array it is passed (each
+# field of a tuple of arrays such as the rules or the agents), an atomic operation each; the
+# solver's search, the engine's phases and the policies call each other millions of times a
+# second. tests/test_structure.py checks that no such kernel allocates.
+NRT_FREE = dict(JIT, _nrt=False)

@@ -18,7 +18,7 @@ from numba import njit
 
 from .bits import popcount
 from .codes import AUCTION_UPCARD
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .record import card_bit, reset_record
 from .rng import STREAM_DEAL, reseed, shuffle, stream_state
 from .slots import C, M, R
@@ -49,7 +49,7 @@ def binomial_table(n):
     return c
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def layout_count(sizes, binom):
     """Number of ways to split ``sum(sizes)`` distinct cards into groups of ``sizes``."""
     left = 0
@@ -99,7 +99,7 @@ def unrank_layout(rank, cards, sizes, binom, out):
         left -= sizes[g]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def passes(groups, cons_group, cons_mask, cons_op, cons_value):
     """True if the dealt ``groups`` (natural masks) meet every constraint row."""
     for c in range(cons_group.shape[0]):
@@ -114,7 +114,7 @@ def passes(groups, cons_group, cons_mask, cons_op, cons_value):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def shuffle_into_groups(state, work, sizes, out):
     """One more shuffle of the unseen card ids ``work`` (in place, from ``state``) dealt into
     groups of ``sizes`` as natural masks in ``out``."""
@@ -128,7 +128,7 @@ def shuffle_into_groups(state, work, sizes, out):
         out[g] = m
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def deal_try(dealing, index, state, work, groups):
     """One try at deal ``index`` of ``dealing`` into ``groups`` (natural masks, one per
     group): exact mode, layout ``index``; random mode, the next shuffle of ``work`` (the
@@ -157,14 +157,15 @@ def deal_groups(seed, index, dealing, out):
     return -tries
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, state):
     """Deal hand ``index`` of stream ``seed`` into ``hm``/``rec`` (cleared): a shuffle of the
     whole deck ``deck_ids`` from the counter-based generator, ``C.DEAL`` cards to each of the
     four hands (seat W holds the ghost hand or the dummy in the 3-player variants), the rest to
     the kitty with the upcard on top. ``cards`` (as long as the deck) and ``state`` (one uint64)
     are scratch."""
-    cards[:] = deck_ids
+    for i in range(cards.shape[0]):  # not cards[:] = deck_ids: a slice copy needs NRT
+        cards[i] = deck_ids[i]
     reseed(state, seed, STREAM_DEAL, index)
     shuffle(state, cards)
     reset_record(hm, rec)

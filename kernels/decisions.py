@@ -38,7 +38,7 @@ from .codes import (
     STOP_IN_PLAY,
     SWAP,
 )
-from .config import JIT, PARALLEL_JIT
+from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .forced import play_option, start_point
@@ -51,7 +51,7 @@ MAX_ROWS = 16
 ASKER = 0  # the tables are seen from seat N
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
     """Play the policies from the calls of ``point`` (slots ``PT``) up to N's next call;
     returns the calls allowed there (0 when N has no call to make), with every call heard
@@ -70,7 +70,7 @@ def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
     return np.uint64(rec[R.ALLOWED])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
     """The rows of N's ladder call, one per call the engine allows (``allowed``): pass, the
     bids (one per row of the table, the lowest allowed: bids it values alike are one
@@ -100,7 +100,7 @@ def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
     return k
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, round_no, rows, k):
     """The rows of N's call in the upcard auction: round 1 pass, order, order alone; round 2
     pass and each suit named, alone or not (``round_no`` 0 or 1: the row's ``RW.POINT``).
@@ -125,7 +125,7 @@ def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, round_no, rows, k):
     return k
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _row(rows, k, round_no, option, ctx, trump, code):
     if k >= MAX_ROWS:
         return k
@@ -137,7 +137,7 @@ def _row(rows, k, round_no, option, ctx, trump, code):
     return k + 1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _holder(point):
     """The seat holding the last bid among the calls of ``point`` (-1 none) and whether one
     swapped."""
@@ -152,7 +152,7 @@ def _holder(point):
     return holder, swapped
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def deal_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
     """Every row of one deal (``rows`` [MAX_ROWS, RW.LEN], filled with -1), from the point
     before the first call (``point``: the dealer, the upcard, N the asker, whether to

@@ -22,7 +22,7 @@ from .codes import (
     NOBODY,
     RENEGE_PENALTY,
 )
-from .config import JIT, PARALLEL_JIT
+from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_hand
 from .exchanges import exchanges
 from .layout import DECK_DOUBLE, normalise_mask
@@ -37,7 +37,7 @@ from .tricks import play_tricks
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def score_hand(cfg, score_table, rec):
     """Points of every seat from the contract and tricks in ``rec`` (table lookup; defenders
     who score their own tricks add them), minus RENEGE_PENALTY for each side that reneged (in the
@@ -109,7 +109,7 @@ def play_hand(rules, ag, hm, rec):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def stopping(rec):
     """Whether a forced run was to stop at a decision of the asker (it has none left when
     the play is reached)."""
@@ -141,7 +141,7 @@ def new_agents(policies, params, rng, work, table, decks):
     return Agents(policies, params, rng, work, table, know, decks)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def next_hand(ag, seed, index, stream=STREAM_PLAY):
     """Make ``ag`` ready for hand ``index``: its policy stream restarted at ``(seed,
     stream, index)`` and its knowledge cleared."""

@@ -6,13 +6,13 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
-from .config import JIT
+from .config import NRT_FREE
 from .layout import JOKER, RANK_A, SLOT_MASKS, TRUMP_SLOT, normalise_mask
 
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def keep_value(b, hand_n, card):
     """How much a player wants to keep normalised card ``b`` (natural id ``card``) of
     normalised hand ``hand_n``: trumps by power above everything, then side aces, then other
@@ -28,14 +28,14 @@ def keep_value(b, hand_n, card):
     return value
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def discard_card(hand, trump, to_norm, from_norm):
     """The natural card a player with natural ``hand`` throws away (the dealer's discard
     after taking the upcard): the card with the lowest ``keep_value``."""
     return from_norm[trump, _worst(normalise_mask(hand, to_norm[trump]), from_norm[trump])]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _worst(hn, from_norm_t):
     """The normalised bit of the card with the lowest ``keep_value`` in normalised ``hn``."""
     worst = -1
@@ -51,7 +51,7 @@ def _worst(hn, from_norm_t):
     return worst
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def keep_best(hand, keep, trump, to_norm, from_norm):
     """The natural mask of the ``keep`` cards a player keeps from natural ``hand`` (the
     cutthroat maker's best five of ten with the dummy): drop the lowest ``keep_value`` one by

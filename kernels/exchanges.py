@@ -22,7 +22,7 @@ from .codes import (
     SEAT_W_DUMMY,
     STOP_DEFEND,
 )
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
 from .policies import (
     PICK_ASK_GIVE,
@@ -38,7 +38,7 @@ from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out
 from .slots import C, K, M, R
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def best_trump(hand, trump, to_norm, from_norm):
     """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
     nh = normalise_mask(hand, to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
@@ -47,7 +47,7 @@ def best_trump(hand, trump, to_norm, from_norm):
     return from_norm[trump, highest_bit(nh)]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ask_returns(hand, trump, to_norm, from_norm):
     """The cards a partner may give back in an n-ask from natural mask ``hand``: their best
     trump, or any card when they hold no trump (a natural mask)."""
@@ -55,7 +55,7 @@ def ask_returns(hand, trump, to_norm, from_norm):
     return card_bit(best) if best >= 0 else hand
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
     """The n-ask: the bidder gives a card to the partner and gets the partner's best trump
     back (a partner without trump passes the card of their choice). Returns False after a
@@ -107,7 +107,7 @@ def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
     return active
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def plays_alone(cfg, rec):
     """Whether the declarer of ``rec`` plays without a partner's (or the dummy's) hand: a
     lone maker of the upcard auction; with partners, the n-ask and the moon."""
@@ -116,7 +116,7 @@ def plays_alone(cfg, rec):
     return rec[R.MAKER_ALONE] == 1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
     """Seat W is a dummy: a maker with partners' help combines it with their hand and keeps
     the best ``C.HAND`` cards; a lone maker leaves it out. Returns False after a replay
@@ -144,7 +144,7 @@ def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
     return True
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _recorded_lone_defender(cfg, rec):
     """Replay: the lone defender named in ``R.ALONE_SEATS`` into ``R.DEFENDER_ALONE`` (-1:
     none). Returns False when more than one defender is named."""
@@ -160,7 +160,7 @@ def _recorded_lone_defender(cfg, rec):
     return lone == (1 << d)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def maker_alone(ag, hands, cfg, rec):
     """Whether the maker goes alone: 1 or 0, or -1 after an error. The policy's, but in a
     forced run the asker's own choice where given, and for a maker who made trump by a forced
@@ -184,7 +184,7 @@ def maker_alone(ag, hands, cfg, rec):
     return alone
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_lone_defender(ag, hands, cfg, rec, active):
     """The first defender clockwise from the maker who goes alone (its policy's choice, the
     asker's own in a forced run), or -1; -2 when a forced run stops at the asker's choice
@@ -209,7 +209,7 @@ def choose_lone_defender(ag, hands, cfg, rec, active):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _defends(ag, d, hands, cfg, rec):
     return choose_yes_no(ag.policies[d, 0], ag.params, ag.rng, d, Q_DEFEND_ALONE, hands[d],
                          rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER], cfg[C.PLAYERS])

@@ -10,13 +10,13 @@ policy's)."""
 from numba import njit
 
 from .codes import MODE_FORCED
-from .config import JIT
+from .config import NRT_FREE
 from .engine import play_hand
 from .record import reset_record
 from .slots import OPT, PT, R, X
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def force_calls(rec, seats, calls, n, alone, asker):
     """Make ``rec`` a forced run: the ``n`` calls ``calls`` of ``seats`` replayed (the makers in
     the 4-bit mask ``alone`` going alone), ``asker`` the seat whose later choices the
@@ -31,7 +31,7 @@ def force_calls(rec, seats, calls, n, alone, asker):
     rec[R.FORCED] = n
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def force_choices(rec, option):
     """The asker's own choices after its call, from an option row (slots ``OPT``; -1: its
     policy's): going alone, the discard, the card given away, the trump, a lone defence."""
@@ -42,13 +42,14 @@ def force_choices(rec, option):
     rec[R.F_DEFEND] = option[OPT.DEFEND]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def start_point(hm, rec, deal_hm, point):
     """A fresh record of the dealt cards ``deal_hm`` (slots ``M``) at the decision point
     ``point`` (slots ``PT``): its dealer and upcard (-1: none) set, the calls heard forced and
     its asker named (see :func:`force_calls`)."""
     reset_record(hm, rec)
-    hm[:] = deal_hm
+    for i in range(hm.shape[0]):  # not hm[:] = deal_hm: a slice copy needs NRT
+        hm[i] = deal_hm[i]
     rec[R.DEALER] = point[PT.DEALER]
     rec[R.UPCARD] = point[PT.UPCARD]
     n = point[PT.NCALLS]
@@ -56,7 +57,7 @@ def start_point(hm, rec, deal_hm, point):
                 point[PT.HEARD_ALONE], point[PT.ASKER])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def play_option(rules, ag, hm, rec, point, option, out):
     """From ``point`` started by :func:`start_point`: the asker's ``option`` (its call, when
     ``option[OPT.CALL] >= 0``, then its choices), every later decision by the seats' policies

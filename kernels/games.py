@@ -12,7 +12,7 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from .codes import AUCTION_LADDER, ST_PLAYED
-from .config import JIT, PARALLEL_JIT
+from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .exchanges import plays_alone
@@ -24,7 +24,7 @@ MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def contract_code(cfg, rec):
     """A small code for the contract of a played hand: the winning call of a ladder auction;
     in the upcard auction the alone flags plus 4 when trump was named in round 2."""
@@ -33,13 +33,13 @@ def contract_code(cfg, rec):
     return rec[R.CONTRACT] + (4 if rec[R.ROUND] == 2 else 0)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def made(cfg, rec):
     """Whether the declaring side made its contract."""
     return rec[R.DECL_TRICKS] >= contract_needs(cfg, rec[R.CONTRACT])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def add_points(cfg, rec, scores):
     """Add a played hand's points to the game's ``scores``: per team (N-S first) with
     partners, else per player."""
@@ -47,7 +47,7 @@ def add_points(cfg, rec, scores):
         scores[u] += rec[R.POINTS + u]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def game_winner(scores, units, target, win_by):
     """The unit (team or player, ``scores[:units]``) that has won the game, or -1: it has
     reached ``target`` with the strictly highest score, ahead by at least ``win_by``."""
@@ -72,7 +72,7 @@ def game_winner(scores, units, target, win_by):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def count_hand(cfg, rec, row):
     """Add a played hand to its row ``TALLY.*`` of the tally: declared, made, marched (every
     trick), played alone, and the net points to the declaring side."""

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit
-from .config import JIT
+from .config import JIT, NRT_FREE
 
 N_SUITS = 4
 RANKS_PER_SUIT = 8  # natural layout reserves 7 8 9 T J Q K A in every suit
@@ -38,7 +38,7 @@ SLOT_MASKS = np.array([np.uint64(0xFFFF) << np.uint64(16 * s) for s in range(4)]
 NO_CARD = -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def natural_suit(card):
     """Printed suit of natural card id ``card`` (the joker has none: -1). The one home of
     this rule: kernels and analyzer call it (a structure test bans the spelled-out form)."""
@@ -47,7 +47,7 @@ def natural_suit(card):
     return (card & 31) >> 3
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def partnered(players):
     """Whether ``players`` seats play as two partnerships, partners opposite: four players
     in every variant (``VariantSpec.partnership``; a structure test checks they agree). For
@@ -55,7 +55,7 @@ def partnered(players):
     return players == 4
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def same_colour_suit(suit):
     """The other suit of the same colour (clubs<->spades, diamonds<->hearts)."""
     return suit ^ 3
@@ -183,7 +183,7 @@ def natural_suit_tables(deck):
     return eff_suit, power, suit_masks
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def beats(b, w, double):
     """True if normalised card ``b`` beats the card ``w`` currently winning a trick (``w`` is
     of the led suit or trump). Equal double-deck cards do not beat each other."""
@@ -194,7 +194,7 @@ def beats(b, w, double):
     return sb == TRUMP_SLOT
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def normalise_mask(mask, to_norm_t):
     """Map a natural-layout mask to the normalised layout of one trump (``to_norm[t]``)."""
     out = np.uint64(0)
@@ -205,7 +205,7 @@ def normalise_mask(mask, to_norm_t):
     return out
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def denormalise_mask(mask, from_norm_t):
     """Map a normalised mask of one trump back to the natural layout (``from_norm[t]``)."""
     out = np.uint64(0)

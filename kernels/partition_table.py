@@ -51,7 +51,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .bits import lowest_bit, popcount
-from .config import HAVE_BMI2, JIT, SEARCH_JIT
+from .config import HAVE_BMI2, JIT, NRT_FREE
 from .layout import SLOT_MASKS
 from .slots import E
 
@@ -86,7 +86,7 @@ _pext_hw = _bmi_intrinsic("llvm.x86.bmi.pext.64")
 _pdep_hw = _bmi_intrinsic("llvm.x86.bmi.pdep.64")
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def pext(x, m):
     """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
     if HAVE_BMI2 and not numba_config.DISABLE_JIT:
@@ -103,7 +103,7 @@ def pext(x, m):
     return res
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def pdep(x, m):
     """Parallel bit deposit, the inverse of ``pext``: the low bits of ``x`` placed, in order,
     at the set positions of ``m``."""
@@ -133,7 +133,7 @@ def new_tables(nthreads, tt_bits, ways):
     return tables, np.uint64(buckets - 1)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def position_key(hands, leader, active, decl, double):
     """The table key of a trick start: ``(shape, ctx, keep, o0, o1, o2, top, spread)``,
     ``hands`` the 4 normalised masks. ``keep`` marks the cards still out (double deck: both
@@ -190,7 +190,7 @@ def position_key(hands, leader, active, decl, double):
             spread)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def top_aligned(occupied):
     """The owner-plane bits of the classes still out (``occupied``: the even bit of each),
     each suit in a field of 8 from the top down: the top class of a suit always sits at the
@@ -203,7 +203,7 @@ def top_aligned(occupied):
     return top
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def bucket_of(key, bucket_mask):
     """The bucket of ``key`` (a ``position_key``): a hash of its shape, seats and (double
     deck) the holders of the suits' top classes."""
@@ -216,7 +216,7 @@ def bucket_of(key, bucket_mask):
     return np.int64(x & bucket_mask)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _matches(tt, b, key, sc):
     """Bit i set when entry i of bucket ``b`` holds for the position ``key``: a loop without
     branches over the bucket's contiguous fields, which the compiler vectorises."""
@@ -235,7 +235,7 @@ def _matches(tt, b, key, sc):
     return hits
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _region_cards(m, keep, top, double):
     """The cards of the position (normalised mask) in the region ``m`` (over owner planes)."""
     m &= (ONE << PLANE) - ONE  # one plane of the region (both hold the same cards)
@@ -245,13 +245,13 @@ def _region_cards(m, keep, top, double):
     return pdep(m, keep)
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _buckets_used(tt, double):
     """How many adjacent buckets (``b ^ 0``, ``b ^ 1``, ...) hold a position's entries."""
     return DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def probe(tt, b, key, stamp, target, double):
     """Look the position ``key`` up in bucket ``b`` (double deck: and its pair ``b ^ 1``):
     ``(answer, region, best)``, answer 1 when an entry holding for it proves at least
@@ -277,7 +277,7 @@ def probe(tt, b, key, stamp, target, double):
     return np.int64(-1), np.uint64(0), best
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def region_of(deciding, keep, double):
     """The region of a position whose answer was decided by the cards ``deciding``: in each
     suit, every card still out (``keep``) at or above the lowest deciding card (its whole
@@ -293,7 +293,7 @@ def region_of(deciding, keep, double):
     return region
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     """Record in bucket ``b`` (double deck: or its pair) that the position ``key`` takes at least
     ``answer[1]`` tricks (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``;
@@ -362,13 +362,13 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
         tt[vb, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _weight(data):
     """The log2 nodes an entry's answer cost, from its DATA word."""
     return np.int64((data >> WEIGHT_SHIFT) & np.uint64(255))
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _data(weight, best, lb, ub, age):
     """An entry's DATA word: the probe that stored it (``age``), the log2 nodes it cost, the
     deciding lead + 1, and the lower and upper bounds."""

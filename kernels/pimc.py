@@ -14,7 +14,7 @@ from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount
 from .codes import NOBODY
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import SLOT_MASKS
 from .rng import random_set_bit, uniform_int
 from .slots import TR, K
@@ -86,7 +86,7 @@ def sample_world(rng, seat, hands, active, know, out):
             allowed &= ~(ONE << np.uint64(b))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _void_mask(voids):
     m = np.uint64(0)
     for slot in range(4):
@@ -103,7 +103,7 @@ def _void_counts(know):
     return c
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def best_of(totals, legal, maximise):
     """The legal card with the best total (highest for the declaring side, lowest for the
     defenders); ties go to the lowest card."""
@@ -120,7 +120,7 @@ def best_of(totals, legal, maximise):
     return best
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def solve_card(w, tt, hands, decl, double, trick, seat, legal, totals, values):
     """Add to ``totals`` the double-dummy value of every legal card of ``seat`` in the layout
     ``hands`` (normalised), the current trick given by the engine's trick array ``trick``
@@ -136,7 +136,7 @@ def solve_card(w, tt, hands, decl, double, trick, seat, legal, totals, values):
         totals[b] += values[b]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def one_class(legal, others, double):
     """True if the cards of ``legal`` are all equivalent whatever the layout: one suit, and no
     card of ``others`` (the cards other seats still hold, and the cards on the table) between

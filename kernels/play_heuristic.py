@@ -13,14 +13,14 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, popcount
-from .config import JIT
+from .config import NRT_FREE
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats
 
 ONE = np.uint64(1)
 TRUMPS = SLOT_MASKS[TRUMP_SLOT]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def is_boss(b, hand, unplayed):
     """True if normalised card ``b`` is the highest card of its suit still out (counting
     only the ``unplayed`` cards not in ``hand``)."""
@@ -28,7 +28,7 @@ def is_boss(b, hand, unplayed):
     return out == 0 or highest_bit(out) < b
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def lead_trump_as_maker(hand, unplayed, my_side_declared):
     """The declaring side leads its best trump while the opponents may still hold trumps,
     when that trump is the highest still out (draw their trumps)."""
@@ -46,7 +46,7 @@ def lead_trump_as_maker(hand, unplayed, my_side_declared):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def cash_winner(hand, unplayed):
     """Lead a side-suit card that is the highest of its suit still out (an ace or a card
     promoted to it)."""
@@ -59,7 +59,7 @@ def cash_winner(hand, unplayed):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def lead_low(hand):
     """Otherwise lead the lowest card of the longest side suit (keep trumps for ruffing);
     with only trumps, the lowest trump."""
@@ -76,7 +76,7 @@ def lead_low(hand):
     return lowest_bit(hand)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def cheapest_winner(legal, win_card, double):
     """The lowest card of ``legal`` that beats ``win_card`` (-1 if none)."""
     m = legal
@@ -88,7 +88,7 @@ def cheapest_winner(legal, win_card, double):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def lowest_loser(legal):
     """The card to throw away: the lowest side-suit card, else the lowest trump."""
     side = legal & ~TRUMPS
@@ -107,7 +107,7 @@ def lowest_loser(legal):
     return lowest_bit(legal)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def heuristic_card(hand, legal, unplayed, pos, last, led, win_card, partner_winning,
                    my_side_declared, double):
     """The card the rules of thumb play. ``pos`` is this seat's place in the trick (0 leads),

@@ -34,7 +34,7 @@ from .bidding import (
 )
 from .bits import lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .exchange_heuristics import discard_card, keep_best
 from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
@@ -68,7 +68,7 @@ PICK_JOKER_DISCARD = 3
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_ladder_call(policy, params, rng, seat, allowed, hand, place, players, holder,
                        swapped):
     """The call of ``seat`` (natural ``hand``, ``place`` seats after the dealer of
@@ -84,7 +84,7 @@ def choose_ladder_call(policy, params, rng, seat, allowed, hand, place, players,
     return choose_bid(hand, allowed, params, seat, place)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_upcard_call(policy, params, rng, seat, allowed, hand, players, upcard, dealer):
     """The call of ``seat`` (natural ``hand``) among ``allowed`` (uint64 mask over call
     codes) in an upcard auction with ``upcard`` turned by ``dealer``: round 1 orders it up or
@@ -118,7 +118,7 @@ def _round1(policy, params, seat, hand, players, upcard, dealer, place, suit):
     return ORDER if p >= threshold(params, seat, place, T.ORDER) else PASS
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holder):
     """Whether ``seat`` takes the ghost hand before its bid (``allowed``: its bids)."""
     if policy == D_RANDOM:
@@ -134,7 +134,7 @@ def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holde
     return p < threshold(params, seat, place, T.SWAP_BELOW)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, dealer, players):
     """A yes/no decision of ``seat``: Ace-No-Face redeal, going alone, defending alone
     (``Q_*``). Returns True for yes."""
@@ -153,7 +153,7 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
     return p >= threshold(params, seat, place, T.DEFEND_ALONE)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_trump(policy, params, rng, seat, allowed, hand, contract):
     """The suit a player names as trump among ``allowed`` (4-bit mask of suits) for the
     ``contract`` (call code) it won: its best suit by its point count."""
@@ -163,7 +163,7 @@ def choose_trump(policy, params, rng, seat, allowed, hand, contract):
     return suit
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, to_norm,
                      from_norm):
     """A natural card from the natural mask ``candidates`` for a non-play purpose (``PICK_*``):
@@ -179,7 +179,7 @@ def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, to_n
     return discard_card(candidates, trump, to_norm, from_norm)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm):
     """Cutthroat: which cards of the maker's ``combined`` hand+dummy (natural mask) to drop so
     that ``keep`` remain. Returns the natural mask of dropped cards."""
@@ -194,7 +194,7 @@ def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm)
     return combined & ~keep_best(combined, keep, trump, to_norm, from_norm)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def choose_card_solving(ag, seat, legal, nhands, trick, decl, double):
     """The card of a dd or pimc player at ``seat`` among ``legal``: ``nhands`` the normalised
     hands, ``trick`` the engine's trick array (slots ``TR``: leader, cards, seats, the seats

@@ -23,7 +23,7 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from .codes import E_INCONSISTENT, STOP_NEXT
-from .config import JIT, PARALLEL_JIT
+from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_try
 from .engine import new_agents, next_hand, play_hand, play_out, solver_arrays
 from .forced import play_option, start_point
@@ -63,7 +63,7 @@ def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
     return tricks, 0
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _deal_masks(deal_hm, dealt, deck):
     """The engine's card masks (slots ``M``) of a deal: each seat's cards, the rest of the
     deck in the kitty."""
@@ -75,7 +75,7 @@ def _deal_masks(deal_hm, dealt, deck):
     deal_hm[M.KITTY] = kitty
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;

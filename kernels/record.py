@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit
 
 from .codes import MODE_PLAY, ST_PLAYED
-from .config import JIT
+from .config import NRT_FREE
 from .layout import DECK_DOUBLE
 from .rng import GOLDEN, mix64
 from .slots import C, M, R
@@ -13,13 +13,13 @@ from .slots import C, M, R
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def card_bit(card):
     """uint64 mask of natural card id ``card``."""
     return ONE << np.uint64(card)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def reset_record(hm, rec):
     """Clear a record for a new hand: every card slot -1, counters 0, mode MODE_PLAY."""
     hm[:] = 0
@@ -41,7 +41,7 @@ def reset_record(hm, rec):
         rec[R.RENEGES + s] = 0
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def clear_outcome(hm, rec):
     """Clear what playing a hand fills in, keeping the deal and the recorded decisions (the
     start of a replay)."""
@@ -62,7 +62,7 @@ def clear_outcome(hm, rec):
         hm[M.PLAY + s] = 0
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def fail(rec, code, at):
     """Record replay error ``code`` (``kernels.codes.E_*``) at ``at``; returns False."""
     rec[R.ERROR] = code
@@ -70,7 +70,7 @@ def fail(rec, code, at):
     return False
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def held_copy(mask, card, cfg):
     """``card`` if natural mask ``mask`` holds it; in the double deck the other copy of the card
     if only that one is held (a record cannot tell the copies apart); else -1."""
@@ -83,7 +83,7 @@ def held_copy(mask, card, cfg):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def tolerated(rec, chance):
     """Whether a forced call that is not the seat's strategy's is kept as a tremble (a deal
     checked against the calls heard, ``R.CHECK``): kept with probability ``chance``, the
@@ -100,7 +100,7 @@ def tolerated(rec, chance):
     return False
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def flip_kept(rec):
     """Whether the other answer of a yes/no choice (go alone, take the ghost hand) than the
     strategy's is kept as a tremble: its likelihood ratio is ``e / (1 - e)``, ``e`` the

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit, popcount
-from .config import JIT
+from .config import JIT, NRT_FREE
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DEAL = 1  # the cards
@@ -18,7 +18,7 @@ STREAM_PLAY = 2  # random choices of policies in a hand or an option played out
 STREAM_SCENARIO = 3  # the same in the scenario rows of a query (deal i, row s of n: i * n + s)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def mix64(z):
     """SplitMix64 finaliser: a bijective avalanche mix of one uint64."""
     z = np.uint64(z)
@@ -38,7 +38,7 @@ def stream_state(seed, stream, index):
     return state
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def reseed(state, seed, stream, index):
     """Restart the generator ``state`` in place at stream ``(seed, stream, index)`` (the same
     numbers as a fresh ``stream_state``, without allocating)."""
@@ -47,14 +47,14 @@ def reseed(state, seed, stream, index):
     state[0] = mix64(k ^ np.uint64(index))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def next_u64(state):
     """Advance ``state`` and return the next uint64."""
     state[0] += GOLDEN
     return mix64(state[0])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def uniform_int(state, n):
     """An exactly uniform integer in [0, n) for 0 < n < 2**32 (Lemire's method with rejection)."""
     n64 = np.uint64(n)
@@ -69,7 +69,7 @@ def uniform_int(state, n):
             return np.int64(m >> np.uint64(32))
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def shuffle(state, values):
     """Fisher-Yates shuffle of the int64 array ``values`` in place."""
     for i in range(values.shape[0] - 1, 0, -1):
@@ -79,7 +79,7 @@ def shuffle(state, values):
         values[j] = tmp
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def random_set_bit(state, mask):
     """A uniformly chosen set bit index of the non-zero uint64 ``mask``."""
     k = uniform_int(state, popcount(mask))

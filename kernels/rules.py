@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
 
 # The rules as the engine's kernels take them, built once per rule set
@@ -19,7 +19,7 @@ RuleArrays = namedtuple("RuleArrays", ["cfg", "score_table", "to_norm", "from_no
                                        "deck_ids", "deck", "decks"])
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def legal_mask(hand, led_slot):
     """Cards of ``hand`` (normalised mask) that may be played to a trick led in ``led_slot``
     (-1 when this card leads): the cards of the led effective suit if any, else every card."""
@@ -31,7 +31,7 @@ def legal_mask(hand, led_slot):
     return hand
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def card_strength(b, led_slot, double):
     """Comparable strength of normalised card ``b`` in a trick led in ``led_slot``: trumps beat
     cards of the led suit, which beat everything else (-1). The two copies of a double-deck card
@@ -45,7 +45,7 @@ def card_strength(b, led_slot, double):
     return -1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def trick_winner(cards, n, double):
     """Position (0..n-1) of the winning card among ``cards[:n]`` (normalised bits in play
     order). Ties go to the card played first, which is the double-deck rule."""
@@ -60,7 +60,7 @@ def trick_winner(cards, n, double):
     return best
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def next_active(seat, active):
     """The next seat clockwise after ``seat`` whose bit is set in the 4-bit mask ``active``."""
     s = (seat + 1) & 3
@@ -69,7 +69,7 @@ def next_active(seat, active):
     return s
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def legal_mask_natural(hand, led_card, trump, to_norm, from_norm):
     """Natural-layout form of ``legal_mask``: the cards of natural mask ``hand`` that may be
     played when natural card ``led_card`` was led (-1: this card leads) and ``trump`` is trump."""

@@ -9,18 +9,18 @@ n-ask and the moon in bid are lone contracts too) and the seat of a lone defende
 from numba import njit
 
 from .codes import ASK, AUCTION_LADDER, LEAD_DECLARER, LEAD_LEFT_OF_LONE
-from .config import JIT
+from .config import NRT_FREE
 from .rules import next_active
 from .slots import C
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def players_mask(cfg):
     """4-bit mask of the seats that take part in the bidding (N E S, or N E S W)."""
     return (1 << cfg[C.PLAYERS]) - 1
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def contract_needs(cfg, contract):
     """Tricks the declaring side needs to make ``contract`` (a ladder's winning call: the bid,
     or every trick for the n-ask and the moon; the upcard auction: ``cfg[C.MAKE]``)."""
@@ -29,7 +29,7 @@ def contract_needs(cfg, contract):
     return cfg[C.MAKE]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def on_declaring_side(cfg, seat, declarer):
     """True if ``seat`` plays for the declaring side (partners in the four-player variants)."""
     if cfg[C.PARTNERS] == 1:
@@ -37,7 +37,7 @@ def on_declaring_side(cfg, seat, declarer):
     return seat == declarer
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def declaring_mask(cfg, declarer, active):
     """4-bit mask of the active seats on the declaring side."""
     m = 0
@@ -47,7 +47,7 @@ def declaring_mask(cfg, declarer, active):
     return m
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def sits_out_with(cfg, seat, declarer):
     """The seat that sits out when ``seat`` goes alone: the partner in the four-player
     variants; when a defender of a three-player hand goes alone, the other defender; -1 when
@@ -59,7 +59,7 @@ def sits_out_with(cfg, seat, declarer):
     return 3 - seat - declarer
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def contract_active(cfg, declarer, maker_alone, defender_alone):
     """4-bit mask of the seats that play a contract."""
     active = players_mask(cfg)
@@ -72,7 +72,7 @@ def contract_active(cfg, declarer, maker_alone, defender_alone):
     return active
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def may_defend_alone(cfg, seat, declarer, active):
     """True if ``seat`` is an active defender the rules let go alone."""
     if cfg[C.LONE_DEFENDER] != 1 or not (active >> seat) & 1:
@@ -80,7 +80,7 @@ def may_defend_alone(cfg, seat, declarer, active):
     return not on_declaring_side(cfg, seat, declarer)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def first_leader(cfg, declarer, dealer, maker_alone, defender_alone, active):
     """The seat that leads the first trick (``kernels.codes.LEAD_*``)."""
     rule = cfg[C.LEAD]

@@ -31,7 +31,7 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from .bits import highest_bit, lowest_bit, popcount
-from .config import JIT, PARALLEL_JIT, SEARCH_JIT
+from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
 from .partition_table import bucket_of, new_tables, pdep, pext, position_key, probe, store
 from .rules import next_active
@@ -59,7 +59,7 @@ def solver_arrays(nthreads, tt_bits):
     return works, tables
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def new_deal(w):
     """Start a new table generation in ``w``: entries and remembered answers of earlier deals
     are ignored from here on. Every entry holds for any deal (it is keyed by the position
@@ -69,7 +69,7 @@ def new_deal(w):
     next_deal_same_table(w)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def next_deal_same_table(w):
     """Start a new deal in ``w`` that keeps the table's entries (the remembered answers and
     the history of cut-offs are the deal's own): for runs of deals that share many positions,
@@ -80,7 +80,7 @@ def next_deal_same_table(w):
     w[W.HISTORY:W.HISTORY + 4 * 64] = 0
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def set_position(w, hands, active, decl, double):
     """Load a position into ``w``: normalised ``hands`` (4 masks), the 4-bit masks of playing
     seats and of the declaring side, and the double-deck flag; zeroes the node count. The
@@ -97,7 +97,7 @@ def set_position(w, hands, active, decl, double):
     w[W.NODES] = 0
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _run_above(mine, others):
     """The cards of ``mine`` above every card of ``others``: the unbroken run from the top
     that ``mine`` holds."""
@@ -107,7 +107,7 @@ def _run_above(mine, others):
     return mine & ~(bit | (bit - ONE))
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def quick_tricks(w, leader):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
     and the cards that count them: the run of top trumps the leader holds, then, if no
@@ -135,7 +135,7 @@ def quick_tricks(w, leader):
     return (q if q < n else n), counted
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _ruffable_suits(hand):
     """The side suits ``hand`` can ruff (a 4-bit mask of slots): those it holds none of,
     when it holds a trump."""
@@ -147,7 +147,7 @@ def _ruffable_suits(hand):
     return suits
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def entry_tricks(w, leader):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure of by leading a card of a
     suit whose highest card still out its partner holds, to that card (the partner then leads):
@@ -198,7 +198,7 @@ def entry_tricks(w, leader):
     return best, best_cards
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def top_trump_run(w):
     """``(owner << 8 | k, cards)``: a seat of the side holding the highest trump still out,
     and k, the tricks that side is sure of from its run of top trumps (the trumps above any
@@ -233,7 +233,7 @@ def top_trump_run(w):
     return (owner << 8) | k, run
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def trump_length_cut(w, target, rem):
     """1 if a declarer's trumps alone make ``target`` of the ``rem`` tricks sure, 0 if a
     defender's make that impossible, else -1 (``w[W.REL]`` the trumps that decided it). A
@@ -277,7 +277,7 @@ def trump_length_cut(w, target, rem):
     return np.int64(-1)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _by_rank(win_card, c0, c1, c2, c3, n):
     """The winning card's bit if another of the ``n`` cards of the trick is of its suit (it
     won by rank, so its rank decided the trick), else 0."""
@@ -290,7 +290,7 @@ def _by_rank(win_card, c0, c1, c2, c3, n):
     return ONE << np.uint64(win_card) if same > 1 else np.uint64(0)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _last_trick(w, leader):
     """1 if the declaring side wins the last trick (one card each, all forced), else 0;
     ``w[W.REL]`` gets the cards that decided it."""
@@ -316,13 +316,13 @@ def _last_trick(w, leader):
     return (np.int64(w[W.DECL]) >> best_seat) & 1
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _legal(hand, led):
     follow = hand & SLOT_MASKS[led]
     return follow if follow else hand
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _endgame_won(w, winner, target):
     """1 if the declaring side, ``winner`` having taken the next-to-last trick, ends with
     ``target`` of the last two tricks (the last one is forced); ``w[W.REL]`` gets the cards
@@ -334,7 +334,7 @@ def _endgame_won(w, winner, target):
     return _last_trick(w, winner)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _endgame(w, leader, target):
     """1 if the declaring side takes ``target`` of the last two tricks, ``leader`` to lead:
     the plays of the next-to-last trick as nested loops over at most two cards a hand,
@@ -436,7 +436,7 @@ def _endgame(w, leader, target):
     return result
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _best_reply(w, seat, led):
     """The strongest card the next hand after ``seat`` can play to a trick led in ``led``:
     its highest of that suit or, void in it, its highest trump; -1 when it has neither."""
@@ -447,7 +447,7 @@ def _best_reply(w, seat, led):
     return np.int64(highest_bit(reach)) if reach else np.int64(-1)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _order_leads(w, base, n, seat):
     """Sort the ``n`` candidate leads of ``seat`` at ``w[base:]`` best first: each becomes
     ``score << 8 | card`` and the list is insertion-sorted on that, so no scratch is needed.
@@ -505,7 +505,7 @@ def _order_leads(w, base, n, seat):
         w[base + j + 1] = key
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _representatives(w, hand, legal, table, double):
     """One representative (the lowest) of each run of equivalent legal cards, as a mask.
     Cards are equivalent when no card of another hand or on the table lies between them (for
@@ -527,7 +527,7 @@ def _representatives(w, hand, legal, table, double):
     return legal & ~pdep(merged, out)
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _with_run(w, rel, hand, card, table, double):
     """``rel``, the cards that decided a line in which ``hand`` played ``card``, and when it
     holds a card of ``card``'s run of equivalent cards, the whole run: the search tried one
@@ -553,7 +553,7 @@ def _with_run(w, rel, hand, card, table, double):
     return rel | low if rel & run else rel
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _beating(card, double):
     """The cards that beat normalised ``card`` when it is winning a trick (it is of the led
     suit or trump): the higher classes of its suit, and every trump if it is not one."""
@@ -564,7 +564,7 @@ def _beating(card, double):
     return (SLOT_MASKS[card >> 4] & above) | TRUMP_MASK
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _beaten_by(card, double):
     """The cards of the led suit or trump that normalised ``card`` beats: the lower classes
     of its suit, and if it is a trump every card but a higher trump."""
@@ -574,7 +574,7 @@ def _beaten_by(card, double):
     return SLOT_MASKS[card >> 4] & below
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _emit(w, at, n, cards):
     """Write the cards of mask ``cards`` at ``w[at + n:]``, lowest first; the new count."""
     while cards:
@@ -584,7 +584,7 @@ def _emit(w, at, n, cards):
     return n
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _emit_discards(w, at, n, cards):
     """Write the side-suit cards of mask ``cards`` at ``w[at + n:]`` lowest power first, the
     higher suit first between equal powers; the new count."""
@@ -603,7 +603,7 @@ def _emit_discards(w, at, n, cards):
     return n
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, double):
     """Candidate cards (one per run of equivalent cards, best first) of ``seat`` playing card
     ``pos`` of a trick led in ``led``; written at ``w[base:]``, returns how many. ``table``
@@ -655,12 +655,12 @@ def _follow_moves(w, base, hand, led, table, win_card, win_seat, pos, seat, doub
     return _emit(w, base, n, rest & TRUMP_MASK)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _card(w, i):
     return np.int64(w[i] & np.uint64(255))
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _sure_cut(w, declarers, q, counted, target, rem):
     """1 or 0 when the ``q`` tricks a side is sure of (``declarers``: 1 for the declaring
     side) settle ``target`` of ``rem`` (``w[W.REL]`` gets ``counted``, the cards that
@@ -675,7 +675,7 @@ def _sure_cut(w, declarers, q, counted, target, rem):
     return np.int64(-1)
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
     that decided it), else -1: the tricks already made or out of reach, the quick tricks of
@@ -710,7 +710,7 @@ def _cutoff(w, leader, target, rem):
     return np.int64(-1)
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _lead_moves(w, base, leader, best):
     """The leader's candidate cards at ``w[base:]``, best first (``best``: a lead that decided
     this position before, card + 1, goes first); returns how many."""
@@ -729,7 +729,7 @@ def _lead_moves(w, base, leader, best):
     return n0
 
 
-@njit(inline="always", **SEARCH_JIT)
+@njit(inline="always", **NRT_FREE)
 def _trick(w, tt, leader, target, depth):
     """1 if the declaring side can take at least ``target`` more tricks from this trick start
     (``leader`` to lead), else 0; ``w[W.REL]`` gets the cards that decided the answer (see
@@ -744,7 +744,7 @@ def _trick(w, tt, leader, target, depth):
     return _search(w, tt, leader, target, depth, rem)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _search(w, tt, leader, target, depth, rem):
     """``_trick`` at a trick start that no bound settles, ``rem`` (at least 3) tricks to go:
     the table, else the plays of the trick as nested loops over locals; only the next trick
@@ -877,7 +877,7 @@ def _search(w, tt, leader, target, depth, rem):
     return result
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
     """Like ``_trick`` from the middle of a trick: ``seat`` plays card ``pos`` of a trick led
     in ``led``, ``win_card``/``win_seat`` winning so far, ``table`` its cards. Recursive over
@@ -914,7 +914,7 @@ def _partial(w, tt, pos, seat, led, win_card, win_seat, table, target):
     return result
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
     """Can the declaring side take at least ``target`` more tricks (counting the current one)
     from the position in ``w``, where ``leader`` led the trick on the table (``n_table`` cards
@@ -937,7 +937,7 @@ def at_least(w, tt, leader, table_cards, table_seats, n_table, target):
                     np.int64(target)) == 1
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def tricks_left(w, leader, n_table):
     """Tricks still to be completed, counting a trick in progress."""
     if n_table == 0:
@@ -945,7 +945,7 @@ def tricks_left(w, leader, n_table):
     return popcount(w[W.HANDS + leader]) + 1
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
     """The number of tricks still to come that the declaring side takes with best play by
     everyone, found by zero-window probes starting from ``guess``."""
@@ -990,7 +990,7 @@ def solve_exact(w, tt, hands, active, decl, leader, double):
     return tricks
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def guess_tricks(w, leader):
     """A cheap first guess at the declaring side's tricks for the exact search, from a linear
     fit to exact answers (single deck, every seating, where it halves the mean error of the
@@ -1108,7 +1108,7 @@ def _load(w, hands, spec, table, to_norm, cards, seats):
         seat = next_active(seat, active)
 
 
-@njit(**SEARCH_JIT)
+@njit(**NRT_FREE)
 def _answer(w, tt, leader, cards, seats, n_table, target):
     """The answer for the position loaded in ``w``: 1/0 for ``target`` >= 0, else the
     declaring side's tricks still to come."""

@@ -8,7 +8,7 @@ from numba import njit
 
 from .bits import lowest_bit
 from .codes import E_CARD_NOT_HELD, E_PLAYS_MISSING, MODE_REPLAY, NOBODY
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE, normalise_mask
 from .play_heuristic import heuristic_card
 from .policies import P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
@@ -21,7 +21,7 @@ from .slots import TR, C, K, R
 ONE = np.uint64(1)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def start_play_knowledge(know, decks, trump, to_norm):
     """Turn what the seats learned during the bidding (natural masks) into the play phase's
     normalised knowledge: nothing played, no voids shown yet."""
@@ -35,7 +35,7 @@ def start_play_knowledge(know, decks, trump, to_norm):
         know[K.UPCARD] = t[np.int64(know[K.UPCARD])]
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _recorded_card(hands, seat, legal, cfg, rec, slot, at, to_norm):
     """Replay: the normalised bit of the recorded card at ``rec[slot]``, or -1 after an error
     (no card, or one the seat does not hold). A card that does not follow suit is a renege."""
@@ -56,7 +56,7 @@ def _recorded_card(hands, seat, legal, cfg, rec, slot, at, to_norm):
     return b
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def _extra_plays(cfg, rec, n_active):
     """Replay: -1 if the record holds no card beyond the hand's tricks and seats, else where
     the first extra card is (trick * 4 + position)."""

@@ -36,7 +36,7 @@ from .bidding import (
 )
 from .bits import lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
-from .config import JIT
+from .config import JIT, NRT_FREE
 from .layout import natural_suit
 from .slots import FM, PR
 
@@ -47,7 +47,7 @@ F_BOWERS = W_COUNT + 4  # both bowers
 N_FEATURES = int(FM.FEATURES)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def hand_features(hand, trump, out):
     """Write the ``FM.FEATURES`` features of natural mask ``hand`` for ``trump`` into ``out``:
     the cards of each class (``kernels.bidding.card_slot``), the side suits it is void in
@@ -83,7 +83,7 @@ def hand_features_batch(hands, trumps):
     return out
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def round1_hand(hand, place, upcard):
     """The cards round 1's features are read from: the dealer's (place 0) with the upcard it
     would take, everyone else's as held."""
@@ -103,14 +103,14 @@ def round1_features_batch(hands, trumps, places, upcards):
     return out
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def feature_block(place, context):
     """The block of a fitted model's weights: the seat's place and the trump bucket, the low
     two bits of every context of the upcard auction (``kernels.bidding.round1_context``)."""
     return place * 4 + (context & 3)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def model_value(params, seat, model, context, place, features, other):
     """The fitted model ``model`` (``FM``) of ``seat``: its net points for a call in
     ``context`` from ``place``, for a hand of ``features`` (and ``other``: its best other
@@ -159,7 +159,7 @@ def fitted_values(hand, allowed, params, seat, place, upcard, turned, out):
         out[PASS] = model_value(params, seat, FM.R2_PASS, ctx, place, f, g)
 
 
-@njit(**JIT)
+@njit(**NRT_FREE)
 def upcard_call_values(hand, allowed, params, seat, place, upcard, turned, out):
     """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
     others -inf): from the seat's fitted model when its row has one, else from its table."""

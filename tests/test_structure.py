@@ -226,6 +226,30 @@ def long_functions(package: str, limit: int) -> list[str]:
     return out
 
 
+ARRAY_MAKERS = {"empty", "zeros", "full", "ones", "array", "empty_like", "zeros_like",
+                "full_like", "arange"}
+
+
+def test_kernels_without_nrt_allocate_nothing():
+    """A kernel compiled without NRT (``kernels.config.NRT_FREE``: no reference counting of the
+    arrays it passes) may not make an array: numba refuses most such code, but a copied
+    slice or a returned new array would otherwise slip through as a leak or a dangling
+    array. The others allocate and keep NRT."""
+    found = []
+    for path in sources("kernels"):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef) or not any(
+                    "NRT_FREE" in ast.unparse(d) for d in node.decorator_list):
+                continue
+            for sub in ast.walk(node):
+                f = sub.func if isinstance(sub, ast.Call) else None
+                if isinstance(f, ast.Attribute) and (f.attr == "copy" or (
+                        isinstance(f.value, ast.Name) and f.value.id == "np" and
+                        f.attr in ARRAY_MAKERS)):
+                    found.append(f"{rel(path)}:{node.name}:{sub.lineno}")
+    assert not found
+
+
 def test_functions_are_short():
     assert not long_functions("analyzer", 60)
     assert not long_functions("reports", 60)
