@@ -22,6 +22,7 @@ import logging
 import math
 import os
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 
 import numpy as np
 from distributed import Client, LocalCluster, as_completed
@@ -46,6 +47,7 @@ IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker at a time (bounds memory, ea
 MAX_CHUNKS_PER_TASK = 16  # keeps tasks seconds long, and early stops (--precision) cheap
 SCATTER_TIMEOUT = 30  # seconds a broadcast of a query's data may take before it is sent again
 SCATTER_TRIES = 3
+LOST_RESENDS = 8  # times a run sends its query again after tasks lost it with a worker
 
 
 def _kernel(module: str, name: str):
@@ -146,16 +148,19 @@ class DaskBackend:
         # the work function (with its query's arrays) is sent to every worker once
         work_future = self._everywhere(work) if groups else None
 
+        def submit(group):
+            f = self.client.submit(_run_group, work_future, [chunks[i] for i in group],
+                                   self.threads, pure=False, retries=2)
+            futures[f] = group
+            pending.add(f)
+
         def submit_more():
             nonlocal next_group
             while next_group < len(groups) and len(futures) < workers * IN_FLIGHT_PER_WORKER:
-                group = groups[next_group]
-                f = self.client.submit(_run_group, work_future, [chunks[i] for i in group],
-                                       self.threads, pure=False, retries=2)
-                futures[f] = group
-                pending.add(f)
+                submit(groups[next_group])
                 next_group += 1
 
+        lost = 0
         try:
             submit_more()
             for i in range(len(chunks)):
@@ -165,7 +170,18 @@ class DaskBackend:
                 while i not in done:
                     f = next(pending)
                     group = futures.pop(f)
-                    for j, part in zip(group, f.result(), strict=True):
+                    try:
+                        parts = f.result()
+                    except CancelledError:
+                        # a killed worker can take the scattered query with it ("lost
+                        # dependencies"): send it again and run the group again
+                        lost += 1
+                        if lost > LOST_RESENDS:
+                            raise
+                        work_future = self._everywhere(work)
+                        submit(group)
+                        continue
+                    for j, part in zip(group, parts, strict=True):
                         done[j] = part
                     submit_more()
                 yield done.pop(i)
