@@ -121,14 +121,22 @@ def pdep(x, m):
     return res
 
 
+@njit(**NRT_FREE)
+def table_buckets(tt_bits, ways):
+    """The buckets of a table of ``2**tt_bits`` entries in buckets of ``ways`` (at least one):
+    a power of two, so ``buckets - 1`` is the mask that picks a bucket from a hash."""
+    buckets = 1
+    while buckets * 2 * ways <= (1 << tt_bits):
+        buckets *= 2
+    return buckets
+
+
 @njit(**JIT)
 def new_tables(nthreads, tt_bits, ways):
     """``(tables, bucket_mask)``: a zeroed table of ``2**tt_bits`` entries (at least one
     bucket of ``ways`` entries) for each of ``nthreads`` threads, and the mask that picks a
     bucket from a hash."""
-    buckets = 1
-    while buckets * 2 * ways <= (1 << tt_bits):
-        buckets *= 2
+    buckets = table_buckets(tt_bits, ways)
     tables = np.zeros((nthreads, buckets, np.int64(E.FIELDS), ways), dtype=np.uint64)
     return tables, np.uint64(buckets - 1)
 

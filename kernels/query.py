@@ -25,7 +25,7 @@ from numba import get_thread_id, njit, prange
 from .codes import E_INCONSISTENT, STOP_NEXT
 from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_try
-from .engine import new_agents, next_hand, play_hand, play_out, solver_arrays
+from .engine import new_agents, next_hand, play_hand, play_out
 from .forced import play_option, start_point
 from .layout import DECK_DOUBLE, normalise_mask
 from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
@@ -120,8 +120,8 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
 
 
 @njit(**PARALLEL_JIT)
-def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params, tt_bits,
-              nthreads):
+def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params, works,
+              tables):
     """Deal the deals ``deals`` (a ``DealRange``: ``first .. first+n-1`` of ``seed``, random
     or the layouts of exact mode) as ``dealing`` says (``kernels.dealing.Dealing``: the
     cards the asker knows, the unseen cards and the groups they are dealt in, the
@@ -130,11 +130,12 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     ``point`` is the decision point (slots ``PT``: the upcard, the calls heard, inference,
     double dummy or card play), ``scenarios`` rows (slots ``S``), ``options`` rows (slots
     ``OPT``); ``rules`` the ``kernels.rules.RuleArrays``; ``policies``/``params`` the seats'
-    strategies and play. Returns ``(outcomes[n, S] int8, tries[n] int32, nodes[n] int64,
-    dealt[n, 4] uint64, results[n, O, X.LEN] int8, trembled[n] int8)``: a deal that never
-    passed has negative tries and outcomes -1; ``trembled`` counts the calls heard its deal
-    kept only as trembles. Every deal depends only on (seed, its index), whatever the
-    threads."""
+    strategies and play; ``works``/``tables`` the solver's arrays, one per numba thread
+    (``kernels.solver.solver_arrays``; each deal starts a new table generation). Returns
+    ``(outcomes[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4] uint64,
+    results[n, O, X.LEN] int8, trembled[n] int8)``: a deal that never passed has negative
+    tries and outcomes -1; ``trembled`` counts the calls heard its deal kept only as
+    trembles. Every deal depends only on (seed, its index), whatever the threads."""
     seed, first, n = deals
     n_scen = scenarios.shape[0]
     n_opt = options.shape[0]
@@ -144,7 +145,6 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     nodes = np.zeros(n, dtype=np.int64)
     dealt_out = np.zeros((n, 4), dtype=np.uint64)
     trembled = np.zeros(n, dtype=np.int8)
-    works, tables = solver_arrays(nthreads, tt_bits)
     decks = rules.decks
     solve = point[PT.SOLVE]
     run = LAYOUT_RUN if dealing.exact else 1

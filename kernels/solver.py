@@ -49,11 +49,18 @@ SMALL_TT_WAYS = 4  # in a small (single-deck) one, where a deal visits few posit
 HISTORY_WEIGHT = 32  # a lead's ordering score per doubling of its history: the history leads
 
 
+@njit(**NRT_FREE)
+def table_ways(tt_bits):
+    """Entries a bucket of a table of ``2**tt_bits`` entries holds: many in a large
+    (double-deck) table, few in a small one."""
+    return TT_WAYS if tt_bits >= 16 else SMALL_TT_WAYS
+
+
 @njit(**JIT)
 def solver_arrays(nthreads, tt_bits):
     """``(works, tables)``: a work array and a table of ``2**tt_bits`` entries per thread."""
     works = np.zeros((nthreads, np.int64(W.LEN)), dtype=np.uint64)
-    tables, bucket_mask = new_tables(nthreads, tt_bits, TT_WAYS if tt_bits >= 16 else SMALL_TT_WAYS)
+    tables, bucket_mask = new_tables(nthreads, tt_bits, table_ways(tt_bits))
     for t in range(nthreads):
         works[t, W.TT_MASK] = bucket_mask
     return works, tables
@@ -1156,7 +1163,7 @@ def _natural_values(w, tt, leader, cards, seats, n_table, from_norm_t, values):
 
 
 @njit(**PARALLEL_JIT)
-def solve_batch(hands, specs, table, to_norm, tt_bits, nthreads):
+def solve_batch(hands, specs, table, to_norm, works, tables):
     """Solve N positions in parallel, each a pure function of its inputs (the same answers
     and node counts whatever the thread count).
 
@@ -1166,14 +1173,13 @@ def solve_batch(hands, specs, table, to_norm, tt_bits, nthreads):
     double-deck flag), ``table[i, :specs[i, Q.N_TABLE]]`` the natural cards already played to
     the current trick in order from the leader. A target k >= 0 asks "can the declaring side
     take at least k of the tricks still to come (counting the current one)?" (answer 1/0),
-    -1 asks for that number exactly. ``to_norm`` is the deck's layout map, ``tt_bits`` the
-    log2 of the rows of each thread's table (memory per thread: 56 * 2**tt_bits + 8 * W.LEN
-    bytes), ``nthreads`` the number of numba threads. Returns ``(answers[N] int8, nodes[N]
-    int64)``."""
+    -1 asks for that number exactly. ``to_norm`` is the deck's layout map; ``works`` and
+    ``tables`` a work array and a table per numba thread (``solver_arrays``, or reused from
+    an earlier batch: each position starts a new table generation). Returns ``(answers[N]
+    int8, nodes[N] int64)``."""
     n = hands.shape[0]
     out = np.empty(n, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works, tables = solver_arrays(nthreads, tt_bits)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]
@@ -1188,7 +1194,7 @@ def solve_batch(hands, specs, table, to_norm, tt_bits, nthreads):
 
 
 @njit(**PARALLEL_JIT)
-def card_values_batch(hands, specs, table, to_norm, from_norm, tt_bits, nthreads):
+def card_values_batch(hands, specs, table, to_norm, from_norm, works, tables):
     """The per-card form of ``solve_batch`` ("solve board"): for each position, the value of
     every legal card of the seat to play, as tricks still to come (counting the current one)
     for the declaring side. Returns ``(values[N, 64] int8 indexed by natural card id, -1 for
@@ -1196,7 +1202,6 @@ def card_values_batch(hands, specs, table, to_norm, from_norm, tt_bits, nthreads
     n = hands.shape[0]
     values = np.empty((n, 64), dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
-    works, tables = solver_arrays(nthreads, tt_bits)
     for i in prange(n):
         tid = get_thread_id()
         w = works[tid]

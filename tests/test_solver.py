@@ -2,6 +2,7 @@
 
 import json
 import random
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -10,11 +11,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit
 
-from analyzer.compute.solver import Solver, card_values, solve_positions
+from analyzer.compute.solver import (
+    Solver,
+    card_values,
+    new_solver_arrays,
+    solve_positions,
+    table_bits,
+)
+from analyzer.compute.solver import _positions as positions_of
+from analyzer.compute.solver import solver_arrays as kept_arrays
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
 from analyzer.questions.solve import solve_deal
 from kernels.partition_table import bucket_of, new_tables, position_key, probe, store
+from kernels.solver import solve_batch
+from kernels.threads import num_threads
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids
 
@@ -340,6 +351,38 @@ def test_same_answers_and_nodes_whatever_the_thread_count():
     finally:
         set_threads(before)
     assert len(results) >= 2 and all(r == results[0] for r in results)
+
+
+def test_arrays_kept_between_batches_change_no_answer_or_node_count():
+    """A Python thread's solver arrays are kept for its next batch (``solver_arrays``): the
+    answers and node counts of a batch run after another (its table full of that batch's
+    stale entries; the double deck's large table included) equal those on fresh arrays, and
+    another Python thread gets arrays of its own."""
+    rng = random.Random("kept arrays")
+    bid = [random_position("bid", rng) for _ in range(60)]
+    double = []
+    for _ in range(6):  # double-deck endgames: quick, and they use the large table
+        deck = deck_ids(double=True)
+        rng.shuffle(deck)
+        p = {"rules": make_rules("bid", double_deck=True), "trump": rng.randrange(4),
+             "hands": {s: deck[i * 12:(i + 1) * 12] for i, s in enumerate("NESW")},
+             "leader": "N", "active": list("NESW"), "decl": {"N", "S"}, "table": []}
+        double.append(play_randomly(p, rng, 28))
+    for positions in (bid, double):
+        rules = positions[0]["rules"]
+        hands, trumps, leaders, active, decl, table, _ = solver_arrays(positions)
+        solve_positions(rules, hands[::-1], trumps[::-1], leaders[::-1], active[::-1],
+                        decl[::-1], -1, table[::-1])
+        kept = solve_positions(rules, hands, trumps, leaders, active, decl, -1, table)
+        fresh = solve_batch(*positions_of(rules, hands, trumps, leaders, active, decl, table),
+                            rules.layout[0], *new_solver_arrays(table_bits(rules), num_threads()))
+        assert [a.tolist() for a in kept] == [a.tolist() for a in fresh]
+    mine = kept_arrays(rules)
+    theirs = []
+    thread = threading.Thread(target=lambda: theirs.append(kept_arrays(rules)))
+    thread.start()
+    thread.join()
+    assert theirs[0][1] is not mine[1] and kept_arrays(rules)[1] is mine[1]
 
 
 DOUBLE_DECK_DEALS = Path(__file__).parent / "data" / "double_deck_deals.json"

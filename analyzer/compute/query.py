@@ -16,7 +16,7 @@ from kernels.slots import OPT, PT, S
 from kernels.threads import num_threads
 
 from ..game.variants import Rules
-from .solver import table_bits
+from .solver import solver_arrays
 
 MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unmet
 
@@ -126,4 +126,4 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     return QueryChunk(*Q.run_chunk(
         Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
         q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
-        rules.arrays, q.policies, q.params, table_bits(rules), num_threads()))
+        rules.arrays, q.policies, q.params, *solver_arrays(rules)))
