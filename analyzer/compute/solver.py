@@ -99,6 +99,11 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     return S.card_values_batch(hands, specs, table, to_norm, from_norm, *solver_arrays(rules))
 
 
+_TRUMP, _LEADER, _ACTIVE, _DECL, _N_TABLE, _TARGET = (
+    int(S.Q.TRUMP), int(S.Q.LEADER), int(S.Q.ACTIVE), int(S.Q.DECL), int(S.Q.N_TABLE),
+    int(S.Q.TARGET))
+
+
 class Solver:
     """A reusable one-thread double-dummy solver for one set of rules, for a caller (a bot)
     that asks about one position at a time: its table and work arrays are allocated once,
@@ -122,9 +127,12 @@ class Solver:
     def _set(self, hands, trump, leader, active, decl, table, target):
         self._hands[:] = hands
         spec = self._spec
-        spec[S.Q.TRUMP], spec[S.Q.LEADER], spec[S.Q.ACTIVE] = trump, leader, active
-        spec[S.Q.DECL], spec[S.Q.N_TABLE], spec[S.Q.TARGET] = decl, len(table), target
-        self._cards[:len(table)] = table
+        # the slots as plain ints: an IntEnum member costs a lookup a use, and a bot pays
+        # this on every call
+        spec[_TRUMP], spec[_LEADER], spec[_ACTIVE] = trump, leader, active
+        spec[_DECL], spec[_N_TABLE], spec[_TARGET] = decl, len(table), target
+        if len(table):
+            self._cards[:len(table)] = table
 
     def solve(self, hands, trump: int, leader: int, active: int, decl: int,
               target: int = -1, table=()) -> int:

@@ -11,7 +11,7 @@ combination raises :class:`RulesError` with one line that names the problem.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 import numpy as np
@@ -163,6 +163,19 @@ class Rules:
     lone_defender: bool | None = None
     lone_defender_points: int | None = None
     win_by_two: bool | None = None
+
+    def __hash__(self) -> int:
+        # the rules key many caches (a bot's one-position calls look them up several times
+        # a call), and the dataclass's own hash walks all twelve fields each time
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __getstate__(self) -> dict:
+        # a string's hash differs between processes: a worker computes its own
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     # ------------------------------------------------------------------ what the variant is
 

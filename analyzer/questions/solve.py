@@ -79,7 +79,7 @@ def _bits(mask: int) -> list[int]:
 
 
 def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: int | None = None,
