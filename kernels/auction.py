@@ -57,7 +57,7 @@ from .policies import (
 from .record import card_bit, fail, flip_kept, held_copy, tolerated
 from .rules import next_active
 from .seating import players_mask
-from .slots import C, K, M, R
+from .slots import IN, C, K, M, R
 from .upcard_model import upcard_call_values
 
 ONE = np.uint64(1)
@@ -119,7 +119,7 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
     own = _policy_call(ag, seat, allowed, hands, cfg, rec, holder)
     if own == heard:
         return True
-    if rec[R.TREMBLE] <= 0:
+    if ag.ins[IN.TREMBLE] <= 0:
         return False
     values = np.full(N_CODES, -np.inf)
     if ag.policies[seat, 0] == D_ANALYZER:
@@ -130,8 +130,8 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
         else:
             upcard_call_values(hands[seat], allowed, ag.params, seat, place, rec[R.UPCARD],
                                natural_suit(rec[R.UPCARD]), values)
-    chance = call_likelihood(values, allowed, heard, own, rec[R.TREMBLE] / 1_000_000)
-    return tolerated(rec, chance)
+    chance = call_likelihood(values, allowed, heard, own, ag.ins[IN.TREMBLE] / 1_000_000)
+    return tolerated(ag.ins, rec, chance)
 
 
 @njit(**NRT_FREE)
@@ -144,17 +144,17 @@ def stop_here(rec, kind, seat, allowed):
 
 
 @njit(**NRT_FREE)
-def forced(rec, j):
+def forced(ins, j):
     """Whether call number ``j`` is read from the record (a replay, or a forced call)."""
-    mode = rec[R.MODE]
-    return mode == MODE_REPLAY or (mode == MODE_FORCED and j < rec[R.FORCED])
+    mode = ins[IN.MODE]
+    return mode == MODE_REPLAY or (mode == MODE_FORCED and j < ins[IN.FORCED])
 
 
 @njit(**NRT_FREE)
-def stops_at(rec, j, seat):
+def stops_at(ins, j, seat):
     """Whether a forced run stops before call number ``j`` of the asker ``seat``."""
-    return rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0 and j >= rec[R.FORCED] and \
-        seat == rec[R.ASKER]
+    return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0 and j >= ins[IN.FORCED] and \
+        seat == ins[IN.ASKER]
 
 
 @njit(**NRT_FREE)
@@ -162,25 +162,25 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
     """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes; ``holder``
     the seat holding a ladder's current bid, -1 none): the
     policy's; in a replay or a forced run's forced calls the recorded one, checked (and with
-    ``R.CHECK`` also against the seat's policy, the asker's own calls excepted); a forced run
+    ``IN.CHECK`` also against the seat's policy, the asker's own calls excepted); a forced run
     that stops does so before the asker's first call of its own. Returns the call, or -1
     after recording an error (or the stop)."""
     if j >= MAX_CALLS:
         fail(rec, E_AUCTION_LONG, j)
         return -1
-    if forced(rec, j):
+    if forced(ag.ins, j):
         c = _recorded_call(seat, allowed, rec, j)
-        if c >= 0 and rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and \
-                seat != rec[R.ASKER] and \
+        if c >= 0 and ag.ins[IN.MODE] == MODE_FORCED and ag.ins[IN.CHECK] == 1 and \
+                seat != ag.ins[IN.ASKER] and \
                 not _kept(ag, seat, allowed, hands, cfg, rec, holder, c):
             fail(rec, E_INCONSISTENT, j)
             return -1
         return c
-    if rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0:
-        if seat == rec[R.ASKER]:
+    if ag.ins[IN.MODE] == MODE_FORCED and ag.ins[IN.STOP] > 0:
+        if seat == ag.ins[IN.ASKER]:
             stop_here(rec, STOP_CALL, seat, allowed)
             return -1
-        if rec[R.STOP] == STOP_NEXT:
+        if ag.ins[IN.STOP] == STOP_NEXT:
             rec[R.TURN] = seat
             fail(rec, E_NOT_ASKERS_TURN, j)
             return -1
@@ -195,7 +195,7 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
 def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, from_norm):
     """Choose (or in a replay read and check) a natural card from ``candidates`` into
     ``rec[slot]``. Returns False after a replay error."""
-    if rec[R.MODE] == MODE_REPLAY:
+    if ag.ins[IN.MODE] == MODE_REPLAY:
         c = held_copy(candidates, rec[slot], cfg)
         if c < 0:
             return fail(rec, error, slot)
@@ -207,12 +207,12 @@ def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, fro
 
 
 @njit(**NRT_FREE)
-def forced_card(seat, candidates, cfg, rec, f_slot, slot, error):
-    """A forced run's own choice for the asker (``rec[f_slot]``, a card of ``candidates``)
+def forced_card(seat, candidates, cfg, ins, rec, f_slot, slot, error):
+    """A forced run's own choice for the asker (``ins[f_slot]``, a card of ``candidates``)
     into ``rec[slot]``: 1 when it applied, 0 when the policy chooses, -1 after an error."""
-    if rec[R.MODE] != MODE_FORCED or seat != rec[R.ASKER] or rec[f_slot] < 0:
+    if ins[IN.MODE] != MODE_FORCED or seat != ins[IN.ASKER] or ins[f_slot] < 0:
         return 0
-    c = held_copy(candidates, rec[f_slot], cfg)
+    c = held_copy(candidates, ins[f_slot], cfg)
     if c < 0:
         fail(rec, error, slot)
         return -1
@@ -232,9 +232,9 @@ def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
     """What happens before the first call: in a ladder auction with cards left over (the
     joker), the dealer takes them and discards; under Ace-No-Face a player may call a redeal.
     Returns False if the hand ends here."""
-    replay = rec[R.MODE] == MODE_REPLAY
+    replay = ag.ins[IN.MODE] == MODE_REPLAY
     dealer = rec[R.DEALER]
-    if rec[R.MODE] == MODE_FORCED:
+    if ag.ins[IN.MODE] == MODE_FORCED:
         # a decision point comes after the dealer's discard and nobody called a redeal: the
         # cards left over are the discard (dead), the hands as dealt are as held
         hm[M.DEAD] |= hm[M.KITTY]
@@ -296,18 +296,19 @@ def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
     the seat wants to (or the record says so; a forced run checks it against the seat's policy
     where asked, and stops here at the asker's turn). Returns the next call index, or -1
     after a replay error (or the stop)."""
-    if forced(rec, j):
+    if forced(ag.ins, j):
         swap = j < rec[R.NCALLS] and rec[R.CALL + j] == SWAP
         if swap and rec[R.CALL_SEAT + j] != seat:
             rec[R.ERROR_INFO] = seat
             fail(rec, E_CALL_OUT_OF_TURN, j)
             return -1
-        if rec[R.MODE] == MODE_FORCED and rec[R.CHECK] == 1 and seat != rec[R.ASKER] and \
+        if ag.ins[IN.MODE] == MODE_FORCED and ag.ins[IN.CHECK] == 1 and \
+                seat != ag.ins[IN.ASKER] and \
                 _swaps(ag, seat, hands, cfg, rec, allowed, holder) != swap and \
-                not flip_kept(rec):
+                not flip_kept(ag.ins, rec):
             fail(rec, E_INCONSISTENT, j)
             return -1
-    elif stops_at(rec, j, seat):
+    elif stops_at(ag.ins, j, seat):
         stop_here(rec, STOP_CALL, seat, allowed | (ONE << np.uint64(SWAP)))
         return -1
     else:
@@ -327,12 +328,12 @@ def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
 
 
 @njit(inline="always", **JIT)
-def close_auction(rec, j, winner):
+def close_auction(ins, rec, j, winner):
     """After the last call (``j`` calls made): a replay (or a forced run) whose record has
     calls left over is an error; nobody made trump: a redeal. Returns True when ``winner``
     declares."""
-    if (rec[R.MODE] == MODE_REPLAY and j < rec[R.NCALLS]) or \
-            (rec[R.MODE] == MODE_FORCED and j < rec[R.FORCED]):
+    if (ins[IN.MODE] == MODE_REPLAY and j < rec[R.NCALLS]) or \
+            (ins[IN.MODE] == MODE_FORCED and j < ins[IN.FORCED]):
         return fail(rec, E_AUCTION_LONG, j)
     rec[R.NCALLS] = j
     if winner < 0:
@@ -346,7 +347,7 @@ def close_auction(rec, j, winner):
 def auction_ladder(ag, hands, cfg, hm, rec):
     """One round of rising bids from the dealer's left (with the ghost swap where seat W is a
     ghost hand); the winner names trump. Returns False if the hand ends here."""
-    replay = rec[R.MODE] == MODE_REPLAY
+    replay = ag.ins[IN.MODE] == MODE_REPLAY
     everyone = players_mask(cfg)
     dealer = rec[R.DEALER]
     ladder = ladder_mask(cfg)
@@ -372,14 +373,14 @@ def auction_ladder(ag, hands, cfg, hm, rec):
             current = c
             winner = seat
         seat = next_active(seat, everyone)
-    if not close_auction(rec, j, winner):
+    if not close_auction(ag.ins, rec, j, winner):
         return False
     rec[R.CONTRACT] = current
     if replay:
         if rec[R.TRUMP] < 0 or rec[R.TRUMP] > 3:
             return fail(rec, E_TRUMP_NOT_ALLOWED, 0)
-    elif rec[R.MODE] == MODE_FORCED and winner == rec[R.ASKER] and rec[R.F_TRUMP] >= 0:
-        rec[R.TRUMP] = rec[R.F_TRUMP]
+    elif ag.ins[IN.MODE] == MODE_FORCED and winner == ag.ins[IN.ASKER] and ag.ins[IN.F_TRUMP] >= 0:
+        rec[R.TRUMP] = ag.ins[IN.F_TRUMP]
     else:
         rec[R.TRUMP] = choose_trump(ag.policies[winner, 0], ag.params, ag.rng, winner, 15,
                                     hands[winner], current)
@@ -423,11 +424,11 @@ def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
     hands[dealer] |= card_bit(up)
     ag.know[K.UP_HOLDER] = dealer
     ag.know[K.UPCARD] = up
-    done = forced_card(dealer, hands[dealer], cfg, rec, R.F_DISCARD, R.DEALER_DISCARD,
+    done = forced_card(dealer, hands[dealer], cfg, ag.ins, rec, IN.F_DISCARD, R.DEALER_DISCARD,
                        E_DISCARD_NOT_HELD)
     if done < 0:
         return False
-    if done == 0 and stops_at(rec, rec[R.NCALLS], dealer):
+    if done == 0 and stops_at(ag.ins, rec[R.NCALLS], dealer):
         return stop_here(rec, STOP_DISCARD, dealer, hands[dealer])
     if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], cfg, rec,
                                    R.DEALER_DISCARD, E_DISCARD_NOT_HELD, to_norm, from_norm):
@@ -463,7 +464,7 @@ def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
             maker, j = _round(ag, hands, cfg, rec, j, names)
         if maker == -2:
             return False
-    if not close_auction(rec, j, maker):
+    if not close_auction(ag.ins, rec, j, maker):
         return False
     if rec[R.ROUND] == 1:
         return dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm)

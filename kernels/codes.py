@@ -29,13 +29,13 @@ LEAD_DECLARER = 0  # the winning bidder
 LEAD_LEFT_OF_DEALER = 1  # the first active seat left of the dealer
 LEAD_LEFT_OF_LONE = 2  # left of the dealer, or of a lone player when someone goes alone
 
-# How the engine treats a record (R.MODE).
+# How the engine runs a hand (IN.MODE, the instructions apart from the record).
 MODE_PLAY = 0  # every decision by the seats' policies
 MODE_REPLAY = 1  # every decision read from the record and checked
-MODE_FORCED = 2  # the first R.FORCED calls read from the record, the asker's F_* choices, then
-#                  the policies (a decision point played out); see kernels.slots.R
+MODE_FORCED = 2  # the first IN.FORCED calls read from the record, the asker's IN.F_* choices,
+#                  then the policies (a decision point played out); see kernels.slots.IN
 
-# Where a forced run stops (R.STOP): at the asker's first decision after the forced calls ...
+# Where a forced run stops (IN.STOP): at the asker's first decision after the forced calls ...
 STOP_NEXT = 1  # ... which must come next (another seat's call is an error)
 STOP_IN_PLAY = 2  # ... the seats in between deciding by their policies
 

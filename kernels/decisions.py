@@ -43,7 +43,7 @@ from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .forced import play_option, start_point
 from .layout import JOKER, natural_suit
-from .slots import OPT, PT, RW, C, M, R, X
+from .slots import IN, OPT, PT, RW, C, M, R, X
 from .solver import new_deal
 
 ONE = np.uint64(1)
@@ -56,8 +56,8 @@ def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
     """Play the policies from the calls of ``point`` (slots ``PT``) up to N's next call;
     returns the calls allowed there (0 when N has no call to make), with every call heard
     before it now in ``point``."""
-    start_point(hm, rec, deal_hm, point)
-    rec[R.STOP] = STOP_IN_PLAY
+    start_point(hm, rec, ag.ins, deal_hm, point)
+    ag.ins[IN.STOP] = STOP_IN_PLAY
     next_hand(ag, seed, index)
     play_hand(rules, ag, hm, rec)
     if rec[R.ERROR] != E_STOPPED or rec[R.STOP_KIND] != STOP_CALL:
@@ -199,7 +199,7 @@ def _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
         choice[OPT.ALONE] = alone
         choice[OPT.TRUMP] = rows[k, RW.TRUMP] if ladder and option != L_PASS and \
             option != L_SWAP else -1
-        start_point(hm, rec, deal_hm, point)
+        start_point(hm, rec, ag.ins, deal_hm, point)
         next_hand(ag, seed, index)
         play_option(rules, ag, hm, rec, point, choice, rows[k, RW.RESULT:])
 

@@ -1,10 +1,12 @@
 """The hand engine: one hand from the deal to the points, phase by phase (``kernels.auction``,
-``kernels.exchanges``, ``kernels.tricks``), into a record (``rec`` int64 slots ``R`` and
-``hm`` uint64 masks ``M``, see ``kernels.slots``). In ``MODE_PLAY`` every decision is the
-seats' policies'; in ``MODE_REPLAY`` (``replay_hand``) every decision is read from the record
-and checked, stopping at the first illegal one with an ``E_*`` code in ``rec[R.ERROR]``; a card
-that fails to follow suit is kept and counted as a renege. ``play_batch`` plays many hands in
-parallel with no Python in the loop.
+``kernels.exchanges``, ``kernels.tricks``), into a record of what happened (``rec`` int64
+slots ``R`` and ``hm`` uint64 masks ``M``, see ``kernels.slots``), run as its instructions
+say (``ag.ins``, slots ``IN``). In ``MODE_PLAY`` every decision is the seats' policies'; in
+``MODE_REPLAY`` (``replay_hand``) every decision is read from the record and checked,
+stopping at the first illegal one with an ``E_*`` code in ``rec[R.ERROR]``; a card that fails
+to follow suit is kept and counted as a renege; in ``MODE_FORCED`` (``kernels.forced``) the
+calls heard at a decision point are replayed and the rest is played. ``play_batch`` plays
+many hands in parallel with no Python in the loop.
 """
 
 import numpy as np
@@ -27,10 +29,10 @@ from .dealing import deal_hand
 from .exchanges import exchanges
 from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
-from .record import clear_outcome, fail
+from .record import clear_outcome, fail, new_instructions
 from .rng import STREAM_PLAY, reseed, stream_state
 from .seating import declaring_mask, first_leader, on_declaring_side
-from .slots import C, K, M, R
+from .slots import IN, C, K, M, R
 from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
 
@@ -67,7 +69,7 @@ def score_hand(cfg, score_table, rec):
 
 @njit(**JIT)
 def play_hand(rules, ag, hm, rec):
-    """Play (or replay, by ``rec[R.MODE]``) one dealt hand in ``hm``/``rec`` to the end and
+    """Play (or replay, by ``ag.ins[IN.MODE]``) one dealt hand in ``hm``/``rec`` to the end and
     score it.
 
     ``rules`` is the ``kernels.rules.RuleArrays`` of the rule set, ``ag`` the
@@ -88,19 +90,19 @@ def play_hand(rules, ag, hm, rec):
         else:
             ok = auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm)
     if not ok:
-        if rec[R.ERROR] == E_NONE and stopping(rec):
+        if rec[R.ERROR] == E_NONE and stopping(ag.ins):
             return fail(rec, E_NO_DECISION, rec[R.NCALLS])  # everyone passed first
         return rec[R.ERROR] == E_NONE
     active = exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
     if active < 0:
         return False
-    if stopping(rec):
+    if stopping(ag.ins):
         return fail(rec, E_NO_DECISION, rec[R.NCALLS])
     for s in range(4):
         hm[M.PLAY + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
     leader = first_leader(cfg, rec[R.DECLARER], rec[R.DEALER], rec[R.MAKER_ALONE] == 1,
                           rec[R.DEFENDER_ALONE], active)
-    if rec[R.SOLVE] == 1:
+    if ag.ins[IN.SOLVE] == 1:
         solved_tricks(ag, hands, cfg, rec, active, leader, to_norm)
         return True
     if not play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
@@ -110,10 +112,10 @@ def play_hand(rules, ag, hm, rec):
 
 
 @njit(**NRT_FREE)
-def stopping(rec):
+def stopping(ins):
     """Whether a forced run was to stop at a decision of the asker (it has none left when
     the play is reached)."""
-    return rec[R.MODE] == MODE_FORCED and rec[R.STOP] > 0
+    return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0
 
 
 @njit(**JIT)
@@ -135,10 +137,11 @@ def solved_tricks(ag, hands, cfg, rec, active, leader, to_norm):
 
 @njit(**JIT)
 def new_agents(policies, params, rng, work, table, decks):
-    """The ``Agents`` of one table: a fresh knowledge array (nobody holds the upcard)."""
+    """The ``Agents`` of one table: a fresh knowledge array (nobody holds the upcard), hands
+    played by the policies (``MODE_PLAY``)."""
     know = np.zeros(np.int64(K.LEN), dtype=np.uint64)
     know[K.UP_HOLDER] = NOBODY
-    return Agents(policies, params, rng, work, table, know, decks)
+    return Agents(policies, params, rng, work, table, know, decks, new_instructions())
 
 
 @njit(**NRT_FREE)
@@ -186,14 +189,16 @@ def deal_one(rules, seed, index, dealer, hm, rec):
 
 
 @njit(**JIT)
-def play_forced_hand(rules, policies, params, seed, index, hm, rec, tt_bits):
+def play_forced_hand(rules, policies, params, seed, index, hm, rec, ins, tt_bits):
     """Play hand ``index`` of stream ``seed`` from a dealt ``hm`` and a ``rec`` whose first
-    ``R.FORCED`` calls are forced (``R.MODE`` MODE_FORCED; the asker's ``R.F_*`` choices where
-    ``R.ASKER`` is a seat): every other decision by ``policies[s]``/``params[s]``, the policy
-    streams as in ``play_batch``. Returns whether the hand was played without error."""
+    ``IN.FORCED`` calls are forced by ``ins`` (``IN.MODE`` MODE_FORCED; the asker's ``IN.F_*``
+    choices where ``IN.ASKER`` is a seat): every other decision by ``policies[s]``/
+    ``params[s]``, the policy streams as in ``play_batch``. Returns whether the hand was played
+    without error."""
     works, tables = solver_arrays(1, tt_bits)
     ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[0], tables[0],
                     rules.decks)
+    ag.ins[:] = ins
     next_hand(ag, seed, index)
     new_deal(ag.work)
     return play_hand(rules, ag, hm, rec)
@@ -204,21 +209,22 @@ def replay_hand(rules, hm, rec):
     """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays).
     Returns True if every step is legal (reneges are legal here, and penalised)."""
     clear_outcome(hm, rec)
-    rec[R.MODE] = MODE_REPLAY
     works, tables = solver_arrays(1, 1)
     ag = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS)),
                     stream_state(0, 0, 0), works[0], tables[0],
                     rules.decks)
+    ag.ins[IN.MODE] = MODE_REPLAY
     return play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def point_state(rules, hm, rec):
-    """Run a forced record (``R.MODE`` MODE_FORCED with ``R.STOP``: the calls heard, the
-    asker, the asker's hand in ``hm``) up to the asker's decision: afterwards ``rec[R.ERROR]``
-    is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED`` saying what the decision is,
-    or the error that prevents it (an illegal call heard, another seat's turn, no decision
-    left). Seats whose decisions come between are played by the point-count policy."""
+def point_state(rules, hm, rec, ins):
+    """Run a forced record (instructions ``ins``: ``IN.MODE`` MODE_FORCED with ``IN.STOP``, the
+    asker; the calls heard in ``rec``, the asker's hand in ``hm``) up to the asker's decision:
+    afterwards ``rec[R.ERROR]`` is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED``
+    saying what the decision is, or the error that prevents it (an illegal call heard, another
+    seat's turn, no decision left). Seats whose decisions come between are played by the
+    point-count policy."""
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
     params = np.empty((4, N_PARAMS))
@@ -227,6 +233,7 @@ def point_state(rules, hm, rec):
         params[s] = DEFAULT_PARAMS
     ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
                     rules.decks)
+    ag.ins[:] = ins
     play_hand(rules, ag, hm, rec)
 
 
@@ -243,7 +250,9 @@ def play_out(ag, cfg, hands, trump, declarer, active, leader, to_norm, from_norm
     rec[R.DECL_TRICKS] = 0
     rec[R.TRUMP] = trump
     rec[R.DECLARER] = declarer
-    rec[R.MODE] = MODE_PLAY
+    mode = ag.ins[IN.MODE]
+    ag.ins[IN.MODE] = MODE_PLAY
     work = hands.copy()
     play_tricks(ag, work, cfg, rec, active, leader, to_norm, from_norm)
+    ag.ins[IN.MODE] = mode
     return rec[R.DECL_TRICKS]

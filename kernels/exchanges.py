@@ -35,7 +35,7 @@ from .policies import (
 from .record import card_bit, fail, flip_kept, held_copy
 from .rules import next_active
 from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
-from .slots import C, K, M, R
+from .slots import IN, C, K, M, R
 
 
 @njit(**NRT_FREE)
@@ -62,13 +62,13 @@ def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
     replay error."""
     decl = rec[R.DECLARER]
     trump = rec[R.TRUMP]
-    done = forced_card(decl, hands[decl], cfg, rec, R.F_GIVE, R.ASK_GIVE, E_ASK_GIVE)
+    done = forced_card(decl, hands[decl], cfg, ag.ins, rec, IN.F_GIVE, R.ASK_GIVE, E_ASK_GIVE)
     if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec,
                                                R.ASK_GIVE, E_ASK_GIVE, to_norm, from_norm):
         return False
     returns = ask_returns(hands[partner], trump, to_norm, from_norm)
     if returns != hands[partner]:  # the best trump: no choice
-        if rec[R.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
+        if ag.ins[IN.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
             return fail(rec, E_ASK_RETURN, 0)
         rec[R.ASK_RECEIVE] = highest_bit(returns)
     elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, cfg, rec, R.ASK_RECEIVE,
@@ -86,7 +86,7 @@ def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
 def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
     """After a ladder auction: with partners, the n-ask and the moon leave the partner out
     (the n-ask after its exchange). Nobody else goes alone."""
-    replay = rec[R.MODE] == MODE_REPLAY
+    replay = ag.ins[IN.MODE] == MODE_REPLAY
     decl = rec[R.DECLARER]
     contract = rec[R.CONTRACT]
     active = players_mask(cfg)
@@ -124,12 +124,12 @@ def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
     decl = rec[R.DECLARER]
     if alone:
         hm[M.DEAD] |= hands[3]
-        if rec[R.MODE] == MODE_REPLAY and hm[M.DUMMY_DISCARD] != 0:
+        if ag.ins[IN.MODE] == MODE_REPLAY and hm[M.DUMMY_DISCARD] != 0:
             return fail(rec, E_DUMMY_DISCARD, 0)
     else:
         combined = hands[decl] | hands[3]
         keep = cfg[C.HAND]
-        if rec[R.MODE] == MODE_REPLAY:
+        if ag.ins[IN.MODE] == MODE_REPLAY:
             dropped = hm[M.DUMMY_DISCARD]
             if (dropped & ~combined) != 0 or popcount(dropped) != popcount(combined) - keep:
                 return fail(rec, E_DUMMY_DISCARD, 0)
@@ -164,21 +164,21 @@ def _recorded_lone_defender(cfg, rec):
 def maker_alone(ag, hands, cfg, rec):
     """Whether the maker goes alone: 1 or 0, or -1 after an error. The policy's, but in a
     forced run the asker's own choice where given, and for a maker who made trump by a forced
-    call, as heard (``R.HEARD_ALONE``; checked against the maker's policy where asked)."""
+    call, as heard (``IN.HEARD_ALONE``; checked against the maker's policy where asked)."""
     decl = rec[R.DECLARER]
     policy = -1
-    if rec[R.MODE] == MODE_FORCED:
-        if decl == rec[R.ASKER] and rec[R.F_ALONE] >= 0:
-            return rec[R.F_ALONE]
-        if rec[R.NCALLS] <= rec[R.FORCED]:
-            heard = (rec[R.HEARD_ALONE] >> decl) & 1
-            if rec[R.CHECK] == 0 or decl == rec[R.ASKER]:
+    if ag.ins[IN.MODE] == MODE_FORCED:
+        if decl == ag.ins[IN.ASKER] and ag.ins[IN.F_ALONE] >= 0:
+            return ag.ins[IN.F_ALONE]
+        if rec[R.NCALLS] <= ag.ins[IN.FORCED]:
+            heard = (ag.ins[IN.HEARD_ALONE] >> decl) & 1
+            if ag.ins[IN.CHECK] == 0 or decl == ag.ins[IN.ASKER]:
                 return heard
             policy = heard
     alone = 1 if choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
                                hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
                                cfg[C.PLAYERS]) else 0
-    if policy >= 0 and alone != policy and not flip_kept(rec):
+    if policy >= 0 and alone != policy and not flip_kept(ag.ins, rec):
         fail(rec, E_INCONSISTENT, rec[R.NCALLS])
         return -1
     return alone
@@ -193,10 +193,10 @@ def choose_lone_defender(ag, hands, cfg, rec, active):
     d = next_active(decl, active)
     while d != decl:
         if not on_declaring_side(cfg, d, decl):
-            if rec[R.MODE] == MODE_FORCED and d == rec[R.ASKER]:
-                if rec[R.F_DEFEND] >= 0:
-                    yes = rec[R.F_DEFEND] == 1
-                elif rec[R.STOP] > 0:
+            if ag.ins[IN.MODE] == MODE_FORCED and d == ag.ins[IN.ASKER]:
+                if ag.ins[IN.F_DEFEND] >= 0:
+                    yes = ag.ins[IN.F_DEFEND] == 1
+                elif ag.ins[IN.STOP] > 0:
                     stop_here(rec, STOP_DEFEND, d, 3)
                     return -2
                 else:
@@ -219,7 +219,7 @@ def _defends(ag, d, hands, cfg, rec):
 def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
     """After an upcard auction: the maker goes alone or not (taking the dummy where seat W is
     one), then a defender may go alone where the rules allow."""
-    replay = rec[R.MODE] == MODE_REPLAY
+    replay = ag.ins[IN.MODE] == MODE_REPLAY
     decl = rec[R.DECLARER]
     active = players_mask(cfg)
     if replay:

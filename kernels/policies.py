@@ -4,7 +4,8 @@ The engine carries them in one ``Agents`` namedtuple of arrays: ``policies[seat]
 (decision policy, play policy)``, ``params[seat, PR_*]`` (see ``kernels.bidding``), the
 hand's policy random stream ``rng``, the solver's per-thread ``work``/``table`` (dd and pimc
 players), the knowledge array ``know`` (slots ``kernels.slots.K``) and the deck in the
-normalised layout of each trump (``decks``). The ``choose_*`` functions
+normalised layout of each trump (``decks``), and how the hand is to be run, ``ins`` (slots
+``kernels.slots.IN``: replayed, forced from a decision point, solved). The ``choose_*`` functions
 take the policy id, the seat's own cards and public facts as plain numbers, so a decision
 cannot read another hand (tests scramble the unseen cards to check) and calls stay cheap.
 """
@@ -41,7 +42,8 @@ from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
 from .upcard_model import analyzer_alone, analyzer_round2, upcard_call_values
 
-Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks"])
+Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks",
+                               "ins"])
 
 # decision policies (column 0)
 D_RANDOM = 1  # uniformly random among the legal choices

@@ -29,7 +29,7 @@ from .engine import new_agents, next_hand, play_hand, play_out
 from .forced import play_option, start_point
 from .layout import DECK_DOUBLE, normalise_mask
 from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
-from .slots import PT, C, M, R, S, X
+from .slots import IN, PT, C, M, R, S, X
 from .solver import W, new_deal, next_deal_same_table, solve_exact
 
 # Which deals a chunk plays: ``first .. first + n - 1`` of the stream ``seed``.
@@ -80,11 +80,11 @@ def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;
     the draws from ``key``); the engine stops at the asker's turn."""
-    start_point(hm, rec, deal_hm, point)
-    rec[R.CHECK] = 1
-    rec[R.TREMBLE] = point[PT.TREMBLE]
-    rec[R.TREMBLE_KEY] = np.int64(key)
-    rec[R.STOP] = STOP_NEXT
+    start_point(hm, rec, ag.ins, deal_hm, point)
+    ag.ins[IN.CHECK] = 1
+    ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
+    ag.ins[IN.TREMBLE_KEY] = np.int64(key)
+    ag.ins[IN.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
     play_hand(rules, ag, hm, rec)
     return rec[R.ERROR] != E_INCONSISTENT
@@ -175,7 +175,7 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
                 outcomes[i, s] = v
                 nodes[i] += k
             for o in range(n_opt):
-                start_point(hm, rec, deal_hm, point)
+                start_point(hm, rec, ag.ins, deal_hm, point)
                 next_hand(ag, seed, first + i)
                 play_option(rules, ag, hm, rec, point, options[o], results[i, o])
     return outcomes, tries, nodes, dealt_out, results, trembled

@@ -1,14 +1,14 @@
-"""Helpers on one hand's record (``rec``, slots ``kernels.slots.R``) and card masks (``hm``,
-slots ``M``) shared by the engine's phases."""
+"""Helpers on one hand's record (``rec``, slots ``kernels.slots.R``), card masks (``hm``,
+slots ``M``) and instructions (``ins``, slots ``IN``) shared by the engine's phases."""
 
 import numpy as np
 from numba import njit
 
 from .codes import MODE_PLAY, ST_PLAYED
-from .config import NRT_FREE
+from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE
 from .rng import GOLDEN, mix64
-from .slots import C, M, R
+from .slots import IN, C, M, R
 
 ONE = np.uint64(1)
 
@@ -21,7 +21,7 @@ def card_bit(card):
 
 @njit(**NRT_FREE)
 def reset_record(hm, rec):
-    """Clear a record for a new hand: every card slot -1, counters 0, mode MODE_PLAY."""
+    """Clear a record for a new hand: every card slot -1, counters 0."""
     hm[:] = 0
     for i in range(R.LEN):
         rec[i] = -1
@@ -31,14 +31,31 @@ def reset_record(hm, rec):
     rec[R.DECL_TRICKS] = 0
     rec[R.MAKER_ALONE] = 0
     rec[R.ALONE_SEATS] = 0
-    rec[R.MODE] = MODE_PLAY
-    for slot in (R.FORCED, R.CHECK, R.STOP, R.ALLOWED, R.HEARD_ALONE, R.SOLVE, R.TREMBLE,
-                 R.TREMBLE_KEY, R.TREMBLED):
-        rec[slot] = 0
+    rec[R.ALLOWED] = 0
+    rec[R.TREMBLED] = 0
     for s in range(4):
         rec[R.TRICKS + s] = 0
         rec[R.POINTS + s] = 0
         rec[R.RENEGES + s] = 0
+
+
+@njit(**NRT_FREE)
+def reset_instructions(ins):
+    """Instructions (slots ``IN``) for a hand played by the seats' policies alone:
+    ``MODE_PLAY``, no forced calls, asker or forced choices, card play (no solver)."""
+    ins[:] = 0
+    ins[IN.MODE] = MODE_PLAY
+    ins[IN.ASKER] = -1
+    for slot in (IN.F_ALONE, IN.F_DISCARD, IN.F_GIVE, IN.F_TRUMP, IN.F_DEFEND):
+        ins[slot] = -1
+
+
+@njit(**JIT)
+def new_instructions():
+    """A fresh instruction array (see :func:`reset_instructions`)."""
+    ins = np.empty(np.int64(IN.LEN), dtype=np.int64)
+    reset_instructions(ins)
+    return ins
 
 
 @njit(**NRT_FREE)
@@ -84,16 +101,16 @@ def held_copy(mask, card, cfg):
 
 
 @njit(**NRT_FREE)
-def tolerated(rec, chance):
+def tolerated(ins, rec, chance):
     """Whether a forced call that is not the seat's strategy's is kept as a tremble (a deal
-    checked against the calls heard, ``R.CHECK``): kept with probability ``chance``, the
+    checked against the calls heard, ``IN.CHECK``): kept with probability ``chance``, the
     likelihood of the heard call against that of the strategy's own (see
     ``kernels.bidding.call_likelihood``; for a yes/no choice ``flip_kept``). The draws
-    come from ``R.TREMBLE_KEY``, one key per try of a deal; a kept call is counted in
+    come from ``IN.TREMBLE_KEY``, one key per try of a deal; a kept call is counted in
     ``R.TREMBLED``."""
     if chance <= 0.0:
         return False
-    x = mix64(np.uint64(rec[R.TREMBLE_KEY]) + np.uint64(rec[R.TREMBLED] + 1) * GOLDEN)
+    x = mix64(np.uint64(ins[IN.TREMBLE_KEY]) + np.uint64(rec[R.TREMBLED] + 1) * GOLDEN)
     if np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) < chance:
         rec[R.TREMBLED] += 1
         return True
@@ -101,9 +118,9 @@ def tolerated(rec, chance):
 
 
 @njit(**NRT_FREE)
-def flip_kept(rec):
+def flip_kept(ins, rec):
     """Whether the other answer of a yes/no choice (go alone, take the ghost hand) than the
     strategy's is kept as a tremble: its likelihood ratio is ``e / (1 - e)``, ``e`` the
-    tremble (``R.TREMBLE`` per million); see ``tolerated``."""
-    e = rec[R.TREMBLE] / 1_000_000
-    return tolerated(rec, e / (1.0 - e))
+    tremble (``IN.TREMBLE`` per million); see ``tolerated``."""
+    e = ins[IN.TREMBLE] / 1_000_000
+    return tolerated(ins, rec, e / (1.0 - e))

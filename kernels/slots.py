@@ -3,7 +3,8 @@
 integer constants, so they cost nothing at run time.
 
   C   the configuration vector (int64), built by ``analyzer.game.variants.Rules.config``
-  R   a hand's record (int64 slots)
+  R   a hand's record (int64 slots): what happened
+  IN  how the engine is to run a hand (int64): mode, forced calls, the asker, solve or play
   M   a hand's card masks (uint64 natural masks)
   K   what the seats know during a hand (uint64; read by the PIMC player)
   TR  the trick array handed to card players
@@ -77,27 +78,34 @@ class R(IntEnum):
     RENEGES = 132  # reneges per seat, 4 slots
     ALONE_SEATS = 136  # 4-bit mask of the seats that went alone (maker and/or a defender)
     ERROR_INFO = 137  # replay: detail of the error (the allowed calls, the seat at fault)
-    MODE = 138  # MODE_PLAY, MODE_REPLAY or MODE_FORCED
+    STOP_KIND = 138  # STOP_*: the decision a forced run stopped at
+    ALLOWED = 139  # at a stop: the calls (or cards) the asker may choose, as a mask
+    TURN = 140  # at a stop, or when it is not the asker's turn: whose turn it is
+    TREMBLED = 141  # calls heard kept only as trembles in this hand (see ``IN.TREMBLE``)
+    LEN = 142
+
+
+class IN(IntEnum):
+    """How the engine is to run a hand (int64, ``Agents.ins``): instructions, apart from the
+    record of what happened (``R``)."""
+
+    MODE = 0  # MODE_PLAY, MODE_REPLAY or MODE_FORCED
     # MODE_FORCED: a decision point's calls heard, the asker's choice, and what to do there
-    FORCED = 139  # calls read from the record before the seats' policies take over
-    ASKER = 140  # the seat whose decision is priced (-1: none)
-    CHECK = 141  # 1: every forced call of another seat must be its policy's (inference)
-    STOP = 142  # STOP_NEXT / STOP_IN_PLAY: stop at the asker's first decision after them
-    STOP_KIND = 143  # STOP_*: the decision the engine stopped at
-    ALLOWED = 144  # at a stop: the calls (or cards) the asker may choose, as a mask
-    TURN = 145  # at a stop, or when it is not the asker's turn: whose turn it is
-    HEARD_ALONE = 146  # 4-bit mask: makers among the forced calls who went alone
-    F_ALONE = 147  # the asker's forced choices when the moment comes (-1: its policy's):
-    F_DISCARD = 148  #   going alone (0/1), the dealer's discard, the card an n-asker gives,
-    F_GIVE = 149  #   the trump a winning bidder names, defending alone (0/1)
-    F_TRUMP = 150
-    F_DEFEND = 151
-    SOLVE = 152  # 1: after the exchanges the declaring side's tricks come from the solver
+    FORCED = 1  # calls read from the record before the seats' policies take over
+    ASKER = 2  # the seat whose decision is priced (-1: none)
+    CHECK = 3  # 1: every forced call of another seat must be its policy's (inference)
+    STOP = 4  # STOP_NEXT / STOP_IN_PLAY: stop at the asker's first decision after them
+    HEARD_ALONE = 5  # 4-bit mask: makers among the forced calls who went alone
+    F_ALONE = 6  # the asker's forced choices when the moment comes (-1: its policy's):
+    F_DISCARD = 7  #   going alone (0/1), the dealer's discard, the card an n-asker gives,
+    F_GIVE = 8  #   the trump a winning bidder names, defending alone (0/1)
+    F_TRUMP = 9
+    F_DEFEND = 10
+    SOLVE = 11  # 1: after the exchanges the declaring side's tricks come from the solver
     # with CHECK, a forced call another seat's strategy would not make may still be kept:
-    TREMBLE = 153  # the chance, per million, that a seat makes another legal call (0: never)
-    TREMBLE_KEY = 154  # the random key of this try's tremble draws (kernels.auction.tolerated)
-    TREMBLED = 155  # calls kept that way in this hand
-    LEN = 156
+    TREMBLE = 12  # the chance, per million, that a seat makes another legal call (0: never)
+    TREMBLE_KEY = 13  # the random key of this try's tremble draws (kernels.record.tolerated)
+    LEN = 14
 
 
 class M(IntEnum):

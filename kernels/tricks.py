@@ -16,7 +16,7 @@ from .record import card_bit, fail, held_copy
 from .rng import random_set_bit
 from .rules import card_strength, legal_mask, next_active
 from .seating import declaring_mask, on_declaring_side
-from .slots import TR, C, K, R
+from .slots import IN, TR, C, K, R
 
 ONE = np.uint64(1)
 
@@ -75,7 +75,7 @@ def _extra_plays(cfg, rec, n_active):
 def play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
     """Play the tricks from ``leader``'s first lead, filling the record's plays, trick leaders
     and winners and the tricks of each seat. Returns False after a replay error."""
-    replay = rec[R.MODE] == MODE_REPLAY
+    replay = ag.ins[IN.MODE] == MODE_REPLAY
     trump = rec[R.TRUMP]
     double = 1 if (cfg[C.DECK] & DECK_DOUBLE) else 0
     nh = np.zeros(4, dtype=np.uint64)

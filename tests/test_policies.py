@@ -18,6 +18,7 @@ from kernels.codes import NOBODY
 from kernels.layout import normalise_mask
 from kernels.pimc import pimc_card, sample_world
 from kernels.policies import Agents
+from kernels.record import new_instructions
 from kernels.rng import stream_state
 from kernels.slots import TR, K, R
 from kernels.solver import solver_arrays
@@ -236,7 +237,7 @@ def test_pimc_choice_ignores_the_true_unseen_cards():
     choices = set()
     for hands in (a, b):
         ag = Agents(np.zeros((4, 2), np.int64), np.zeros((4, N_PARAMS)), stream_state(3, 3, 0),
-                    works[0], tables[0], knowledge(), np.zeros(4, np.uint64))
+                    works[0], tables[0], knowledge(), np.zeros(4, np.uint64), new_instructions())
         choices.add(pimc_card(ag, 20, hands, 5, 0, trick, 0, own))
     assert len(choices) == 1
 

@@ -92,9 +92,11 @@ ONE_HOME = {
     "the tricks a contract needs (contract_needs)": (
         r"<\s*ASK\s+else|\(K\.ASK,\s*K\.MOON\)|>=\s*K\.ASK,", "kernels/seating.py"),
     "a forced run: the calls heard replayed, the asker's own choices (kernels.forced)": (
-        r"R\.(F_[A-Z]+|FORCED)\]\s*=[^=]", "kernels/forced.py"),
-    "a fresh record (kernels.record.reset_record)": (r"R\.FORCED,\s*R\.CHECK",
+        r"IN\.(F_[A-Z]+|FORCED)\]\s*=[^=]", "kernels/forced.py"),
+    "a fresh record (kernels.record.reset_record)": (r"rec\[R\.TREMBLED\]\s*=\s*0\b",
                                                      "kernels/record.py"),
+    "fresh instructions (kernels.record.reset_instructions)": (
+        r"\(IN\.F_ALONE,\s*IN\.F_DISCARD", "kernels/record.py"),
     "the rule-of-thumb exchanges (kernels.policies chooses them)": (
         r"(?<!def )\b(give_card|discard_card|keep_best)\(", "kernels/policies.py"),
     "the bid ladder (kernels.auction.ladder_mask; rules.bid_ladder reads it)": (

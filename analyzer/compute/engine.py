@@ -22,7 +22,8 @@ from kernels.games import (
     game_winner,
     play_games,
 )
-from kernels.slots import PT, C, G, M, R
+from kernels.record import new_instructions
+from kernels.slots import IN, PT, C, G, M, R
 from kernels.threads import num_threads
 
 from ..errors import UserError
@@ -129,11 +130,13 @@ class GameLoop:
         deal_one(self.rules.arrays, np.int64(seed), np.int64(index), np.int64(dealer), hm, rec)
         return hm, rec
 
-    def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray) -> None:
-        """Play a dealt hand whose first ``R.FORCED`` calls are forced (``R.MODE`` forced),
-        the seats' policies deciding the rest, on policy stream ``stream``; fills hm, rec."""
+    def play(self, seed: int, stream: int, hm: np.ndarray, rec: np.ndarray,
+             ins: np.ndarray) -> None:
+        """Play a dealt hand as the instructions ``ins`` say (slots ``kernels.slots.IN``: its
+        first ``IN.FORCED`` calls forced), the seats' policies deciding the rest, on policy
+        stream ``stream``; fills hm, rec."""
         play_forced_hand(self.rules.arrays, self.policies, self.params, np.int64(seed),
-                         np.int64(stream), hm, rec, self.bits)
+                         np.int64(stream), hm, rec, ins, self.bits)
 
     def count(self, rec: np.ndarray, side: int, tally: np.ndarray) -> int:
         """Score a played hand into the game and ``tally[side]`` (``kernels.slots.TALLY``);
@@ -177,15 +180,17 @@ def point_row(point: DecisionPoint) -> np.ndarray:
     return row
 
 
-def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
-    """The engine arrays of a decision point: the asker's hand, the calls heard as forced
-    calls, the asker named (``kernels.forced.start_point``)."""
+def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The engine arrays of a decision point ``(hm, rec, ins)``: the asker's hand, the calls
+    heard, and instructions that force them and name the asker
+    (``kernels.forced.start_point``)."""
     row = point_row(point)
     hm, rec = empty_arrays()
+    ins = new_instructions()
     deal_hm = hm.copy()
     deal_hm[M.DEALT + point.seat] = np.uint64(point.hand)
-    start_point(hm, rec, deal_hm, row)
-    return hm, rec
+    start_point(hm, rec, ins, deal_hm, row)
+    return hm, rec, ins
 
 
 def calls_array(values) -> np.ndarray:
@@ -197,10 +202,10 @@ def auction_turn(point: DecisionPoint) -> int | None:
     """The seat whose turn it is after the calls heard at ``point`` (its seat and hand are not
     used), or None when the bidding is over. UserError when the calls heard are not a legal
     auction."""
-    hm, rec = forced_record(point)
-    rec[R.ASKER] = -1
-    rec[R.STOP] = KC.STOP_NEXT
-    point_state(point.rules.arrays, hm, rec)
+    hm, rec, ins = forced_record(point)
+    ins[IN.ASKER] = -1
+    ins[IN.STOP] = KC.STOP_NEXT
+    point_state(point.rules.arrays, hm, rec, ins)
     if int(rec[R.ERROR]) == KC.E_NOT_ASKERS_TURN:
         return int(rec[R.TURN])
     try:
@@ -217,9 +222,9 @@ def state_of(point: DecisionPoint) -> PointState:
     UserError when the calls heard are not a legal auction, or lead to another seat's turn, or
     leave the player nothing to decide."""
     rules = point.rules
-    hm, rec = forced_record(point)
-    rec[R.STOP] = KC.STOP_NEXT
-    point_state(rules.arrays, hm, rec)
+    hm, rec, ins = forced_record(point)
+    ins[IN.STOP] = KC.STOP_NEXT
+    point_state(rules.arrays, hm, rec, ins)
     error = int(rec[R.ERROR])
     if error == KC.E_STOPPED:
         return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))

@@ -19,6 +19,7 @@ import numpy as np
 
 from kernels import codes as K
 from kernels.forced import force_calls, force_choices
+from kernels.record import new_instructions
 from kernels.slots import OPT, TALLY, M, R
 
 from ..compute.engine import GameLoop, Match, calls_array, games_per_set
@@ -81,15 +82,16 @@ def best_option(rules: Rules, roll: Rollout, dealer: int, seat: int, hand: int, 
 
 
 def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
-    """Fresh copies of a dealt hand with ``calls`` ([(seat, code)]) forced, the makers in the
-    mask ``alone`` going alone; ``asker`` with ``option``'s later choices (trump, discard,
-    card given) where it wins the auction."""
-    hm, rec = hm0.copy(), rec0.copy()
-    force_calls(rec, calls_array([s for s, _ in calls]), calls_array([c for _, c in calls]),
-                len(calls), alone, asker)
+    """Fresh copies of a dealt hand, and instructions, with ``calls`` ([(seat, code)])
+    forced, the makers in the mask ``alone`` going alone; ``asker`` with ``option``'s later
+    choices (trump, discard, card given) where it wins the auction. Returns
+    ``(hm, rec, ins)``."""
+    hm, rec, ins = hm0.copy(), rec0.copy(), new_instructions()
+    force_calls(rec, ins, calls_array([s for s, _ in calls]),
+                calls_array([c for _, c in calls]), len(calls), alone, asker)
     if option is not None:
-        force_choices(rec, np.asarray(option, dtype=np.int64))
-    return hm, rec
+        force_choices(ins, np.asarray(option, dtype=np.int64))
+    return hm, rec, ins
 
 
 def play_rollout_hand(loop: GameLoop, rollout_seats: int, roll, seed: int, index: int,
@@ -100,8 +102,8 @@ def play_rollout_hand(loop: GameLoop, rollout_seats: int, roll, seed: int, index
     hm0, rec0 = loop.deal(seed, index, dealer)
 
     def run(calls, alone, asker=-1, option=None):
-        hm, rec = _forced(hm0, rec0, calls, alone, asker, option)
-        loop.play(seed, stream, hm, rec)
+        hm, rec, ins = _forced(hm0, rec0, calls, alone, asker, option)
+        loop.play(seed, stream, hm, rec, ins)
         return rec
 
     calls: list = []
