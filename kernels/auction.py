@@ -192,9 +192,10 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
 
 
 @njit(**NRT_FREE)
-def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, from_norm):
+def pick_card(ag, seat, purpose, candidates, rules, rec, slot, error):
     """Choose (or in a replay read and check) a natural card from ``candidates`` into
     ``rec[slot]``. Returns False after a replay error."""
+    cfg = rules.cfg
     if ag.ins[IN.MODE] == MODE_REPLAY:
         c = held_copy(candidates, rec[slot], cfg)
         if c < 0:
@@ -202,7 +203,7 @@ def pick_card(ag, seat, purpose, candidates, cfg, rec, slot, error, to_norm, fro
         rec[slot] = c
         return True
     rec[slot] = choose_card_from(ag.policies[seat, 0], ag.params, ag.rng, seat, purpose,
-                                 candidates, rec[R.TRUMP], to_norm, from_norm)
+                                 candidates, rec[R.TRUMP], rules)
     return True
 
 
@@ -228,10 +229,11 @@ def _yes(ag, seat, question, hand, cfg, rec):
 
 
 @njit(**NRT_FREE)
-def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def before_auction(ag, hands, rules, hm, rec):
     """What happens before the first call: in a ladder auction with cards left over (the
     joker), the dealer takes them and discards; under Ace-No-Face a player may call a redeal.
     Returns False if the hand ends here."""
+    cfg = rules.cfg
     replay = ag.ins[IN.MODE] == MODE_REPLAY
     dealer = rec[R.DEALER]
     if ag.ins[IN.MODE] == MODE_FORCED:
@@ -241,8 +243,8 @@ def before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm):
         return True
     if cfg[C.AUCTION] == AUCTION_LADDER and cfg[C.KITTY] > 0:
         hands[dealer] |= hm[M.KITTY]
-        if not pick_card(ag, dealer, PICK_JOKER_DISCARD, hands[dealer], cfg, rec,
-                         R.JOKER_DISCARD, E_JOKER_DISCARD, to_norm, from_norm):
+        if not pick_card(ag, dealer, PICK_JOKER_DISCARD, hands[dealer], rules, rec,
+                         R.JOKER_DISCARD, E_JOKER_DISCARD):
             return False
         d = card_bit(rec[R.JOKER_DISCARD])
         hands[dealer] &= ~d
@@ -416,9 +418,10 @@ def _round(ag, hands, cfg, rec, j, names):
 
 
 @njit(inline="always", **JIT)
-def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def dealer_picks_up(ag, hands, rules, hm, rec):
     """Trump made on the upcard: the dealer takes it and discards one of six. Returns False
     after a replay error."""
+    cfg = rules.cfg
     dealer = rec[R.DEALER]
     up = rec[R.UPCARD]
     hands[dealer] |= card_bit(up)
@@ -430,8 +433,8 @@ def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
         return False
     if done == 0 and stops_at(ag.ins, rec[R.NCALLS], dealer):
         return stop_here(rec, STOP_DISCARD, dealer, hands[dealer])
-    if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], cfg, rec,
-                                   R.DEALER_DISCARD, E_DISCARD_NOT_HELD, to_norm, from_norm):
+    if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], rules, rec,
+                                   R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
         return False
     d = card_bit(rec[R.DEALER_DISCARD])
     hands[dealer] &= ~d
@@ -441,10 +444,11 @@ def dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm):
 
 
 @njit(**NRT_FREE)
-def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def auction_upcard(ag, hands, rules, hm, rec):
     """Round 1 on the upcard, round 2 naming a suit (the dealer stuck when the option is on),
     then the dealer's pick-up. A turned-up joker: the dealer names trump first, which counts
     as taking the upcard (British rule). Returns False if the hand ends here."""
+    cfg = rules.cfg
     dealer = rec[R.DEALER]
     up = rec[R.UPCARD]
     if up == JOKER:
@@ -467,5 +471,5 @@ def auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm):
     if not close_auction(ag.ins, rec, j, maker):
         return False
     if rec[R.ROUND] == 1:
-        return dealer_picks_up(ag, hands, cfg, hm, rec, to_norm, from_norm)
+        return dealer_picks_up(ag, hands, rules, hm, rec)
     return True

@@ -40,10 +40,12 @@ ONE = np.uint64(1)
 
 
 @njit(**NRT_FREE)
-def score_hand(cfg, score_table, rec):
+def score_hand(rules, rec):
     """Points of every seat from the contract and tricks in ``rec`` (table lookup; defenders
     who score their own tricks add them), minus RENEGE_PENALTY for each side that reneged (in the
     three-player variants the player who reneged)."""
+    cfg = rules.cfg
+    score_table = rules.score_table
     decl = rec[R.DECLARER]
     won = rec[R.DECL_TRICKS]
     decl_pts = score_table[rec[R.CONTRACT], won, 0]
@@ -75,25 +77,24 @@ def play_hand(rules, ag, hm, rec):
     ``rules`` is the ``kernels.rules.RuleArrays`` of the rule set, ``ag`` the
     ``policies.Agents`` of the table. Returns True if the hand was played out or ended by a
     legal redeal; False on a replay error (``rec[R.ERROR]`` says which)."""
-    cfg, score_table = rules.cfg, rules.score_table
-    to_norm, from_norm = rules.to_norm, rules.from_norm
+    cfg = rules.cfg
     hands = np.empty(4, dtype=np.uint64)
     for s in range(4):
         hands[s] = hm[M.DEALT + s]
     ok = True
     if cfg[C.ACE_NO_FACE] == 1 or cfg[C.AUCTION] == AUCTION_LADDER and cfg[C.KITTY] > 0 or \
             rec[R.REDEAL_SEAT] >= 0:  # the phase is rare: most hands skip the call
-        ok = before_auction(ag, hands, cfg, hm, rec, to_norm, from_norm)
+        ok = before_auction(ag, hands, rules, hm, rec)
     if ok:
         if cfg[C.AUCTION] == AUCTION_LADDER:
             ok = auction_ladder(ag, hands, cfg, hm, rec)
         else:
-            ok = auction_upcard(ag, hands, cfg, hm, rec, to_norm, from_norm)
+            ok = auction_upcard(ag, hands, rules, hm, rec)
     if not ok:
         if rec[R.ERROR] == E_NONE and stopping(ag.ins):
             return fail(rec, E_NO_DECISION, rec[R.NCALLS])  # everyone passed first
         return rec[R.ERROR] == E_NONE
-    active = exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
+    active = exchanges(ag, hands, rules, hm, rec)
     if active < 0:
         return False
     if stopping(ag.ins):
@@ -103,11 +104,11 @@ def play_hand(rules, ag, hm, rec):
     leader = first_leader(cfg, rec[R.DECLARER], rec[R.DEALER], rec[R.MAKER_ALONE] == 1,
                           rec[R.DEFENDER_ALONE], active)
     if ag.ins[IN.SOLVE] == 1:
-        solved_tricks(ag, hands, cfg, rec, active, leader, to_norm)
+        solved_tricks(ag, hands, rules, rec, active, leader)
         return True
-    if not play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
+    if not play_tricks(ag, hands, rules, rec, active, leader):
         return False
-    score_hand(cfg, score_table, rec)
+    score_hand(rules, rec)
     return True
 
 
@@ -119,10 +120,12 @@ def stopping(ins):
 
 
 @njit(**JIT)
-def solved_tricks(ag, hands, cfg, rec, active, leader, to_norm):
+def solved_tricks(ag, hands, rules, rec, active, leader):
     """Instead of playing the cards: the declaring side's tricks with every seat playing
     double dummy, from the first lead (``R.DECL_TRICKS``, ``R.FIRST_LEADER``; the points per
     seat are left out, since defenders' own tricks are not known)."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     trump = rec[R.TRUMP]
     nh = np.zeros(4, dtype=np.uint64)
     for s in range(4):
@@ -238,7 +241,7 @@ def point_state(rules, hm, rec, ins):
 
 
 @njit(**JIT)
-def play_out(ag, cfg, hands, trump, declarer, active, leader, to_norm, from_norm, rec):
+def play_out(ag, rules, hands, trump, declarer, active, leader, rec):
     """Play the tricks of natural ``hands`` (the seats in ``active``) from ``leader``'s lead
     with the play policies of ``ag``, ``declarer`` declaring ``trump``; ``ag.know`` holds what
     the seats learned before the lead. Returns the declaring side's tricks. ``rec`` is scratch
@@ -253,6 +256,6 @@ def play_out(ag, cfg, hands, trump, declarer, active, leader, to_norm, from_norm
     mode = ag.ins[IN.MODE]
     ag.ins[IN.MODE] = MODE_PLAY
     work = hands.copy()
-    play_tricks(ag, work, cfg, rec, active, leader, to_norm, from_norm)
+    play_tricks(ag, work, rules, rec, active, leader)
     ag.ins[IN.MODE] = mode
     return rec[R.DECL_TRICKS]

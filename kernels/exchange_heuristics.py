@@ -29,9 +29,11 @@ def keep_value(b, hand_n, card):
 
 
 @njit(**NRT_FREE)
-def discard_card(hand, trump, to_norm, from_norm):
+def discard_card(hand, trump, rules):
     """The natural card a player with natural ``hand`` throws away (the dealer's discard
     after taking the upcard): the card with the lowest ``keep_value``."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     return from_norm[trump, _worst(normalise_mask(hand, to_norm[trump]), from_norm[trump])]
 
 
@@ -52,10 +54,12 @@ def _worst(hn, from_norm_t):
 
 
 @njit(**NRT_FREE)
-def keep_best(hand, keep, trump, to_norm, from_norm):
+def keep_best(hand, keep, trump, rules):
     """The natural mask of the ``keep`` cards a player keeps from natural ``hand`` (the
     cutthroat maker's best five of ten with the dummy): drop the lowest ``keep_value`` one by
     one, re-valuing as suits shorten."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     hn = normalise_mask(hand, to_norm[trump])
     while popcount(hn) > keep:
         hn &= ~(ONE << np.uint64(_worst(hn, from_norm[trump])))

@@ -39,8 +39,10 @@ from .slots import IN, C, K, M, R
 
 
 @njit(**NRT_FREE)
-def best_trump(hand, trump, to_norm, from_norm):
+def best_trump(hand, trump, rules):
     """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     nh = normalise_mask(hand, to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
     if nh == 0:
         return -1
@@ -48,31 +50,32 @@ def best_trump(hand, trump, to_norm, from_norm):
 
 
 @njit(**NRT_FREE)
-def ask_returns(hand, trump, to_norm, from_norm):
+def ask_returns(hand, trump, rules):
     """The cards a partner may give back in an n-ask from natural mask ``hand``: their best
     trump, or any card when they hold no trump (a natural mask)."""
-    best = best_trump(hand, trump, to_norm, from_norm)
+    best = best_trump(hand, trump, rules)
     return card_bit(best) if best >= 0 else hand
 
 
 @njit(**NRT_FREE)
-def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
+def ask_exchange(ag, hands, rules, rec, partner):
     """The n-ask: the bidder gives a card to the partner and gets the partner's best trump
     back (a partner without trump passes the card of their choice). Returns False after a
     replay error."""
+    cfg = rules.cfg
     decl = rec[R.DECLARER]
     trump = rec[R.TRUMP]
     done = forced_card(decl, hands[decl], cfg, ag.ins, rec, IN.F_GIVE, R.ASK_GIVE, E_ASK_GIVE)
-    if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], cfg, rec,
-                                               R.ASK_GIVE, E_ASK_GIVE, to_norm, from_norm):
+    if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], rules,
+                                               rec, R.ASK_GIVE, E_ASK_GIVE):
         return False
-    returns = ask_returns(hands[partner], trump, to_norm, from_norm)
+    returns = ask_returns(hands[partner], trump, rules)
     if returns != hands[partner]:  # the best trump: no choice
         if ag.ins[IN.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
             return fail(rec, E_ASK_RETURN, 0)
         rec[R.ASK_RECEIVE] = highest_bit(returns)
-    elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, cfg, rec, R.ASK_RECEIVE,
-                       E_ASK_RETURN, to_norm, from_norm):
+    elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, rules, rec, R.ASK_RECEIVE,
+                       E_ASK_RETURN):
         return False
     give = card_bit(rec[R.ASK_GIVE])
     ag.know[K.DEAD + decl] |= give
@@ -83,17 +86,17 @@ def ask_exchange(ag, hands, cfg, rec, partner, to_norm, from_norm):
 
 
 @njit(inline="always", **JIT)
-def ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def ladder_exchanges(ag, hands, rules, hm, rec):
     """After a ladder auction: with partners, the n-ask and the moon leave the partner out
     (the n-ask after its exchange). Nobody else goes alone."""
+    cfg = rules.cfg
     replay = ag.ins[IN.MODE] == MODE_REPLAY
     decl = rec[R.DECLARER]
     contract = rec[R.CONTRACT]
     active = players_mask(cfg)
     if plays_alone(cfg, rec):
         partner = sits_out_with(cfg, decl, decl)
-        if contract == ASK and not ask_exchange(ag, hands, cfg, rec, partner, to_norm,
-                                                from_norm):
+        if contract == ASK and not ask_exchange(ag, hands, rules, rec, partner):
             return -1
         hm[M.DEAD] |= hands[partner]
         active &= ~(1 << partner)
@@ -117,10 +120,11 @@ def plays_alone(cfg, rec):
 
 
 @njit(**NRT_FREE)
-def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
+def take_dummy(ag, hands, rules, hm, rec, alone):
     """Seat W is a dummy: a maker with partners' help combines it with their hand and keeps
     the best ``C.HAND`` cards; a lone maker leaves it out. Returns False after a replay
     error."""
+    cfg = rules.cfg
     decl = rec[R.DECLARER]
     if alone:
         hm[M.DEAD] |= hands[3]
@@ -135,7 +139,7 @@ def take_dummy(ag, hands, cfg, hm, rec, alone, to_norm, from_norm):
                 return fail(rec, E_DUMMY_DISCARD, 0)
         else:
             dropped = choose_dummy_discard(ag.policies[decl, 0], ag.rng, combined, keep,
-                                           rec[R.TRUMP], to_norm, from_norm)
+                                           rec[R.TRUMP], rules)
             hm[M.DUMMY_DISCARD] = dropped
         hands[decl] = combined & ~dropped
         hm[M.DEAD] |= dropped
@@ -216,9 +220,10 @@ def _defends(ag, d, hands, cfg, rec):
 
 
 @njit(inline="always", **JIT)
-def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def upcard_exchanges(ag, hands, rules, hm, rec):
     """After an upcard auction: the maker goes alone or not (taking the dummy where seat W is
     one), then a defender may go alone where the rules allow."""
+    cfg = rules.cfg
     replay = ag.ins[IN.MODE] == MODE_REPLAY
     decl = rec[R.DECLARER]
     active = players_mask(cfg)
@@ -238,8 +243,7 @@ def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
     if alone and out >= 0:
         hm[M.DEAD] |= hands[out]
         active &= ~(1 << out)
-    if cfg[C.SEAT_W] == SEAT_W_DUMMY and not take_dummy(ag, hands, cfg, hm, rec, alone,
-                                                        to_norm, from_norm):
+    if cfg[C.SEAT_W] == SEAT_W_DUMMY and not take_dummy(ag, hands, rules, hm, rec, alone):
         return -1
     if replay:
         d = rec[R.DEFENDER_ALONE]
@@ -265,9 +269,10 @@ def upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
 
 
 @njit(inline="always", **JIT)
-def exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm):
+def exchanges(ag, hands, rules, hm, rec):
     """Everything between trump and the first lead. Returns the 4-bit mask of seats that
     play, or -1 after a replay error."""
+    cfg = rules.cfg
     if cfg[C.AUCTION] == AUCTION_LADDER:
-        return ladder_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
-    return upcard_exchanges(ag, hands, cfg, hm, rec, to_norm, from_norm)
+        return ladder_exchanges(ag, hands, rules, hm, rec)
+    return upcard_exchanges(ag, hands, rules, hm, rec)

@@ -166,8 +166,7 @@ def choose_trump(policy, params, rng, seat, allowed, hand, contract):
 
 
 @njit(**NRT_FREE)
-def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, to_norm,
-                     from_norm):
+def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, rules):
     """A natural card from the natural mask ``candidates`` for a non-play purpose (``PICK_*``):
     a discard, the card given away in an n-ask, the card a trumpless partner passes back."""
     if policy == D_RANDOM:
@@ -178,11 +177,11 @@ def choose_card_from(policy, params, rng, seat, purpose, candidates, trump, to_n
         return partner_return(candidates, trump)
     if trump < 0:  # the ladder dealer's extra card: discard before trump is known
         _, trump = best_suit(candidates, 15, params, seat)
-    return discard_card(candidates, trump, to_norm, from_norm)
+    return discard_card(candidates, trump, rules)
 
 
 @njit(**NRT_FREE)
-def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm):
+def choose_dummy_discard(policy, rng, combined, keep, trump, rules):
     """Cutthroat: which cards of the maker's ``combined`` hand+dummy (natural mask) to drop so
     that ``keep`` remain. Returns the natural mask of dropped cards."""
     if policy == D_RANDOM:
@@ -193,7 +192,7 @@ def choose_dummy_discard(policy, rng, combined, keep, trump, to_norm, from_norm)
             dropped |= ONE << np.uint64(b)
             left &= ~(ONE << np.uint64(b))
         return dropped
-    return combined & ~keep_best(combined, keep, trump, to_norm, from_norm)
+    return combined & ~keep_best(combined, keep, trump, rules)
 
 
 @njit(**NRT_FREE)

@@ -57,8 +57,8 @@ def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
         return tricks, np.int64(w[W.NODES])
     hands = dealt.copy()
     before = ag.know.copy()  # the play turns the knowledge into the play phase's form
-    tricks = play_out(ag, rules.cfg, hands, trump, scen[S.DECLARER], scen[S.ACTIVE],
-                      scen[S.LEADER], rules.to_norm, rules.from_norm, rec)
+    tricks = play_out(ag, rules, hands, trump, scen[S.DECLARER], scen[S.ACTIVE],
+                      scen[S.LEADER], rec)
     ag.know[:] = before
     return tricks, 0
 

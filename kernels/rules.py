@@ -70,9 +70,11 @@ def next_active(seat, active):
 
 
 @njit(**NRT_FREE)
-def legal_mask_natural(hand, led_card, trump, to_norm, from_norm):
+def legal_mask_natural(hand, led_card, trump, rules):
     """Natural-layout form of ``legal_mask``: the cards of natural mask ``hand`` that may be
     played when natural card ``led_card`` was led (-1: this card leads) and ``trump`` is trump."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     led_slot = -1 if led_card < 0 else to_norm[trump, led_card] >> 4
     return denormalise_mask(legal_mask(normalise_mask(hand, to_norm[trump]), led_slot),
                             from_norm[trump])

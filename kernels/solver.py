@@ -1139,9 +1139,12 @@ def solve_one(w, tt, hands, spec, table, to_norm):
 
 
 @njit(**JIT)
-def values_one(w, tt, hands, spec, table, to_norm, from_norm, values):
-    """``card_values`` of one position (as ``solve_one``): fills ``values[64]`` (indexed by
-    natural card id, -1 for cards that cannot be played) and returns the nodes searched."""
+def values_one(w, tt, hands, spec, table, rules, values):
+    """``card_values`` of one position (as ``solve_one``; ``rules`` the ``RuleArrays``, whose
+    layout maps it reads): fills ``values[64]`` (indexed by natural card id, -1 for cards that
+    cannot be played) and returns the nodes searched."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     cards = np.empty(4, dtype=np.int64)
     seats = np.empty(4, dtype=np.int64)
     _load(w, hands, spec, table, to_norm, cards, seats)
@@ -1194,11 +1197,14 @@ def solve_batch(hands, specs, table, to_norm, works, tables):
 
 
 @njit(**PARALLEL_JIT)
-def card_values_batch(hands, specs, table, to_norm, from_norm, works, tables):
+def card_values_batch(hands, specs, table, rules, works, tables):
     """The per-card form of ``solve_batch`` ("solve board"): for each position, the value of
     every legal card of the seat to play, as tricks still to come (counting the current one)
-    for the declaring side. Returns ``(values[N, 64] int8 indexed by natural card id, -1 for
-    cards that cannot be played; nodes[N])``."""
+    for the declaring side (``rules`` the ``RuleArrays``, whose layout maps it reads). Returns
+    ``(values[N, 64] int8 indexed by natural card id, -1 for cards that cannot be played;
+    nodes[N])``."""
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     n = hands.shape[0]
     values = np.empty((n, 64), dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)

@@ -36,9 +36,11 @@ def start_play_knowledge(know, decks, trump, to_norm):
 
 
 @njit(**NRT_FREE)
-def _recorded_card(hands, seat, legal, cfg, rec, slot, at, to_norm):
+def _recorded_card(hands, seat, legal, rules, rec, slot, at):
     """Replay: the normalised bit of the recorded card at ``rec[slot]``, or -1 after an error
     (no card, or one the seat does not hold). A card that does not follow suit is a renege."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
     c = rec[slot]
     rec[R.ERROR_INFO] = seat
     if c < 0 or c >= 64:
@@ -72,9 +74,12 @@ def _extra_plays(cfg, rec, n_active):
 
 
 @njit(**JIT)
-def play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
+def play_tricks(ag, hands, rules, rec, active, leader):
     """Play the tricks from ``leader``'s first lead, filling the record's plays, trick leaders
     and winners and the tricks of each seat. Returns False after a replay error."""
+    cfg = rules.cfg
+    to_norm = rules.to_norm
+    from_norm = rules.from_norm
     replay = ag.ins[IN.MODE] == MODE_REPLAY
     trump = rec[R.TRUMP]
     double = 1 if (cfg[C.DECK] & DECK_DOUBLE) else 0
@@ -104,7 +109,7 @@ def play_tricks(ag, hands, cfg, rec, active, leader, to_norm, from_norm):
             legal = legal_mask(nh[seat], led)
             slot = R.PLAYS + 4 * t + pos
             if replay:
-                b = _recorded_card(hands, seat, legal, cfg, rec, slot, 4 * t + pos, to_norm)
+                b = _recorded_card(hands, seat, legal, rules, rec, slot, 4 * t + pos)
                 if b < 0:
                     return False
             else:

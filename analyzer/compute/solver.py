@@ -96,7 +96,7 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     positions as in :func:`solve_positions`. Returns ``(values[N, 64], nodes[N])``."""
     hands, specs, table = _positions(rules, hands, trumps, leaders, active, decl, table)
     to_norm, from_norm = rules.layout
-    return S.card_values_batch(hands, specs, table, to_norm, from_norm, *solver_arrays(rules))
+    return S.card_values_batch(hands, specs, table, rules.arrays, *solver_arrays(rules))
 
 
 _TRUMP, _LEADER, _ACTIVE, _DECL, _N_TABLE, _TARGET = (
@@ -116,7 +116,8 @@ class Solver:
         self.rules = rules
         works, tables = new_solver_arrays(table_bits(rules), 1)
         self._work, self._table = works[0], tables[0]
-        self._to_norm, self._from_norm = rules.layout
+        self._to_norm = rules.layout[0]
+        self._arrays = rules.arrays
         self._spec = np.zeros(S.Q.LEN, dtype=np.int64)
         self._spec[S.Q.DOUBLE] = 1 if rules.double_deck else 0
         self._hands = np.zeros(4, dtype=np.uint64)
@@ -153,7 +154,7 @@ class Solver:
         call overwrites."""
         self._set(hands, trump, leader, active, decl, table, -1)
         self.nodes = S.values_one(self._work, self._table, self._hands, self._spec,
-                                  self._cards, self._to_norm, self._from_norm, self._values)
+                                  self._cards, self._arrays, self._values)
         return self._values
 
 

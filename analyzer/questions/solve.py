@@ -169,8 +169,7 @@ def _ask_options(rules: Rules, given: dict, base: list, trump: int, declarer: in
     if _popcount(given[part]) != n:
         raise UserError(f"{SEATS[part]} holds {_popcount(given[part])} cards; "
                         f"{rules.variant} hands have {n}")
-    to_norm, from_norm = rules.layout
-    receives = _bits(int(ask_returns(np.uint64(given[part]), trump, to_norm, from_norm)))
+    receives = _bits(int(ask_returns(np.uint64(given[part]), trump, rules.arrays)))
     options, labels = [], []
     for give in _bits(given[declarer]):
         for get in receives:
