@@ -41,7 +41,7 @@ from .codes import (
 from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
-from .forced import play_option, start_point
+from .forced import hear_call, new_point, play_option, start_point
 from .layout import JOKER, natural_suit
 from .slots import IN, OPT, PT, RW, C, M, R, X
 from .solver import new_deal
@@ -62,11 +62,8 @@ def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
     play_hand(rules, ag, hm, rec)
     if rec[R.ERROR] != E_STOPPED or rec[R.STOP_KIND] != STOP_CALL:
         return np.uint64(0)
-    n = rec[R.NCALLS]
-    for j in range(n):
-        point[PT.CALL + j] = rec[R.CALL + j]
-        point[PT.CALL_SEAT + j] = rec[R.CALL_SEAT + j]
-    point[PT.NCALLS] = n
+    for j in range(point[PT.NCALLS], rec[R.NCALLS]):  # the calls made since, now heard
+        hear_call(point, rec[R.CALL_SEAT + j], rec[R.CALL + j], False)
     return np.uint64(rec[R.ALLOWED])
 
 
@@ -173,10 +170,7 @@ def deal_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
         return
     k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 0, rows, 0)
     _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k])
-    n = point[PT.NCALLS]
-    point[PT.CALL + n] = PASS
-    point[PT.CALL_SEAT + n] = ASKER
-    point[PT.NCALLS] = n + 1
+    hear_call(point, ASKER, PASS, False)
     allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index)
     if allowed != 0 and not (allowed >> np.uint64(ORDER)) & ONE:
         start = k
@@ -233,10 +227,7 @@ def decision_rows_batch(rules, policies, params, seed, first, dealers, solve, tt
         upcards[i] = rec[R.UPCARD]
         for s in range(4):
             dealt[i, s] = hm[M.DEALT + s]
-        point = np.zeros(np.int64(PT.LEN), dtype=np.int64)
-        point[PT.DEALER] = dealers[i]
-        point[PT.UPCARD] = rec[R.UPCARD]
-        point[PT.ASKER] = ASKER
-        point[PT.SOLVE] = solve
+        point = np.empty(np.int64(PT.LEN), dtype=np.int64)
+        new_point(point, dealers[i], rec[R.UPCARD], ASKER, solve)
         deal_rows(rules, ag, hm, rec, deal_hm, point, seed, first + i, rows[i])
     return dealt, upcards, rows

@@ -17,6 +17,41 @@ from .slots import IN, OPT, PT, R, X
 
 
 @njit(**NRT_FREE)
+def new_point(point, dealer, upcard, asker, solve):
+    """Make ``point`` (int64, slots ``PT``) a decision point with no call heard yet: the
+    ``dealer``, the ``upcard`` (-1: none), the ``asker`` whose decision it is (-1: none) and
+    ``solve`` (1: the tricks by the double-dummy solver, not by card play); no inference. The
+    one home of a point's slots, with :func:`hear_call` and :func:`set_inference`."""
+    for i in range(point.shape[0]):
+        point[i] = 0
+    point[PT.DEALER] = dealer
+    point[PT.UPCARD] = upcard
+    point[PT.ASKER] = asker
+    point[PT.SOLVE] = solve
+
+
+@njit(**NRT_FREE)
+def hear_call(point, seat, call, alone):
+    """Add to ``point`` a call heard: ``seat`` called ``call`` (a maker going alone when
+    ``alone``)."""
+    n = point[PT.NCALLS]
+    point[PT.CALL_SEAT + n] = seat
+    point[PT.CALL + n] = call
+    point[PT.NCALLS] = n + 1
+    if alone:
+        point[PT.HEARD_ALONE] |= 1 << seat
+
+
+@njit(**NRT_FREE)
+def set_inference(point, infer, tremble):
+    """Whether deals are dealt to fit the calls heard (only when some were heard), each seat
+    keeping a call its strategy would not make with chance ``tremble`` per million (0 without
+    inference)."""
+    point[PT.CHECK] = 1 if infer and point[PT.NCALLS] > 0 else 0
+    point[PT.TREMBLE] = tremble if point[PT.CHECK] == 1 else 0
+
+
+@njit(**NRT_FREE)
 def force_calls(rec, ins, seats, calls, n, alone, asker):
     """Make ``rec``/``ins`` a forced run: the ``n`` calls ``calls`` of ``seats`` written to the
     record and replayed (the makers in the 4-bit mask ``alone`` going alone), ``asker`` the

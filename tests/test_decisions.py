@@ -14,10 +14,10 @@ from analyzer.game.notation import SEATS
 from analyzer.game.outcomes import outcome_arrays
 from analyzer.game.records import call_text
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import prepare
+from analyzer.questions.decide import prepare, set_tremble
 from analyzer.strategy.seats import others_policies
 from kernels import codes as K
-from kernels.slots import OPT, PT, X
+from kernels.slots import OPT, X
 from tests.cards import card_id, card_name, hand_mask
 from tests.reference import deck, legal_calls, players_of
 from tests.rollout_reference import Inconsistent, Option, rollout
@@ -118,7 +118,7 @@ def _check_point(variant, point_args, deals, seed):
                           -1 if up is None else card_id(up), parse_heard(text, rules))
     policies, params = others_policies("points", "dd", rules)
     d = prepare(point, policies, params, True, True)
-    d.query.point[PT.TREMBLE] = 0  # strict: the reference rejects every call off-strategy
+    set_tremble(d.query, 0.0)  # strict: the reference rejects every call off-strategy
     chunk = run_query(d.query, seed, 0, deals, False)
     net = outcome_arrays(rules, point.seat, chunk.results)["net"]
     compared = 0
@@ -167,7 +167,7 @@ def _three_passes(tremble: float):
                           card_id("QS"), parse_heard("E pass, S pass, W pass", rules))
     policies, params = others_policies("points", "dd", rules)
     d = prepare(point, policies, params, True, True)
-    d.query.point[PT.TREMBLE] = round(tremble * 1_000_000)
+    set_tremble(d.query, tremble)
     return rules, run_query(d.query, 3, 0, 200, False)
 
 

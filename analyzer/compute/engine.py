@@ -12,7 +12,7 @@ from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
 from kernels.engine import deal_one, play_batch, play_forced_hand, point_state, replay_hand
-from kernels.forced import start_point
+from kernels.forced import hear_call, new_point, start_point
 from kernels.games import (
     MAX_HANDS,
     N_CODES,
@@ -164,19 +164,19 @@ class PointState:
         return [c for c in range(64) if (self.allowed >> c) & 1]
 
 
-def point_row(point: DecisionPoint) -> np.ndarray:
-    """A decision point as the kernels take it (int64, slots ``kernels.slots.PT``): the
-    dealer, the upcard, the calls heard (the makers among them who went alone) and the asker.
-    UserError when the auction is longer than any can be."""
+def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
+    """A decision point as the kernels take it (int64, slots ``kernels.slots.PT``, written by
+    ``kernels.forced``): the dealer, the upcard, the calls heard (the makers among them who
+    went alone), the asker, and ``solve`` (the tricks double dummy). UserError when the
+    auction is longer than any can be."""
     heard = point.heard
     n = len(heard)
     if n >= KC.MAX_CALLS:
         raise UserError(f"--auction has {n} calls; no auction is that long")
-    row = np.zeros(PT.LEN, dtype=np.int64)
-    row[PT.DEALER], row[PT.ASKER], row[PT.UPCARD] = point.dealer, point.seat, point.upcard
-    row[PT.NCALLS], row[PT.HEARD_ALONE] = n, heard.alone
-    row[PT.CALL_SEAT:PT.CALL_SEAT + n] = heard.seats
-    row[PT.CALL:PT.CALL + n] = heard.calls
+    row = np.empty(PT.LEN, dtype=np.int64)
+    new_point(row, point.dealer, point.upcard, point.seat, int(solve))
+    for seat, call in zip(heard.seats, heard.calls, strict=True):
+        hear_call(row, seat, call, (heard.alone >> seat) & 1)
     return row
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from kernels import query as Q
 from kernels.bidding import N_PARAMS
 from kernels.dealing import Dealing, binomial_table, layout_count
+from kernels.forced import new_point
 from kernels.slots import OPT, PT, S
 from kernels.threads import num_threads
 
@@ -24,9 +25,8 @@ MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unme
 def no_point() -> np.ndarray:
     """A decision point with no calls heard, no upcard, no inference and no asker: scenarios
     only, solved double dummy."""
-    point = np.zeros(PT.LEN, dtype=np.int64)
-    point[PT.ASKER] = point[PT.UPCARD] = -1
-    point[PT.SOLVE] = 1
+    point = np.empty(PT.LEN, dtype=np.int64)
+    new_point(point, 0, -1, -1, 1)
     return point
 
 

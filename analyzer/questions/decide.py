@@ -22,6 +22,7 @@ import pandas as pd
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.forced import set_inference
 from kernels.slots import PT, X
 
 from ..compute.engine import point_row, state_of
@@ -69,17 +70,15 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     if policies is not None:
         q.policies, q.params = policies, params
-    q.point = point_row(point)
-    q.point[PT.CHECK] = int(infer and len(point.heard) > 0)
-    set_tremble(q, tremble)
-    q.point[PT.SOLVE] = int(solve)
+    q.point = point_row(point, solve)
+    set_inference(q.point, infer, round(tremble * 1_000_000))
     return q
 
 
 def set_tremble(q: DealQuery, tremble: float) -> None:
     """Make the inference of ``q`` allow each seat another legal call than its strategy's
     with chance ``tremble`` (kept per million in the point; 0 without inference)."""
-    q.point[PT.TREMBLE] = round(tremble * 1_000_000) if q.point[PT.CHECK] else 0
+    set_inference(q.point, q.point[PT.CHECK] == 1, round(tremble * 1_000_000))
 
 
 def tremble_of(q: DealQuery) -> float:
