@@ -12,6 +12,7 @@ file, and any edit to kernels/ starts a fresh cache instead of loading stale mac
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 KERNELS_DIR = Path(__file__).resolve().parent
@@ -48,6 +49,13 @@ def default_cache_dir() -> Path:
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))
+if "numba" in sys.modules:
+    # numba read its settings when it was imported (a test module or a user's script may
+    # import it first): without this, it would cache beside the sources, by each file's own
+    # time stamp, and load a caller's stale machine code after a kernel it calls changed
+    from numba.core import config as _numba_config
+
+    _numba_config.reload_config()
 
 # Every @njit in kernels/ uses these keyword arguments. ``_nrt`` is set either way: numba lets a
 # callee that leaves it unset inherit its caller's, and a kernel that allocates must keep NRT

@@ -51,3 +51,19 @@ def test_the_float_scan_finds_the_trap():
 
     mixed(np.uint64(5), True)
     assert float_scalars({"mixed": mixed})
+
+
+def test_the_cache_is_the_kernels_own_when_numba_was_imported_first(tmp_path):
+    """A script (or test module) that imports numba before the kernels still caches in the
+    kernels' own directory, keyed by every kernel source: numba read its settings when it was
+    imported, and beside the sources it would key each function by its own file only and
+    load a caller's stale machine code after a kernel it calls changed."""
+    code = ("import numba\nfrom kernels.bits import popcount\nfrom kernels.config import "
+            "default_cache_dir\nprint(popcount._cache._cache_path)\nprint(default_cache_dir())")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, cwd=PROBE.parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    used, wanted = done.stdout.split()
+    assert Path(used).is_relative_to(wanted)
