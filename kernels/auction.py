@@ -41,6 +41,7 @@ from .codes import (
     SWAP,
 )
 from .config import JIT, NRT_FREE
+from .exchange_rules import exchange_pool
 from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
 from .policies import (
     D_ANALYZER,
@@ -424,7 +425,7 @@ def dealer_picks_up(ag, hands, rules, hm, rec):
     cfg = rules.cfg
     dealer = rec[R.DEALER]
     up = rec[R.UPCARD]
-    hands[dealer] |= card_bit(up)
+    hands[dealer] = exchange_pool(rules, hands[dealer], card_bit(up))[0]
     ag.know[K.UP_HOLDER] = dealer
     ag.know[K.UPCARD] = up
     done = forced_card(dealer, hands[dealer], cfg, ag.ins, rec, IN.F_DISCARD, R.DEALER_DISCARD,

@@ -23,7 +23,7 @@ from .codes import (
     STOP_DEFEND,
 )
 from .config import JIT, NRT_FREE
-from .layout import SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from .exchange_rules import ask_returns, exchange_pool
 from .policies import (
     PICK_ASK_GIVE,
     PICK_ASK_RETURN,
@@ -36,25 +36,6 @@ from .record import card_bit, fail, flip_kept, held_copy
 from .rules import next_active
 from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
 from .slots import IN, C, K, M, R
-
-
-@njit(**NRT_FREE)
-def best_trump(hand, trump, rules):
-    """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
-    to_norm = rules.to_norm
-    from_norm = rules.from_norm
-    nh = normalise_mask(hand, to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
-    if nh == 0:
-        return -1
-    return from_norm[trump, highest_bit(nh)]
-
-
-@njit(**NRT_FREE)
-def ask_returns(hand, trump, rules):
-    """The cards a partner may give back in an n-ask from natural mask ``hand``: their best
-    trump, or any card when they hold no trump (a natural mask)."""
-    best = best_trump(hand, trump, rules)
-    return card_bit(best) if best >= 0 else hand
 
 
 @njit(**NRT_FREE)
@@ -124,15 +105,13 @@ def take_dummy(ag, hands, rules, hm, rec, alone):
     """Seat W is a dummy: a maker with partners' help combines it with their hand and keeps
     the best ``C.HAND`` cards; a lone maker leaves it out. Returns False after a replay
     error."""
-    cfg = rules.cfg
     decl = rec[R.DECLARER]
     if alone:
         hm[M.DEAD] |= hands[3]
         if ag.ins[IN.MODE] == MODE_REPLAY and hm[M.DUMMY_DISCARD] != 0:
             return fail(rec, E_DUMMY_DISCARD, 0)
     else:
-        combined = hands[decl] | hands[3]
-        keep = cfg[C.HAND]
+        combined, keep = exchange_pool(rules, hands[decl], hands[3])
         if ag.ins[IN.MODE] == MODE_REPLAY:
             dropped = hm[M.DUMMY_DISCARD]
             if (dropped & ~combined) != 0 or popcount(dropped) != popcount(combined) - keep:

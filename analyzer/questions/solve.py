@@ -9,8 +9,7 @@ from itertools import combinations
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.exchanges import ask_returns
+from kernels.exchange_rules import ask_returns, exchange_pool, made_on_upcard
 
 from ..compute.solver import shared_solver, solve_positions
 from ..errors import UserError
@@ -187,12 +186,12 @@ def _pickup_options(rules: Rules, deal: Deal, base: list, trump: int, dealer: in
     n = rules.hand_size
     hands = list(base)
     up = deal.upcard
-    if up is not None and (up == L.JOKER or L.natural_suit(up) == trump) and \
-            not (hands[dealer] >> up) & 1:
+    if up is not None and made_on_upcard(up, trump) and not (hands[dealer] >> up) & 1:
         if _popcount(hands[dealer]) != n:
             raise UserError(f"the dealer {SEATS[dealer]} should hold {n} cards before "
                             f"taking the upcard")
-        hands[dealer] |= 1 << up
+        hands[dealer] = int(exchange_pool(rules.arrays, np.uint64(hands[dealer]),
+                                          np.uint64(1 << up))[0])
     if not ((active >> dealer) & 1 and _popcount(hands[dealer]) == n + 1):
         return [hands], [{}]
     if deal.discard is not None:
@@ -211,8 +210,8 @@ def _pickup_options(rules: Rules, deal: Deal, base: list, trump: int, dealer: in
 
 def _dummy_options(rules: Rules, hands: list, label: dict, dummy: int, declarer: int):
     """Every five the maker can keep of their hand and the dummy."""
-    n = rules.hand_size
-    ten = hands[declarer] | dummy
+    pool, keep_n = exchange_pool(rules.arrays, np.uint64(hands[declarer]), np.uint64(dummy))
+    ten, n = int(pool), int(keep_n)
     if _popcount(ten) != 2 * n:
         raise UserError(f"the maker and the dummy should hold {2 * n} cards together")
     options, labels = [], []

@@ -1,0 +1,46 @@
+"""The rules of the exchanges between trump and the first lead, the one home of each: whom the
+upcard goes to and the cards a dealer or a cutthroat maker then keeps (``exchange_pool``), and
+what a partner passes back in an n-ask (``ask_returns``). The engine's phases
+(``kernels.auction``, ``kernels.exchanges``) apply them with the seats' choices; the solver's
+whole-deal answers (``analyzer.questions.solve``) try every choice they leave."""
+
+from numba import njit
+
+from .bits import highest_bit
+from .config import NRT_FREE
+from .layout import JOKER, SLOT_MASKS, TRUMP_SLOT, natural_suit, normalise_mask
+from .record import card_bit
+from .slots import C
+
+
+@njit(**NRT_FREE)
+def made_on_upcard(upcard, trump):
+    """Whether ``trump`` is made on the natural card ``upcard`` (-1: none), so the dealer takes
+    it: the upcard's suit, or a turned-up joker (the dealer names trump, British rule). An
+    auction knows it by its round (trump made in round 1); a deal without one, by this."""
+    return upcard >= 0 and (upcard == JOKER or natural_suit(upcard) == trump)
+
+
+@njit(**NRT_FREE)
+def exchange_pool(rules, hand, taken):
+    """``(cards, keep)``: the cards a player chooses among after taking the natural mask
+    ``taken`` (the dealer the upcard, a cutthroat maker the dummy's hand) into ``hand``, and
+    how many of them it keeps, a hand's worth (the rest are discarded, dead)."""
+    return hand | taken, rules.cfg[C.HAND]
+
+
+@njit(**NRT_FREE)
+def best_trump(hand, trump, rules):
+    """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
+    nh = normalise_mask(hand, rules.to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
+    if nh == 0:
+        return -1
+    return rules.from_norm[trump, highest_bit(nh)]
+
+
+@njit(**NRT_FREE)
+def ask_returns(hand, trump, rules):
+    """The cards a partner may give back in an n-ask from natural mask ``hand``: their best
+    trump, or any card when they hold no trump (a natural mask)."""
+    best = best_trump(hand, trump, rules)
+    return card_bit(best) if best >= 0 else hand
