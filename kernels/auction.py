@@ -230,6 +230,16 @@ def _yes(ag, seat, question, hand, cfg, rec):
 
 
 @njit(**NRT_FREE)
+def discard(ag, hands, hm, seat, card):
+    """``seat`` discards natural card ``card``: it leaves the hand, is dead, and the seat
+    remembers it (the other seats do not see it)."""
+    d = card_bit(card)
+    hands[seat] &= ~d
+    hm[M.DEAD] |= d
+    ag.know[K.DEAD + seat] |= d
+
+
+@njit(**NRT_FREE)
 def before_auction(ag, hands, rules, hm, rec):
     """What happens before the first call: in a ladder auction with cards left over (the
     joker), the dealer takes them and discards; under Ace-No-Face a player may call a redeal.
@@ -243,14 +253,11 @@ def before_auction(ag, hands, rules, hm, rec):
         hm[M.DEAD] |= hm[M.KITTY]
         return True
     if cfg[C.AUCTION] == AUCTION_LADDER and cfg[C.KITTY] > 0:
-        hands[dealer] |= hm[M.KITTY]
+        hands[dealer] = exchange_pool(rules, hands[dealer], hm[M.KITTY])[0]
         if not pick_card(ag, dealer, PICK_JOKER_DISCARD, hands[dealer], rules, rec,
                          R.JOKER_DISCARD, E_JOKER_DISCARD):
             return False
-        d = card_bit(rec[R.JOKER_DISCARD])
-        hands[dealer] &= ~d
-        hm[M.DEAD] |= d
-        ag.know[K.DEAD + dealer] |= d
+        discard(ag, hands, hm, dealer, rec[R.JOKER_DISCARD])
     if cfg[C.ACE_NO_FACE] != 1:
         if replay and rec[R.REDEAL_SEAT] >= 0:
             return fail(rec, E_REDEAL_NOT_ALLOWED, 0)
@@ -437,10 +444,7 @@ def dealer_picks_up(ag, hands, rules, hm, rec):
     if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], rules, rec,
                                    R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
         return False
-    d = card_bit(rec[R.DEALER_DISCARD])
-    hands[dealer] &= ~d
-    hm[M.DEAD] |= d
-    ag.know[K.DEAD + dealer] |= d
+    discard(ag, hands, hm, dealer, rec[R.DEALER_DISCARD])
     return True
 
 

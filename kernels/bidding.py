@@ -127,13 +127,10 @@ POINTS = points_table(DEFAULT_WEIGHTS)  # the default point count (the tables' s
 ALONE_MARGIN = 0.6
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS)  # the built-in point count (analyzer.strategy builds others)
-DEFAULT_PARAMS[PR.WORLDS] = 20.0
-DEFAULT_PARAMS[PR.VOID] = 0.5
-DEFAULT_PARAMS[PR.VOID_MIN] = 2.0
-DEFAULT_PARAMS[PR.UP_DEALER] = 0.5
-DEFAULT_PARAMS[PR.UP_PARTNER] = 0.75
-DEFAULT_PARAMS[PR.UP_OPPONENT] = 0.5
-DEFAULT_PARAMS[PR.ALONE_MARGIN] = ALONE_MARGIN
+for _slot, _value in ((PR.WORLDS, 20.0), (PR.VOID, 0.5), (PR.VOID_MIN, 2.0),
+                      (PR.UP_DEALER, 0.5), (PR.UP_PARTNER, 0.75), (PR.UP_OPPONENT, 0.5),
+                      (PR.ALONE_MARGIN, ALONE_MARGIN)):
+    DEFAULT_PARAMS[_slot] = _value
 DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
 DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
 

@@ -13,34 +13,23 @@ from numba.extending import intrinsic
 from .config import NRT_FREE
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.uint64(types.uint64)
+def _bit_intrinsic(build):
+    """An ``@intrinsic`` uint64 -> uint64 whose code is ``build(builder, x)``."""
+    @intrinsic
+    def _op(typingctx, x):
+        sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+        def codegen(context, builder, signature, args):
+            return build(builder, args[0])
 
-    return sig, codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+        return sig, codegen
+    return _op
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+_NOT_POISON = ir.Constant(ir.IntType(1), 0)  # cttz/ctlz of 0 is 64, not undefined
+_ctpop = _bit_intrinsic(lambda builder, x: builder.ctpop(x))
+_cttz = _bit_intrinsic(lambda builder, x: builder.cttz(x, _NOT_POISON))
+_ctlz = _bit_intrinsic(lambda builder, x: builder.ctlz(x, _NOT_POISON))
 
 
 @njit(**NRT_FREE)

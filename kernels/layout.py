@@ -195,22 +195,23 @@ def beats(b, w, double):
 
 
 @njit(**NRT_FREE)
-def normalise_mask(mask, to_norm_t):
-    """Map a natural-layout mask to the normalised layout of one trump (``to_norm[t]``)."""
+def remap_mask(mask, to):
+    """The mask whose bit ``to[b]`` is set for each set bit ``b`` of ``mask``."""
     out = np.uint64(0)
     m = np.uint64(mask)
     while m:
-        out |= np.uint64(1) << np.uint64(to_norm_t[lowest_bit(m)])
+        out |= np.uint64(1) << np.uint64(to[lowest_bit(m)])
         m &= m - np.uint64(1)
     return out
 
 
 @njit(**NRT_FREE)
+def normalise_mask(mask, to_norm_t):
+    """Map a natural-layout mask to the normalised layout of one trump (``to_norm[t]``)."""
+    return remap_mask(mask, to_norm_t)
+
+
+@njit(**NRT_FREE)
 def denormalise_mask(mask, from_norm_t):
     """Map a normalised mask of one trump back to the natural layout (``from_norm[t]``)."""
-    out = np.uint64(0)
-    m = np.uint64(mask)
-    while m:
-        out |= np.uint64(1) << np.uint64(from_norm_t[lowest_bit(m)])
-        m &= m - np.uint64(1)
-    return out
+    return remap_mask(mask, from_norm_t)

@@ -87,20 +87,30 @@ _pdep_hw = _bmi_intrinsic("llvm.x86.bmi.pdep.64")
 
 
 @njit(**NRT_FREE)
-def pext(x, m):
-    """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
-    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
-        return _pext_hw(np.uint64(x), np.uint64(m))
+def _pext_pdep_loop(x, m, deposit):
+    """``pext`` (``deposit`` False) or ``pdep`` without BMI2: the set positions of ``m``
+    from the lowest, each paired with the next packed bit."""
+    x = np.uint64(x)
     res = np.uint64(0)
     k = np.uint64(0)
     mm = np.uint64(m)
     while mm:
         low = mm & (~mm + ONE)
-        if x & low:
+        if deposit and (x >> k) & ONE:
+            res |= low
+        elif not deposit and x & low:
             res |= ONE << k
         k += ONE
         mm ^= low
     return res
+
+
+@njit(**NRT_FREE)
+def pext(x, m):
+    """Parallel bit extract: the bits of ``x`` at the set positions of ``m``, packed low."""
+    if HAVE_BMI2 and not numba_config.DISABLE_JIT:
+        return _pext_hw(np.uint64(x), np.uint64(m))
+    return _pext_pdep_loop(x, m, False)
 
 
 @njit(**NRT_FREE)
@@ -109,16 +119,7 @@ def pdep(x, m):
     at the set positions of ``m``."""
     if HAVE_BMI2 and not numba_config.DISABLE_JIT:
         return _pdep_hw(np.uint64(x), np.uint64(m))
-    res = np.uint64(0)
-    k = np.uint64(0)
-    mm = np.uint64(m)
-    while mm:
-        low = mm & (~mm + ONE)
-        if (np.uint64(x) >> k) & ONE:
-            res |= low
-        k += ONE
-        mm ^= low
-    return res
+    return _pext_pdep_loop(x, m, True)
 
 
 @njit(**NRT_FREE)

@@ -90,21 +90,19 @@ def cheapest_winner(legal, win_card, double):
 
 @njit(**NRT_FREE)
 def lowest_loser(legal):
-    """The card to throw away: the lowest side-suit card, else the lowest trump."""
-    side = legal & ~TRUMPS
-    if side:
-        best = -1
-        best_key = 1 << 30
-        m = side
-        while m:
-            b = lowest_bit(m)
-            m &= m - ONE
-            key = (b & 15) * 16 + popcount(legal & SLOT_MASKS[b >> 4])
+    """The card to throw away: the lowest side-suit card (between equal ranks, from the
+    shortest suit, then the lowest suit), else the lowest trump."""
+    best = -1
+    best_key = 1 << 30
+    for slot in range(TRUMP_SLOT):  # each side suit's lowest card is its candidate
+        suit = legal & SLOT_MASKS[slot]
+        if suit:
+            b = lowest_bit(suit)
+            key = (b & 15) * 16 + popcount(suit)
             if key < best_key:
                 best_key = key
                 best = b
-        return best
-    return lowest_bit(legal)
+    return best if best >= 0 else lowest_bit(legal)
 
 
 @njit(**NRT_FREE)
