@@ -21,7 +21,10 @@ def wilson(successes, n, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    return _out(p, np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0))
+    # none or all: the bound is exactly 0 or 1 (the formula leaves a rounding error, 5.6e-17)
+    low = np.where((k == 0) & (n > 0), 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where((k == n) & (n > 0), 1.0, np.clip(centre + half, 0.0, 1.0))
+    return _out(p, low, high)
 
 
 def mean_interval(total, total_sq, n, z: float = Z95):
