@@ -5,16 +5,19 @@ runs where nothing could be processed, the play default, and the smaller ones.""
 
 import json
 import os
+import queue
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from analyzer.questions.play import DEFAULT_STRATEGY
+from analyzer.compute.runner import observed
 from tests.test_hostile import assert_one_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,14 +50,18 @@ def test_unwritable_outputs_fail_before_any_work(tmp_path, where):
         ["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o", str(base / "o.csv")],
         ["table", "--variant", "knock", "--deals", "200", "-o", str(base / "t")],
         ["report", "--variant", "knock", "--deals", "200", "-o", str(base / "r.html")],
-        ["review", str(RECORDS / "knock_misplay.json"), "--call-deals", "0", "-o",
+        ["review", str(RECORDS / "knock_misplay.json"), "--call-deals", "50", "-o",
          str(base / "d.csv")],
     ]
-    for args in commands:
-        start = time.perf_counter()
-        line = assert_one_error(args)
-        assert str(base) in line or "/proc" in line, line
-        assert time.perf_counter() - start < 5  # refused before the work, not after
+    chunks = []  # every chunk of work any of them ran (the runner's progress hook)
+    with observed(lambda done, total: chunks.append(done), threading.Event()):
+        for args in commands:
+            line = assert_one_error(args)
+            assert str(base) in line or "/proc" in line, line
+        assert chunks == []  # refused before the work, not after
+        # the hook does see work: the same evaluate with an output it can write
+        assert run_cli(commands[0][:-1] + [str(tmp_path / "o.csv")])[0] == 0
+    assert chunks
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -72,37 +79,103 @@ def test_outputs_are_written_whole(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------------- 2. Ctrl-C
 
-def finish(proc, timeout: float = 60) -> tuple[str, str]:
-    """``(stdout, stderr)`` of ``proc`` once it ends; killed (and the test failed) when it is
-    still running after ``timeout`` seconds, so no run outlives its test."""
-    try:
-        return proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        raise AssertionError(f"still running {timeout} s after the signal: {err[-300:]}") \
-            from None
+FIRST_CHUNK = "test: the first chunk is done"
+# ``euchre`` as its console script runs it, saying on stderr once its first chunk of work is
+# done (heard through the runner's progress hook, as the web page hears progress): the tests
+# signal a run then, not after a guessed number of seconds, which a slow start (a numba cache
+# to fill: minutes) outlasted, so that the signal came before the run was under way
+UNDER_WAY = f"""
+import sys, threading
+from analyzer.compute.runner import observed
+said = []
+def heard(done, total):
+    if not said:
+        said.append(True)
+        print({FIRST_CHUNK!r}, file=sys.stderr, flush=True)
+with observed(heard, threading.Event()):
+    from analyzer.launch import main
+    main()
+"""
+
+
+class Child:
+    """The CLI run by ``args`` in a child process, its output read as it comes: as
+    ``python -m analyzer`` runs it, or (``under_way``) saying when its first chunk is done."""
+
+    def __init__(self, args: list[str], under_way: bool = True, **popen):
+        start = ["-c", UNDER_WAY] if under_way else ["-m", "analyzer"]
+        self.proc = subprocess.Popen([sys.executable, *start, *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, cwd=ROOT, **popen)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.lines: queue.Queue = queue.Queue()  # stderr's lines, then None at its end
+        self.readers = [threading.Thread(target=self._read, args=(stream, kept), daemon=True)
+                        for stream, kept in ((self.proc.stdout, self.out),
+                                             (self.proc.stderr, self.err))]
+        for reader in self.readers:
+            reader.start()
+
+    def _read(self, stream, kept: list[str]) -> None:
+        for line in stream:
+            kept.append(line)
+            if kept is self.err:
+                self.lines.put(line)
+        if kept is self.err:
+            self.lines.put(None)
+
+    def wait_for(self, text: str, timeout: float = 600) -> str:
+        """The first stderr line from now on that holds ``text``; the test fails (the child
+        killed) when the child ends, or ``timeout`` seconds pass, first. The wait is for a
+        behaviour, not a time: the bound only keeps a broken run from hanging the suite."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.proc.kill()
+                raise AssertionError(f"no {text!r} on stderr: {''.join(self.err)[-500:]}")
+            if text in line:
+                return line
+
+    def finish(self, timeout: float = 60) -> tuple[str, str]:
+        """``(stdout, stderr)`` once the child ends; killed (and the test failed) when it is
+        still running after ``timeout`` seconds, so no run outlives its test."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"still running {timeout} s after the signal: "
+                                 f"{''.join(self.err)[-300:]}") from None
+        for reader in self.readers:
+            reader.join()
+        return "".join(self.out), "".join(self.err)
 
 
 # each command with one signal, each signal with one command of each kind: the handler is
 # one for both signals, and each of these runs waits seconds for its chunks
-@pytest.mark.parametrize("args, partial, sig", [
+@pytest.mark.parametrize("args, total, sig", [
     (["odds", "JH", "AH", "KH", "QD", "9S", "TC", "--variant", "bid", "--deals", "5000000"],
-     "interrupted after", signal.SIGINT),
+     5_000_000, signal.SIGINT),
     (["simulate", "--variant", "knock", "--games", "400000000", "--play", "heuristic",
-      "--force"], "interrupted after", signal.SIGTERM),
+      "--force"], 400_000_000, signal.SIGTERM),
 ])
-def test_ctrl_c_prints_the_estimate_so_far(args, partial, sig):
+def test_ctrl_c_prints_the_estimate_so_far(args, total, sig):
     """Ctrl-C, or SIGTERM from a supervisor, during a long run: the estimate so far, one line
     saying so, exit 130."""
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    time.sleep(6)  # past start-up, into the chunks
-    proc.send_signal(sig)
-    out, err = finish(proc)
-    assert proc.returncode == 130, (out[-500:], err[-500:])
+    child = Child(args)
+    child.wait_for(FIRST_CHUNK)  # into the chunks
+    child.proc.send_signal(sig)
+    out, err = child.finish()
+    assert child.proc.returncode == 130, (out[-500:], err[-500:])
     assert "Traceback" not in err and "SystemError" not in err, err[-800:]
-    assert partial in out + err
+    said = re.search(r"interrupted after ([\d,]+) (deals|games)", out + err)
+    assert said, (out[-500:], err[-500:])
+    done = int(said[1].replace(",", ""))
+    assert 0 < done < total  # part of the run, the chunks finished before the signal
+    assert re.search(rf"^{said[1]} {said[2]}, ", out, re.M), out  # the estimate is of them
     assert "%" in out  # the estimate itself: intervals were printed
 
 
@@ -123,45 +196,60 @@ def test_a_command_without_its_own_handler_says_it_was_interrupted(command, sig,
                 "pimc", "-o", str(tmp_path / "review.csv")]
     else:
         args = ["strategy", "build", "--variant", "bid", "--ace-no-face"]  # not shipped
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    time.sleep(6)
-    proc.send_signal(sig)
-    out, err = finish(proc)
-    assert proc.returncode == 130, (out[-500:], err[-500:])
+    child = Child(args, env=env)
+    child.wait_for(FIRST_CHUNK)  # under way: past start-up (and any compiling), pricing
+    child.proc.send_signal(sig)
+    out, err = child.finish()
+    assert child.proc.returncode == 130, (out[-500:], err[-500:])
     assert "Traceback" not in err and "SystemError" not in err, err[-800:]
     last = [line for line in err.splitlines() if line.strip()][-1]
     assert last.startswith("interrupted") and "kept" in last, err[-500:]
     assert not (tmp_path / "review.csv").exists()
 
 
-def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once():
+def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once(monkeypatch):
     """A chunk can run for minutes (a double-deck or PIMC table): the first Ctrl-C says the run
     stops once it is done, a second stops at once with the chunks finished before it (the
     signal used to wait for the kernel: minutes with no answer)."""
-    import threading
+    import io
 
     import numpy as np
 
     from analyzer.compute.runner import left_running, run_chunks
 
     release = threading.Event()
+    running = threading.Event()  # the chunk of minutes has started
+    finished = []  # the chunks of minutes that ended (they end only when released)
 
     def work(first, n):
         if first > 0:
+            running.set()
             release.wait(120)  # a kernel of minutes (it, too, releases the GIL)
+            finished.append(first)
         return {"deals": np.array([n])}
 
+    told = threading.Event()
+
+    class Stderr(io.StringIO):
+        def write(self, text):
+            if "Ctrl-C again stops at once" in text:
+                told.set()  # the first Ctrl-C was handled
+            return super().write(text)
+
+    monkeypatch.setattr(sys, "stderr", Stderr())
+
     def press_twice():
-        for pause in (1.0, 0.5):
-            time.sleep(pause)
+        # the first once the chunk of minutes runs, the second once the first was handled
+        # (two signals sent together can arrive as one)
+        if running.wait(60):
             os.kill(os.getpid(), signal.SIGINT)
+            if told.wait(60):
+                os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=press_twice, daemon=True).start()
-    start = time.perf_counter()
     try:
         totals = run_chunks(30, work, chunk=10, progress=False)
-        assert time.perf_counter() - start < 10
+        assert told.is_set() and not finished  # stopped while the chunk still ran: at once
         assert totals.interrupted and totals.done == 10 and totals.counts["deals"][0] == 10
         assert left_running()  # the launcher then ends the process without waiting for it
     finally:
@@ -176,8 +264,6 @@ def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monke
     table): the run says after ``SLOW_START`` seconds that it is still working, and once the
     first chunk has run three times that long without ending, a run whose chunks would take
     longer than the limit at that pace (a lower bound) is refused then."""
-    import threading
-
     import numpy as np
 
     from analyzer.compute import runner
@@ -185,16 +271,17 @@ def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monke
 
     monkeypatch.setattr(runner, "SLOW_START", 0.2)
     release = threading.Event()
+    finished = []  # the first chunk ends only when released
 
     def work(first, n):
         release.wait(120)
+        finished.append(first)
         return {"deals": np.array([n])}
 
-    start = time.perf_counter()
     try:
         with runner.size_limit(10.0), pytest.raises(TooLong, match="would take more than"):
             runner.run_chunks(1000, work, chunk=10, progress=True, label="tables")
-        assert time.perf_counter() - start < 5
+        assert not finished  # refused while the first chunk still ran, not after it
     finally:
         release.set()
     err = capsys.readouterr().err
@@ -224,13 +311,16 @@ def test_a_report_leaves_out_a_comparison_that_would_take_too_long(tmp_path, mon
 
 
 def test_runaway_sizes_are_refused_with_an_estimate():
-    line = assert_one_error(["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant", "bid",
-                             "--deals", "99999999999999999999"])
-    assert "too many" in line
-    start = time.perf_counter()
-    line = assert_one_error(["simulate", "--variant", "knock", "--games", "99999999999999"])
+    chunks = []  # (games done, games asked) after each chunk run (the runner's progress hook)
+    with observed(lambda done, total: chunks.append((done, total)), threading.Event()):
+        line = assert_one_error(["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant",
+                                 "bid", "--deals", "99999999999999999999"])
+        assert "too many" in line and chunks == []  # refused before dealing any
+        line = assert_one_error(["simulate", "--variant", "knock", "--games",
+                                 "99999999999999"])
     assert "would take about" in line and "--force" in line
-    assert time.perf_counter() - start < 30
+    # timed on the first chunk and refused then, not after playing on
+    assert len(chunks) == 1 and chunks[0][0] < 99999999999999 <= chunks[0][1], chunks
 
 
 # ---------------------------------------------------------------------------- 4-6, 8-10: evaluate
@@ -341,9 +431,10 @@ def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
     """``play`` without --strategy bids as with the analyzer strategy (a played hand, not a
     constant, is compared)."""
     plain = run_cli(["play", "--variant", "knock", "--seed", "2", "--json"])
-    best = run_cli(["play", "--variant", "knock", "--seed", "2", "--json", "--strategy",
-                    DEFAULT_STRATEGY])
-    assert DEFAULT_STRATEGY == "analyzer" and plain == best and plain[0] == 0
+    best, points = (run_cli(["play", "--variant", "knock", "--seed", "2", "--json",
+                             "--strategy", name]) for name in ("analyzer", "points"))
+    assert plain == best and plain[0] == 0
+    assert points[0] == 0 and points != plain  # the hand tells the strategies apart
     readme = (ROOT / "README.md").read_text()
     assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
 
@@ -377,21 +468,34 @@ def test_a_first_run_says_it_compiles_and_stops_on_ctrl_c(tmp_path):
     """With an empty numba cache a command says at once that it compiles the kernels (it
     used to be silent for minutes), and Ctrl-C during the compilation stops it at once with
     one line (numba's LLVM callbacks used to swallow it: the run went on to the end)."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    cache = tmp_path / "numba"
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "solve",
-                             "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / "
-                             "W: 9S TS JS QS KS", "--variant", "knock", "--trump", "H"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env=env)
-    first = proc.stderr.readline()
+    child = Child(["solve", "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / "
+                   "W: 9S TS JS QS KS", "--variant", "knock", "--trump", "H"], under_way=False,
+                  env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)))
+    first = child.wait_for("")  # its first line on stderr
     said = time.perf_counter() - start
     assert first.startswith("compiling the kernels") and "first run" in first, first
-    assert said < 5, f"said after {said:.1f} s"
-    time.sleep(4)  # the imports are done; numba is compiling
-    proc.send_signal(signal.SIGINT)
+    # Said before the imports (0.1 s here): no start-up, however slow the machine, takes 60 s.
+    # What this guards against, silence until the kernels are compiled, fails below too: the
+    # Ctrl-C sent once the compilation is seen under way must find the run still compiling.
+    assert said < 60, f"said after {said:.1f} s"
+    # numba is compiling once the first kernel is in the cache (not after a guessed number of
+    # seconds, which a slow start outlasted); the whole compilation takes 44 s here
+    deadline = time.monotonic() + 600  # only so that a broken run cannot hang the suite
+    while not any(cache.rglob("*.nbi")):
+        assert child.proc.poll() is None, child.finish()
+        if time.monotonic() > deadline:
+            child.proc.kill()
+            raise AssertionError(f"no kernel compiled in 600 s: {child.finish()}")
+        time.sleep(0.05)
+    child.proc.send_signal(signal.SIGINT)
     stopped = time.perf_counter()
-    out, err = finish(proc)
-    assert time.perf_counter() - stopped < 10
-    assert proc.returncode == 130, (out[-300:], err[-500:])
+    out, err = child.finish()
+    # The handler ends the process as it runs (os._exit: milliseconds here), so 30 s is not
+    # reached on any machine; a run that went on compiling would take the rest of the
+    # compilation, and one that went on to the end would print the answer.
+    assert time.perf_counter() - stopped < 30
+    assert child.proc.returncode == 130, (out[-300:], err[-500:])
+    assert out == ""  # no answer: the run did not go on to the end
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("interrupted")

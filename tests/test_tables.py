@@ -2,12 +2,14 @@
 resuming after an interrupt, report structure, and rendering in a real headless browser."""
 
 import html.parser
+import re
 import shutil
 import subprocess
 
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib import image
 
 from analyzer.compute.engine import decision_rows
 from analyzer.game.outcomes import outcome_arrays
@@ -115,7 +117,13 @@ def test_every_call_of_every_point_is_counted_once(variant):
         assert 0 < counts[calls[0]] <= deals * (1 if rnd == 1 else 3)
     first = strength[(strength["round"] == 1) & (strength["option"] == "pass")]["deals"].sum()
     assert tables["hands"]["deals"].sum() == first
-    assert tables["features"]["p_we_make"].between(0, 1).all()
+    for name in ("strength", "features"):  # each row's chances and value are of its counts
+        t = tables[name]
+        assert np.allclose(t["p_we_make"], t["we_make"] / t["deals"]), name
+        inside = (t["p_we_make_low"] <= t["p_we_make"] + 1e-12) & \
+            (t["p_we_make"] <= t["p_we_make_high"] + 1e-12)  # rounding: a low of 5.6e-17
+        assert inside.all(), t[~inside]
+        assert np.allclose(t["ev"], t["points"] / t["deals"]), name
 
 
 def test_an_interrupted_table_resumes_to_the_same_result(tmp_path, monkeypatch):
@@ -202,8 +210,9 @@ def test_report_structure(tmp_path, small_tables, variant, plots):
 def test_markdown_report(tmp_path, small_tables):
     path = write_markdown(small_tables["knock"], tmp_path / "k.md")
     text = path.read_text()
-    images = list((tmp_path / "k_images").glob("*.png"))
-    assert len(images) == 4 and text.count("![") == 4
+    images = sorted(p.relative_to(tmp_path).as_posix()
+                    for p in (tmp_path / "k_images").glob("*.png"))
+    assert len(images) == 4 and sorted(re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)) == images
     assert "## How to bid this variant" in text and "| option |" in text
 
 
@@ -246,7 +255,11 @@ def test_report_renders_in_a_headless_browser(tmp_path, small_tables):
     shot = tmp_path / "shot.png"
     subprocess.run([_chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,2000",
                     path.as_uri()], capture_output=True, timeout=120)
-    assert shot.exists() and shot.stat().st_size > 10_000
+    # the page drawn: a blank page's screenshot is a PNG of 11 kB too, so its pixels are
+    # read (the report's are 14% not white, the top of a page of plain text's 2%)
+    pixels = image.imread(shot)[..., :3]
+    assert pixels.shape[:2] == (2000, 1200)
+    assert (pixels < 0.98).any(axis=2).mean() > 0.05
 
 
 def test_more_deals_reuse_the_chunks_already_played(tmp_path, monkeypatch):
