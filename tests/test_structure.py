@@ -102,7 +102,29 @@ ONE_HOME = {
     "the bid ladder (kernels.auction.ladder_mask; rules.bid_ladder reads it)": (
         r"range\(\s*3\s*,\s*[^)]*(HAND|hand_size)|\(\s*(K\.)?PASS\s*,\s*3\b",
         "kernels/auction.py"),
+    "a decision point's slots (kernels.forced: new_point, hear_call, set_inference)": (
+        r"\bPT\.[A-Z_]+(\s*\+[^\]]*)?\]\s*(\|)?=[^=]", "kernels/forced.py"),
+    "whether trump was made on the upcard (kernels.exchange_rules.made_on_upcard)": (
+        r"==\s*(L\.)?JOKER\s+or\s+[\w.]*natural_suit\(", "kernels/exchange_rules.py"),
+    "the cards taken in an exchange (kernels.exchange_rules.exchange_pool)": (
+        r"\bhand\s*\|\s*taken\b|hands\[decl\w*\]\s*\|\s*hands\[3\]|\|\s*dummy\b|"
+        r"hands\[dealer\]\s*\|=",
+        "kernels/exchange_rules.py"),
 }
+
+
+RULES_ARRAYS = {"cfg", "score_table", "to_norm", "from_norm"}
+
+
+def test_kernels_take_the_rules_as_one_value():
+    """No kernel takes two of the rules' arrays loose: it takes ``RuleArrays`` (issue 23)."""
+    found = []
+    for path in sources("kernels"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and \
+                    len(RULES_ARRAYS & {a.arg for a in node.args.args}) >= 2:
+                found.append(f"{rel(path)}:{node.name}")
+    assert not found
 
 
 @pytest.mark.parametrize("rule", sorted(ONE_HOME))
