@@ -51,7 +51,8 @@ def imports_of(path: Path) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module
-            out.add(target)
+            if node.module:  # ``from . import common`` imports the module, as its package's
+                out.add(target)  # ``from .common import x`` does: the package is its parent
             out.update(f"{target}.{a.name}" for a in node.names)
     return out
 

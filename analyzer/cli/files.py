@@ -14,16 +14,9 @@ from ..game.records import load_record, read_json
 from ..outputs import check_output, written_whole
 from ..strategy.defaults import CALL_DEALS, DEFAULT_WORLDS, REVIEW_WORLDS
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
+from . import common as opt
 from .app import app
 from .common import (
-    ForceOption,
-    JsonOption,
-    MethodOption,
-    OthersOption,
-    SchedulerOption,
-    SeedOption,
-    VariantOption,
-    WorldsOption,
     console,
     err_console,
     on_cluster,
@@ -50,18 +43,18 @@ def evaluate_cmd(
     file: Annotated[Path, typer.Argument(help="Hands: .csv (a 'hand' column, optional seat, "
                                          "dealer, upcard, trump, auction), .jsonl, or text "
                                          "(one hand per line, then key=value fields).")],
-    variant: VariantOption,
+    variant: opt.VariantOption,
     deals: Annotated[int, typer.Option(help="Random deals per hand.", min=1)] = 2_000,
-    method: MethodOption = "dd",
-    others: OthersOption = DEFAULT_OTHERS,
-    worlds: WorldsOption = DEFAULT_WORLDS,
+    method: opt.MethodOption = "dd",
+    others: opt.OthersOption = DEFAULT_OTHERS,
+    worlds: opt.WorldsOption = DEFAULT_WORLDS,
     out: OutOption = None,
     resume: ResumeOption = False,
     strict: StrictOption = False,
-    seed: SeedOption = 0,
+    seed: opt.SeedOption = 0,
     json_out: JsonLinesOption = False,
-    scheduler: SchedulerOption = None,
-    force: ForceOption = False,
+    scheduler: opt.SchedulerOption = None,
+    force: opt.ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Price every hand of a file at its decision point (the calls in its auction heard; none:
@@ -150,9 +143,9 @@ def review_cmd(
     = REVIEW_WORLDS,
     call_deals: Annotated[int, typer.Option(help="Deals each call is priced on (0: calls are "
                                             "not priced).", min=0)] = CALL_DEALS,
-    others: OthersOption = DEFAULT_OTHERS,
-    seed: SeedOption = 0,
-    json_out: JsonOption = False,
+    others: opt.OthersOption = DEFAULT_OTHERS,
+    seed: opt.SeedOption = 0,
+    json_out: opt.JsonOption = False,
 ):
     """Review a played hand: every call priced where it was made (the best call's expected
     net points against the call made, over deals that fit the calls heard), every card and

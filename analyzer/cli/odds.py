@@ -6,24 +6,9 @@ import typer
 
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ..strategy.defaults import DEFAULT_WORLDS, TREMBLE
+from . import common as opt
 from .app import app
-from .common import (
-    ForceOption,
-    JsonOption,
-    MethodOption,
-    OthersOption,
-    SchedulerOption,
-    SeedOption,
-    VariantOption,
-    WorkersOption,
-    WorldsOption,
-    console,
-    on_cluster,
-    print_json,
-    rules_for,
-    size_limited,
-    with_rule_options,
-)
+from .common import console, on_cluster, print_json, rules_for, size_limited, with_rule_options
 
 GivenOption = Annotated[list[str] | None, typer.Option(
     help="A condition on an unseen hand: 'E: void H', 'S: >=2 trump', 'W: has AS'. "
@@ -49,7 +34,7 @@ DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for ever
 @with_rule_options
 def odds_cmd(
     hand: Annotated[list[str], typer.Argument(help="Your cards, e.g. JH JD AH KH QH 9S.")],
-    variant: VariantOption,
+    variant: opt.VariantOption,
     trump: Annotated[str | None, typer.Option(help="Only this trump suit (default: all).")]
     = None,
     seat: Annotated[str, typer.Option(help="Your seat.")] = "N",
@@ -61,11 +46,11 @@ def odds_cmd(
     bid: Annotated[str | None, typer.Option(help="Only this bid (and passing): 3, 4, 5, ask or "
                                             "moon (bid, ghost).")] = None,
     discards: DiscardsOption = False,
-    others: OthersOption = DEFAULT_OTHERS,
+    others: opt.OthersOption = DEFAULT_OTHERS,
     infer: InferOption = True,
     tremble: TrembleOption = TREMBLE,
-    method: MethodOption = "dd",
-    worlds: WorldsOption = DEFAULT_WORLDS,
+    method: opt.MethodOption = "dd",
+    worlds: opt.WorldsOption = DEFAULT_WORLDS,
     play_check: PlayCheckOption = True,
     deals: Annotated[int | None, typer.Option(help="Random deals to play (default 10,000).",
                                               min=1)] = None,
@@ -74,11 +59,11 @@ def odds_cmd(
     exact: Annotated[bool, typer.Option("--exact", help="Enumerate every layout of the unseen "
                                         "cards (refused when it would take too long).")] = False,
     given: GivenOption = None,
-    seed: SeedOption = 0,
-    workers: WorkersOption = None,
-    scheduler: SchedulerOption = None,
-    force: ForceOption = False,
-    json_out: JsonOption = False,
+    seed: opt.SeedOption = 0,
+    workers: opt.WorkersOption = None,
+    scheduler: opt.SchedulerOption = None,
+    force: opt.ForceOption = False,
+    json_out: opt.JsonOption = False,
     rule_opts: dict | None = None,
 ):
     """Should I? Every legal call at your turn, each played out to the end of the hand on the

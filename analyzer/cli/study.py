@@ -10,18 +10,9 @@ from ..strategy.defaults import DECISION_NAMES as DECISIONS
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ..strategy.defaults import DEFAULT_WORLDS
 from ..strategy.defaults import PLAY_NAMES as PLAYS
+from . import common as opt
 from .app import app
 from .common import (
-    DealsOption,
-    ForceOption,
-    JsonOption,
-    MethodOption,
-    OthersOption,
-    SchedulerOption,
-    SeedOption,
-    VariantOption,
-    WorkersOption,
-    WorldsOption,
     console,
     err_console,
     on_cluster,
@@ -35,7 +26,7 @@ from .common import (
 @app.command("simulate")
 @with_rule_options
 def simulate_cmd(
-    variant: VariantOption,
+    variant: opt.VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
                                        "sets).", min=1)] = 1000,
     strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)} (the "
@@ -50,12 +41,12 @@ def simulate_cmd(
     = "heuristic",
     vs_play: Annotated[str | None, typer.Option(help="How B plays cards (default: as A).")]
     = None,
-    worlds: WorldsOption = DEFAULT_WORLDS,
-    seed: SeedOption = 0,
-    workers: WorkersOption = None,
-    scheduler: SchedulerOption = None,
-    force: ForceOption = False,
-    json_out: JsonOption = False,
+    worlds: opt.WorldsOption = DEFAULT_WORLDS,
+    seed: opt.SeedOption = 0,
+    workers: opt.WorkersOption = None,
+    scheduler: opt.SchedulerOption = None,
+    force: opt.ForceOption = False,
+    json_out: opt.JsonOption = False,
     rule_opts: dict | None = None,
 ):
     """Play whole games between two strategies on the same deals (each deal set is played with
@@ -90,15 +81,15 @@ def simulate_cmd(
 @app.command("table")
 @with_rule_options
 def table_cmd(
-    variant: VariantOption,
+    variant: opt.VariantOption,
     out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
-    deals: DealsOption = 100_000,
-    method: MethodOption = "dd",
-    others: OthersOption = DEFAULT_OTHERS,
-    worlds: WorldsOption = DEFAULT_WORLDS,
-    seed: SeedOption = 0,
-    scheduler: SchedulerOption = None,
-    force: ForceOption = False,
+    deals: opt.DealsOption = 100_000,
+    method: opt.MethodOption = "dd",
+    others: opt.OthersOption = DEFAULT_OTHERS,
+    worlds: opt.WorldsOption = DEFAULT_WORLDS,
+    seed: opt.SeedOption = 0,
+    scheduler: opt.SchedulerOption = None,
+    force: opt.ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Build the strategy tables of a variant over random deals and write each as Parquet and
@@ -139,11 +130,11 @@ def _stopped_resumable(where) -> None:
 @app.command("report")
 @with_rule_options
 def report_cmd(
-    variant: VariantOption,
+    variant: opt.VariantOption,
     out: Annotated[str, typer.Option("-o", "--out", help="The report file (.html or .md).")]
     = "report.html",
-    deals: DealsOption = 100_000,
-    method: MethodOption = "dd",
+    deals: opt.DealsOption = 100_000,
+    method: opt.MethodOption = "dd",
     fmt: Annotated[str | None, typer.Option("--format", help="html (one self-contained file) "
                                             "or md (Markdown with image files); default: "
                                             "from the file's ending.")] = None,
@@ -152,10 +143,10 @@ def report_cmd(
     review_file: Annotated[Path | None, typer.Option(
         "--review", help="A file of played records (.jsonl) to review and add as a "
                          "section.")] = None,
-    seed: SeedOption = 0,
-    others: OthersOption = DEFAULT_OTHERS,
-    scheduler: SchedulerOption = None,
-    force: ForceOption = False,
+    seed: opt.SeedOption = 0,
+    others: opt.OthersOption = DEFAULT_OTHERS,
+    scheduler: opt.SchedulerOption = None,
+    force: opt.ForceOption = False,
     rule_opts: dict | None = None,
 ):
     """Build the tables of a variant and write a report: the rules in force, method, deals and

@@ -57,13 +57,17 @@ def _ladder_words(rules: Rules) -> list[str]:
     if rules.has_ask:
         lines.append(f"{n}-ask: the bidder gives a card to the partner, gets the partner's best"
                      f" trump back, and plays alone. {moon}: alone without help.")
-    if rules.stick_the_dealer:
-        lines.append("Stick the dealer: if all others pass, the dealer must bid at least 3.")
-    else:
-        lines.append("If everyone passes the cards are redealt by the next dealer.")
+    lines.append(_all_pass(rules, "Stick the dealer: if all others pass, the dealer must bid at "
+                                  "least 3.", "If everyone passes the cards are redealt by the "
+                                  "next dealer."))
     if rules.ace_no_face:
         lines.append("Ace-No-Face: a player with an ace and no J, Q or K may call a redeal.")
     return lines
+
+
+def _all_pass(rules: Rules, stuck: str, redealt: str) -> str:
+    """What happens when every player passes: the dealer is stuck, or the cards are redealt."""
+    return stuck if rules.stick_the_dealer else redealt
 
 
 def _upcard_words(rules: Rules) -> list[str]:
@@ -72,10 +76,9 @@ def _upcard_words(rules: Rules) -> list[str]:
     turned = "any suit" if rules.name_turned_down else "any suit but the turned-down one"
     lines.append(f"Round 2: the upcard is turned down; the first player to name {turned} "
                  f"makes it trump.")
-    if rules.stick_the_dealer:
-        lines.append("Stick the dealer: if the others pass in round 2 the dealer must name trump.")
-    else:
-        lines.append("If everyone passes round 2 the cards are redealt.")
+    lines.append(_all_pass(rules, "Stick the dealer: if the others pass in round 2 the dealer "
+                                  "must name trump.", "If everyone passes round 2 the cards are "
+                                  "redealt."))
     if rules.joker:
         lines.append("A turned-up joker: the dealer names trump before looking, then takes it.")
     if rules.seat_w == DUMMY:

@@ -24,16 +24,8 @@ from ..compute.effort import Effort
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import DEFAULT_CHUNK, duration_text, run_chunks, using_threads
 from ..errors import UserError
+from ..game import notation
 from ..game.auction import DecisionPoint, heard_text, parse_heard
-from ..game.notation import (
-    SEATS,
-    CardReader,
-    NotationError,
-    format_card,
-    format_hand,
-    parse_seat,
-    parse_suit,
-)
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
@@ -123,21 +115,21 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
                    upcard: str | None = None, auction=None) -> DecisionPoint:
     """The decision point of a question: cards parsed and checked (UserError naming what is
     wrong); the dealer defaults to the seat on the player's right."""
-    reader = CardReader(rules)
+    reader = notation.CardReader(rules)
     try:
         mask = hand if isinstance(hand, int) else reader.cards(hand)
         up = None if upcard is None else reader.card(upcard)
-    except NotationError as e:
+    except notation.NotationError as e:
         raise UserError(str(e)) from None
-    s = parse_seat(seat)
+    s = notation.parse_seat(seat)
     if s >= rules.players:
-        raise UserError(f"{SEATS[s]} does not play in {rules.variant}")
+        raise UserError(f"{notation.SEATS[s]} does not play in {rules.variant}")
     if bin(mask).count("1") != rules.hand_size:
         raise UserError(f"the hand has {bin(mask).count('1')} cards; {rules.variant} hands "
                         f"have {rules.hand_size}")
-    d = (s - 1) % rules.players if dealer is None else parse_seat(dealer)
+    d = (s - 1) % rules.players if dealer is None else notation.parse_seat(dealer)
     if d >= rules.players:
-        raise UserError(f"{SEATS[d]} does not play in {rules.variant}, so it cannot deal")
+        raise UserError(f"{notation.SEATS[d]} does not play in {rules.variant}, so it cannot deal")
     if rules.has_upcard and up is None:
         raise UserError(f"{rules.variant} odds need the --upcard")
     if not rules.has_upcard and up is not None:
@@ -178,7 +170,7 @@ def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, sea
     ``tremble`` (0: never; exact mode never). Raises UserError for bad input."""
     rules = rules or make_rules(variant)
     point = decision_point(rules, hand, seat, dealer, upcard, auction)
-    trumps = None if trump is None else [parse_suit(trump)]
+    trumps = None if trump is None else [notation.parse_suit(trump)]
     return odds_at(point, PlayModel(others, method, worlds, infer, tremble),
                    Effort(deals, precision, exact, seed, workers, chunk, progress),
                    given=given, trumps=trumps, bids=_bids(rules, bid), play_check=play_check)
@@ -302,8 +294,9 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
     return OddsResult(
-        rules=p.rules, hand=format_hand(p.hand), seat=SEATS[p.seat], dealer=SEATS[p.dealer],
-        upcard=None if p.upcard < 0 else format_card(p.upcard),
+        rules=p.rules, hand=notation.format_hand(p.hand), seat=notation.SEATS[p.seat],
+        dealer=notation.SEATS[p.dealer],
+        upcard=None if p.upcard < 0 else notation.format_card(p.upcard),
         auction=heard_text(p.heard, p.rules), others=play.others, method=play.method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
