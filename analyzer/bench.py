@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.layout import deck_natural_ids
+from kernels.layout import JOKER, deck_natural_ids, natural_suit
 from kernels.threads import max_threads, num_threads, set_threads
 
 from .compute import runner
@@ -123,8 +123,8 @@ def _reference_seconds(ref, config, deals, count: int) -> float | None:
         for s in range(4):
             if (active >> s) & 1:
                 m = int(hands[i, s])
-                table["NESW"[s]] = ["JK" if c == 32 else names[c % 8] + "CDHS"[(c % 32) // 8]
-                                    for c in range(64) if (m >> c) & 1]
+                table["NESW"[s]] = ["JK" if c == JOKER else names[c % 8] +
+                                    "CDHS"[natural_suit(c)] for c in range(64) if (m >> c) & 1]
         ref.dd_tricks(table, "CDHS"[trumps[i]], "NESW"[leaders[i]],
                       [s for s in "NESW" if (active >> "NESW".index(s)) & 1],
                       {s for s in "NESW" if (decl >> "NESW".index(s)) & 1})

@@ -84,7 +84,7 @@ def test_no_code_asks_which_variant_it_is():
 
 # small rules with one home each (issue 23): the spelled-out form anywhere else fails
 ONE_HOME = {
-    "a card's natural suit (natural_suit)": (r"&\s*31\s*\)\s*(>>\s*3|//\s*8)",
+    "a card's natural suit (natural_suit)": (r"(&\s*31|%\s*32)\s*\)\s*(>>\s*3|//\s*8)",
                                              "kernels/layout.py"),
     "a partnership game (partnered, cfg[C.PARTNERS], rules.partnership)": (
         r"players\s*==\s*4", "kernels/layout.py"),

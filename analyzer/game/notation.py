@@ -146,7 +146,7 @@ def format_card(cid: int) -> str:
     return CARD_TEXT[cid]
 
 
-CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[(c % 32) // 8]
+CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[L.natural_suit(c)]
                   for c in range(64))
 
 
