@@ -146,6 +146,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 
 
+def _of_spec(name: str, doc: str) -> property:
+    """A property of ``Rules`` read from its variant's spec (the variants are data)."""
+    return property(lambda self: getattr(self.spec, name), doc=doc)
+
+
 @dataclass(frozen=True)
 class Rules:
     """The rules in force: a variant and the value of each of its options. Options the
@@ -184,55 +189,23 @@ class Rules:
         """The variant's :class:`VariantSpec`."""
         return VARIANTS[self.variant]
 
-    @property
-    def title(self) -> str:
-        """The variant's name in words."""
-        return self.spec.title
-
-    @property
-    def players(self) -> int:
-        """Players at the table: 4 or 3."""
-        return self.spec.players
-
-    @property
-    def partnership(self) -> bool:
-        """True when two partnerships play, partners opposite; False: each for themselves."""
-        return self.spec.partnership
-
-    @property
-    def auction(self) -> str:
-        """How trump is made: ``LADDER`` or ``UPCARD``."""
-        return self.spec.auction
+    title = _of_spec("title", "The variant's name in words.")
+    players = _of_spec("players", "Players at the table: 4 or 3.")
+    partnership = _of_spec("partnership", "True when two partnerships play, partners "
+                           "opposite; False: each for themselves.")
+    auction = _of_spec("auction", "How trump is made: ``LADDER`` or ``UPCARD``.")
 
     @property
     def has_upcard(self) -> bool:
         """True when a card is turned up for round 1 (the upcard auction)."""
         return self.auction == UPCARD
 
-    @property
-    def seat_w(self) -> str:
-        """What seat W is: ``PLAYER``, ``GHOST`` (a ghost hand) or ``DUMMY``."""
-        return self.spec.seat_w
-
-    @property
-    def has_ask(self) -> bool:
-        """True when the ladder has the n-ask."""
-        return self.spec.has_ask
-
-    @property
-    def lead(self) -> str:
-        """Who leads the first trick (``LEAD_*``)."""
-        return self.spec.lead
-
-    @property
-    def target(self) -> int:
-        """Points that win a game."""
-        return self.spec.target
-
-    @property
-    def scoring(self) -> LadderScoring | UpcardScoring:
-        """The scoring rules (``analyzer.game.scoring``)."""
-        return self.spec.scoring
+    seat_w = _of_spec("seat_w", "What seat W is: ``PLAYER``, ``GHOST`` (a ghost hand) or "
+                      "``DUMMY``.")
+    has_ask = _of_spec("has_ask", "True when the ladder has the n-ask.")
+    lead = _of_spec("lead", "Who leads the first trick (``LEAD_*``).")
+    target = _of_spec("target", "Points that win a game.")
+    scoring = _of_spec("scoring", "The scoring rules (``analyzer.game.scoring``).")
 
     @property
     def defenders_score_own_tricks(self) -> bool:
