@@ -305,8 +305,11 @@ def test_odds_table_and_bid(capsys):
 
 @pytest.mark.parametrize("args, words", [
     (["JH", "JD", "--variant", "bid"], "the hand has 2 cards"),
-    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=7 C", "--deals", "50",
-      "--others", "points"], "no deal fits the --given conditions"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=4 C", "--given", "W: >=3 C",
+      "--deals", "5", "--others", "points"], "no deal fits the --given conditions"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: >=7 C"], "at most 6"),
+    (["JH JD AH KH QH 9S", "--variant", "bid", "--given", "E: has AC KC", "--given",
+      "E: void C"], "already has 2"),
     (["JH JD AH KH QH", "--variant", "knock"], "need the --upcard"),
     (["JH JD AH KH QH 9S", "--variant", "bid", "--joker", "--upcard", "9C"], "no upcard"),
     (["JH JD AH KH QH 9S", "--variant", "ghost", "--stick-the-dealer"], "does not apply"),

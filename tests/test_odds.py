@@ -97,6 +97,24 @@ def test_the_query_never_deals_known_cards():
     assert len(dealt) == 18 and q.sizes.tolist() == [5, 5, 5, 3]
 
 
+def test_given_counts_are_of_the_whole_hand_with_its_placed_cards():
+    """'E: has 9H' and 'E: =1 H': E holds the 9H and no other heart, in every deal."""
+    from analyzer.questions.given import parse_given
+
+    rules = make_rules("knock")
+    hand = " ".join(card_name(c) for c in deck_ids()[:5])
+    point = decision_point(rules, hand, "S", "N", card_name(deck_ids()[10]))
+    q = point_query(point, *others_policies("points", "dd", rules), solve=True)
+    nine_h = [c for c in deck_ids() if card_name(c) == "9H"][0]
+    cons = parse_given(["E: =1 H", "E: has 9H"], q, 2, None)
+    east = q.group_seat.tolist().index(1)
+    assert cons[0].tolist() == [east] and cons[3].tolist() == [0]  # no dealt heart beside it
+    hearts = int(cons[1][0])
+    for groups in deal_many(q.cards, q.sizes, 200, 5, cons):
+        whole = int(groups[east]) | int(q.known[1])
+        assert whole >> nine_h & 1 and (whole & hearts).bit_count() == 1
+
+
 def compare_with_exact(variant, hand, partner_has, **kw):
     given = [f"{partner_has[0]}: has {partner_has[1]}"]
     exact = odds(hand, variant, exact=True, given=given, others="points", **kw)
@@ -189,6 +207,8 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     (dict(hand="JH JD AH KH QH", variant="knock", upcard="9H", bid="4"), "has no bids"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", upcard="9H"), "bid has no upcard"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=7 C"]),
+     "E can hold at most 6"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=4 C", "W: >=3 C"], deals=5),
      "no deal fits the --given conditions"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["N: void C"]), "being analysed"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", given=["E: >=2 trump"]), "needs --trump"),

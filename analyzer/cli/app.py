@@ -79,8 +79,8 @@ def _quiet_stdout() -> None:
 def run(argv: list[str]) -> int:
     """Run the CLI on ``argv`` (without the program name); returns the exit code. User errors
     print one line on stderr and return 2."""
-    command = typer.main.get_command(app)
     try:
+        command = typer.main.get_command(app)  # in the try: a Ctrl-C can come while it builds
         # the context is made and invoked here, not through click's (and typer's) main,
         # which would turn Ctrl-C into a silent exit 130 before this function could say so
         with command.make_context("euchre", list(argv)) as ctx:

@@ -146,7 +146,8 @@ def format_card(cid: int) -> str:
     return CARD_TEXT[cid]
 
 
-CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[L.natural_suit(c)]
+# the rule read in Python (py_func): calling the kernel here would compile or load it at import
+CARD_TEXT = tuple("JK" if c == L.JOKER else RANKS[c % 8] + SUITS[L.natural_suit.py_func(c)]
                   for c in range(64))
 
 

@@ -34,9 +34,11 @@ def parse_given(texts, q: DealQuery, asker: int, trump: int | None) -> tuple:
                 _place(q, text, group, token)
             continue
         op, value, target = _count(text, words)
-        rows.append((group, _suit_mask(q, text, target, trump), op, value))
+        rows.append((text, group, _suit_mask(q, text, target, trump), op, value))
     if not rows:
         return no_constraints()
+    # once every "has" card is placed: the counts are of the whole hand, the dealt part is less
+    rows = [_dealt_row(q, *row) for row in rows]
     g, m, o, v = zip(*rows, strict=True)
     return (np.array(g, np.int64), np.array(m, np.uint64), np.array(o, np.int64),
             np.array(v, np.int64))
@@ -50,6 +52,23 @@ def _group(q: DealQuery, text: str, seat: int, asker: int) -> int:
         raise UserError(f"--given {text!r}: {SEATS[seat]} holds no unseen hand in "
                         f"{q.rules.variant}")
     return q.group_seat.tolist().index(seat)
+
+
+def _dealt_row(q: DealQuery, text: str, group: int, mask: int, op: int, value: int) -> tuple:
+    """The constraint row on the dealt part of a hand for a count ``value`` of its whole hand
+    (the cards placed by "has" conditions are counted already). Raises UserError when no deal
+    can meet it: a seat cannot hold more of a suit than it has cards or than are unseen."""
+    seat = int(q.group_seat[group])
+    placed = (int(q.known[seat]) & mask).bit_count()
+    unseen = sum(1 for c in q.cards.tolist() if mask >> c & 1)
+    most = placed + min(int(q.sizes[group]), unseen)
+    if op in (OP_GE, OP_EQ) and value > most:
+        raise UserError(f"--given {text!r}: {SEATS[seat]} can hold at most {most} of those "
+                        f"cards")
+    if op in (OP_LE, OP_EQ) and value < placed:
+        raise UserError(f"--given {text!r}: {SEATS[seat]} already has {placed} of those cards "
+                        f"by a 'has' condition")
+    return group, mask, op, value - placed
 
 
 def _count(text: str, words: list) -> tuple[int, int, str]:
