@@ -3,9 +3,11 @@ choice, seat and seed options, and output helpers."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import sys
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, get_type_hints
 
@@ -143,9 +145,48 @@ def size_limited(force: bool):
 def on_cluster(spec: str | None):
     """The cluster context of ``--scheduler`` (nothing to start when it is not given)."""
     if not spec:
-        import contextlib
-
         return contextlib.nullcontext()
     from ..compute.cluster import scheduler
 
     return scheduler(spec)
+
+
+@dataclass(frozen=True)
+class ChunkRun:
+    """How a command runs its chunks of deals: on the cluster ``--scheduler`` names (None:
+    here), and whether ``--force`` lifts the refusal of runs estimated over the limit."""
+
+    scheduler: str | None = None
+    force: bool = False
+
+    @contextlib.contextmanager
+    def context(self):
+        """Within this block the command's runs go to the cluster, size-limited."""
+        with on_cluster(self.scheduler), size_limited(self.force):
+            yield
+
+
+NO_CLUSTER = ChunkRun()  # here, size-limited: what a command runs with when called directly
+
+
+def runs_chunks(func):
+    """Decorator for a typer command that runs chunks of deals: adds ``--scheduler`` and
+    ``--force`` and passes them as ``chunks`` (a :class:`ChunkRun`), the one home of these
+    options for every such command."""
+    sig = inspect.signature(func)
+    hints = get_type_hints(func, include_extras=True)
+    params = [p.replace(annotation=hints.get(p.name, p.annotation))
+              for p in sig.parameters.values() if p.name != "chunks"]
+    extra = [inspect.Parameter("scheduler", inspect.Parameter.KEYWORD_ONLY, default=None,
+                               annotation=SchedulerOption),
+             inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, default=False,
+                               annotation=ForceOption)]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        run = ChunkRun(kwargs.pop("scheduler", None), kwargs.pop("force", False))
+        return func(*args, chunks=run, **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params + extra)
+    wrapper.__annotations__ = {p.name: p.annotation for p in params + extra}
+    return wrapper

@@ -17,13 +17,14 @@ from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from . import common as opt
 from .app import app
 from .common import (
+    NO_CLUSTER,
+    ChunkRun,
     console,
     err_console,
-    on_cluster,
     print_json,
     read_text,
     rules_for,
-    size_limited,
+    runs_chunks,
     with_rule_options,
 )
 
@@ -39,6 +40,7 @@ JsonLinesOption = Annotated[bool, typer.Option("--json", help="Print each row as
 
 @app.command("evaluate")
 @with_rule_options
+@runs_chunks
 def evaluate_cmd(
     file: Annotated[Path, typer.Argument(help="Hands: .csv (a 'hand' column, optional seat, "
                                          "dealer, upcard, trump, auction), .jsonl, or text "
@@ -53,8 +55,7 @@ def evaluate_cmd(
     strict: StrictOption = False,
     seed: opt.SeedOption = 0,
     json_out: JsonLinesOption = False,
-    scheduler: opt.SchedulerOption = None,
-    force: opt.ForceOption = False,
+    chunks: ChunkRun = NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Price every hand of a file at its decision point (the calls in its auction heard; none:
@@ -77,7 +78,7 @@ def evaluate_cmd(
     total = count_rows(file) if show_bar and file.is_file() else 0  # a quick first pass
     bar = Progress("evaluating", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=err_console, transient=True, disable=not show_bar)
-    with on_cluster(scheduler), size_limited(force), bar:
+    with chunks.context(), bar:
         task = bar.add_task("rows", total=total)
         summary = evaluate_file(
             file, rules, out, deals=deals, method=method, seed=seed, others=others,

@@ -8,7 +8,15 @@ from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ..strategy.defaults import DEFAULT_WORLDS, TREMBLE
 from . import common as opt
 from .app import app
-from .common import console, on_cluster, print_json, rules_for, size_limited, with_rule_options
+from .common import (
+    NO_CLUSTER,
+    ChunkRun,
+    console,
+    print_json,
+    rules_for,
+    runs_chunks,
+    with_rule_options,
+)
 
 GivenOption = Annotated[list[str] | None, typer.Option(
     help="A condition on an unseen hand: 'E: void H', 'S: >=2 trump', 'W: has AS'. "
@@ -32,6 +40,7 @@ DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for ever
 
 @app.command("odds")
 @with_rule_options
+@runs_chunks
 def odds_cmd(
     hand: Annotated[list[str], typer.Argument(help="Your cards, e.g. JH JD AH KH QH 9S.")],
     variant: opt.VariantOption,
@@ -61,9 +70,8 @@ def odds_cmd(
     given: GivenOption = None,
     seed: opt.SeedOption = 0,
     workers: opt.WorkersOption = None,
-    scheduler: opt.SchedulerOption = None,
-    force: opt.ForceOption = False,
     json_out: opt.JsonOption = False,
+    chunks: ChunkRun = NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Should I? Every legal call at your turn, each played out to the end of the hand on the
@@ -83,7 +91,7 @@ def odds_cmd(
     """
     from ..questions.odds import odds  # here, not at the top: --help stays quick
     rules = rules_for(variant, rule_opts)
-    with on_cluster(scheduler), size_limited(force):
+    with chunks.context():
         result = odds(" ".join(hand), rules.variant, rules=rules, trump=trump, seat=seat,
                       dealer=dealer, upcard=upcard, auction=auction, bid=bid, method=method,
                       others=others, infer=infer, tremble=tremble, deals=deals,

@@ -13,18 +13,20 @@ from ..strategy.defaults import PLAY_NAMES as PLAYS
 from . import common as opt
 from .app import app
 from .common import (
+    NO_CLUSTER,
+    ChunkRun,
     console,
     err_console,
-    on_cluster,
     print_json,
     rules_for,
-    size_limited,
+    runs_chunks,
     with_rule_options,
 )
 
 
 @app.command("simulate")
 @with_rule_options
+@runs_chunks
 def simulate_cmd(
     variant: opt.VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
@@ -44,9 +46,8 @@ def simulate_cmd(
     worlds: opt.WorldsOption = DEFAULT_WORLDS,
     seed: opt.SeedOption = 0,
     workers: opt.WorkersOption = None,
-    scheduler: opt.SchedulerOption = None,
-    force: opt.ForceOption = False,
     json_out: opt.JsonOption = False,
+    chunks: ChunkRun = NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Play whole games between two strategies on the same deals (each deal set is played with
@@ -65,7 +66,7 @@ def simulate_cmd(
     from .views import print_simulation
 
     rules = rules_for(variant, rule_opts)
-    with on_cluster(scheduler), size_limited(force):
+    with chunks.context():
         result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
                           worlds=worlds, workers=workers, progress=not json_out)
     if json_out:
@@ -80,6 +81,7 @@ def simulate_cmd(
 
 @app.command("table")
 @with_rule_options
+@runs_chunks
 def table_cmd(
     variant: opt.VariantOption,
     out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
@@ -88,8 +90,7 @@ def table_cmd(
     others: opt.OthersOption = DEFAULT_OTHERS,
     worlds: opt.WorldsOption = DEFAULT_WORLDS,
     seed: opt.SeedOption = 0,
-    scheduler: opt.SchedulerOption = None,
-    force: opt.ForceOption = False,
+    chunks: ChunkRun = NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Build the strategy tables of a variant over random deals and write each as Parquet and
@@ -107,7 +108,7 @@ def table_cmd(
     rules = rules_for(variant, rule_opts)
     check_output_dir(out)
     try:
-        with on_cluster(scheduler), size_limited(force):
+        with chunks.context():
             tables = build_tables(rules, deals, Path(out), seed=seed, method=method,
                                   others=others, worlds=worlds, progress=True)
     except KeyboardInterrupt:
@@ -129,6 +130,7 @@ def _stopped_resumable(where) -> None:
 
 @app.command("report")
 @with_rule_options
+@runs_chunks
 def report_cmd(
     variant: opt.VariantOption,
     out: Annotated[str, typer.Option("-o", "--out", help="The report file (.html or .md).")]
@@ -145,8 +147,7 @@ def report_cmd(
                          "section.")] = None,
     seed: opt.SeedOption = 0,
     others: opt.OthersOption = DEFAULT_OTHERS,
-    scheduler: opt.SchedulerOption = None,
-    force: opt.ForceOption = False,
+    chunks: ChunkRun = NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Build the tables of a variant and write a report: the rules in force, method, deals and
@@ -166,7 +167,7 @@ def report_cmd(
                           soft_wrap=True)
 
     try:
-        with on_cluster(scheduler), size_limited(force):
+        with chunks.context():
             written = build_report(rules, path, deals=deals, method=method, fmt=fmt,
                                    compare=compare, review_file=review_file, seed=seed,
                                    others=others, progress=True, on_skipped=skipped,

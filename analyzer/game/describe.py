@@ -47,49 +47,45 @@ def _ladder_words(rules: Rules) -> list[str]:
     moon = f"{n}-moon" if rules.partnership else "moon"
     ladder = " < ".join({K.ASK: f"{n}-ask", K.MOON: moon}.get(c, str(c))
                         for c in rules.bid_ladder)
-    lines = [f"One round, clockwise from the dealer's left: pass or bid higher. Ladder: "
-             f"{ladder}."]
-    if rules.seat_w == GHOST:
-        lines.insert(0, "Before bidding, one player (the first who wants to) may swap their "
-                        "hand for the ghost hand; the old hand is dead.")
-    if rules.partnership:
-        lines.append("Partners may overbid each other. The winner names trump and leads.")
-    if rules.has_ask:
-        lines.append(f"{n}-ask: the bidder gives a card to the partner, gets the partner's best"
-                     f" trump back, and plays alone. {moon}: alone without help.")
-    lines.append(_all_pass(rules, "Stick the dealer: if all others pass, the dealer must bid at "
-                                  "least 3.", "If everyone passes the cards are redealt by the "
-                                  "next dealer."))
-    if rules.ace_no_face:
-        lines.append("Ace-No-Face: a player with an ace and no J, Q or K may call a redeal.")
-    return lines
+    return _when(
+        (rules.seat_w == GHOST, "Before bidding, one player (the first who wants to) may swap "
+                                "their hand for the ghost hand; the old hand is dead."),
+        (True, f"One round, clockwise from the dealer's left: pass or bid higher. Ladder: "
+               f"{ladder}."),
+        (rules.partnership, "Partners may overbid each other. The winner names trump and "
+                            "leads."),
+        (rules.has_ask, f"{n}-ask: the bidder gives a card to the partner, gets the partner's "
+                        f"best trump back, and plays alone. {moon}: alone without help."),
+        (rules.stick_the_dealer, "Stick the dealer: if all others pass, the dealer must bid "
+                                 "at least 3."),
+        (not rules.stick_the_dealer, "If everyone passes the cards are redealt by the next "
+                                     "dealer."),
+        (rules.ace_no_face, "Ace-No-Face: a player with an ace and no J, Q or K may call a "
+                            "redeal."))
 
 
-def _all_pass(rules: Rules, stuck: str, redealt: str) -> str:
-    """What happens when every player passes: the dealer is stuck, or the cards are redealt."""
-    return stuck if rules.stick_the_dealer else redealt
+def _when(*sentences: tuple[bool, str]) -> list[str]:
+    """The sentences whose rule is in force, in order."""
+    return [text for applies, text in sentences if applies]
 
 
 def _upcard_words(rules: Rules) -> list[str]:
-    lines = ["Round 1, clockwise from the dealer's left: pass or order the upcard's suit; the "
-             "dealer then takes the upcard and discards one card."]
     turned = "any suit" if rules.name_turned_down else "any suit but the turned-down one"
-    lines.append(f"Round 2: the upcard is turned down; the first player to name {turned} "
-                 f"makes it trump.")
-    lines.append(_all_pass(rules, "Stick the dealer: if the others pass in round 2 the dealer "
-                                  "must name trump.", "If everyone passes round 2 the cards are "
-                                  "redealt."))
-    if rules.joker:
-        lines.append("A turned-up joker: the dealer names trump before looking, then takes it.")
-    if rules.seat_w == DUMMY:
-        lines.append("The maker plays against the other two, combining the dummy with their hand"
-                     " and keeping the best 5 of 10, unless going alone without it; one "
-                     "defender may also go alone.")
-    else:
-        lines.append("The maker may go alone (partner sits out)"
-                     + ("; a defender may go alone too." if rules.lone_defender_allowed
-                        else "."))
-    return lines
+    lone = "; a defender may go alone too." if rules.lone_defender_allowed else "."
+    return _when(
+        (True, "Round 1, clockwise from the dealer's left: pass or order the upcard's suit; the "
+               "dealer then takes the upcard and discards one card."),
+        (True, f"Round 2: the upcard is turned down; the first player to name {turned} makes "
+               f"it trump."),
+        (rules.stick_the_dealer, "Stick the dealer: if the others pass in round 2 the dealer "
+                                 "must name trump."),
+        (not rules.stick_the_dealer, "If everyone passes round 2 the cards are redealt."),
+        (rules.joker, "A turned-up joker: the dealer names trump before looking, then takes "
+                      "it."),
+        (rules.seat_w == DUMMY, "The maker plays against the other two, combining the dummy "
+                                "with their hand and keeping the best 5 of 10, unless going "
+                                "alone without it; one defender may also go alone."),
+        (rules.seat_w != DUMMY, f"The maker may go alone (partner sits out){lone}"))
 
 
 def _lead_words(rules: Rules) -> str:
