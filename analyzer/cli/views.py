@@ -17,6 +17,7 @@ from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
+from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
 from .app import compile_note
 
 
@@ -57,7 +58,9 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     play = "double dummy" if r.method == "dd" else f"{r.method} play"
     fit = f"; {100 * r.acceptance:.1f}% of {r.tried:,} deals tried fit the calls heard" \
         if r.inference else ""
-    console.print(f"{how}, {play}, later calls by the {r.others} strategy, seed {r.seed}, "
+    valued = f" (its values from {BUILT_PLAY} play)" \
+        if r.others in BUILT_STRATEGIES and r.method != BUILT_PLAY else ""
+    console.print(f"{how}, {play}, later calls by the {r.others} strategy{valued}, seed {r.seed}, "
                   f"rules: {changed}; {r.seconds:.1f} s{compile_note()}{fit}")
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))

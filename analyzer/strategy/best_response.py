@@ -28,6 +28,7 @@ from kernels import policies as P
 
 from ..compute.effort import Effort
 from ..game.variants import LADDER, Rules
+from .defaults import BUILT_PLAY
 from .named import policy_rows
 from .tables import CHUNK, bid_rows, tabulate
 
@@ -114,7 +115,7 @@ def _seen(strength: pd.DataFrame) -> np.ndarray:
 def analyzer_rows(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Policy rows of four seats bidding by the analyzer strategy of ``grid``, playing
     heuristic."""
-    policies, params = policy_rows("points", "heuristic")
+    policies, params = policy_rows("points", BUILT_PLAY)
     policies[:, 0] = P.D_ANALYZER
     for seat in range(4):
         fill_params(params[seat], grid)
@@ -153,7 +154,7 @@ def best_response(rules: Rules, deals: int, seed: int = 20261130, progress=None)
     """Build the grid by rounds of best response (see the module docstring). Each round's
     table is averaged into the grid the next round plays by (fictitious play: a plain best
     response flips between near-equal calls from round to round)."""
-    policies, params = policy_rows("points", "heuristic")
+    policies, params = policy_rows("points", BUILT_PLAY)
     total = None
     before = None
     changes = []

@@ -5,6 +5,9 @@ DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later 
 # how a seat bids (kernels.policies D_*): "analyzer" by its table and, where the rules have
 # one (knock), its fitted model (analyzer.strategy.fitted.has_model); "table" by its table alone
 DECISION_NAMES = ("random", "points", "analyzer", "table")
+# the card play the built strategies' calls are played out with (their tables and models)
+BUILT_PLAY = "heuristic"
+BUILT_STRATEGIES = ("analyzer", "table")
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
