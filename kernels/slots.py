@@ -204,7 +204,7 @@ class PR(IntEnum):
     PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
     STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
     MODEL = 8 + 4 * 11 + 256 + 8 * 256 * 33  # the fitted model: FM.MODELS x FM.LEN weights
-    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 23)
+    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 28)
 
 
 class FM(IntEnum):
@@ -218,10 +218,11 @@ class FM(IntEnum):
     R2_NAME_ALONE = 4
     R2_PASS = 5
     MODELS = 6
-    FEATURES = 23  # of a hand for a trump: 18 card classes, voids, top trumps x length, bowers
+    FEATURES = 28  # of a hand for a trump: 18 card classes, voids, top trumps x length, bowers,
+    # 5 of the side suits' shape (kernels.upcard_model.hand_features)
     BLOCKS = 16  # the features' weights differ by the seat's place and the trump bucket
     CONTEXTS = 256  # one intercept per context of the table (round1/round2_context)
-    LEN = 256 + 2 * 16 * 23  # intercepts, the hand's features by block, another suit's by block
+    LEN = 256 + 2 * 16 * 28  # intercepts, the hand's features by block, another suit's by block
 
 
 # ---- query

@@ -6,11 +6,12 @@ The fitted model is one linear model per call (order, order alone, pass in round
 alone, pass in round 2) of the net points the call brings: an intercept per context of the
 table, plus weights by the seat's place and trump count on the hand's features for the call's
 trump (``hand_features``: the cards of each class, the voids, the top trumps by the trump
-length, both bowers) and, for round 1's pass, on the features of the hand's best other suit
-(the suit it could name in round 2). The weights are fitted to the tables' played-out calls by
-``analyzer.strategy.fitted``. Unlike a table keyed on one point count, the model tells a hand
-with both bowers from one with two aces and a king, and a pass that keeps a good round-2 suit
-from one that does not.
+length, both bowers, the side suits' losers and shape) and, for round 1's pass, on the
+features of the hand's best other suit (the suit it could name in round 2). The weights are
+fitted to the tables' played-out calls by ``analyzer.strategy.fitted``. Unlike a table keyed
+on one point count, the model tells a hand with both bowers from one with two aces and a
+king, a guarded king from a bare one, and a pass that keeps a good round-2 suit from one that
+does not.
 """
 
 import numpy as np
@@ -37,14 +38,29 @@ from .bidding import (
 from .bits import lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
-from .layout import natural_suit
+from .layout import COPY_OFFSET, N_SUITS, RANK_A, RANK_K, RANKS_PER_SUIT, natural_suit
 from .slots import FM, PR
 
 ONE = np.uint64(1)
 F_VOIDS = W_COUNT  # the features after the card classes (``hand_features``)
 F_TOP_BY_LENGTH = W_COUNT + 1  # right, left, trump ace, each times the trump length
 F_BOWERS = W_COUNT + 4  # both bowers
+F_SIDE_LOSERS = W_COUNT + 5  # side cards not covered by the suit's ace or guarded king
+F_RUFFS = W_COUNT + 6  # voids times the trumps beyond one
+F_BARE_KINGS = W_COUNT + 7  # side kings without another card of their suit
+F_ACES_BY_LENGTH = W_COUNT + 8  # side aces times the trump length
+F_THIRD_LOSERS = W_COUNT + 9  # side cards beyond a suit's second
 N_FEATURES = int(FM.FEATURES)
+
+
+def _rank_masks(rank):
+    """Per natural suit, the mask of its card of ``rank`` (both copies of the double deck)."""
+    return np.array([(1 << (s * RANKS_PER_SUIT + rank)) |
+                     (1 << (COPY_OFFSET + s * RANKS_PER_SUIT + rank)) for s in range(N_SUITS)],
+                    dtype=np.uint64)
+
+
+ACES, KINGS = _rank_masks(RANK_A), _rank_masks(RANK_K)
 
 
 @njit(**NRT_FREE)
@@ -52,7 +68,10 @@ def hand_features(hand, trump, out):
     """Write the ``FM.FEATURES`` features of natural mask ``hand`` for ``trump`` into ``out``:
     the cards of each class (``kernels.bidding.card_slot``), the side suits it is void in
     (holding two trumps or more), the right, left and trump ace each times the trump length,
-    and 1 for both bowers."""
+    1 for both bowers; then the side suits' shape (model version 3): the voids times the
+    trumps beyond one, the side losers (of each side suit's first two cards, those its ace
+    and a king with a guard do not cover), the bare side kings, the side aces times the trump
+    length, and the side cards beyond a suit's second."""
     out[:] = 0.0
     m = np.uint64(hand)
     while m:
@@ -70,6 +89,23 @@ def hand_features(hand, trump, out):
     for k in range(3):
         out[F_TOP_BY_LENGTH + k] = out[k] * length
     out[F_BOWERS] = out[0] * out[1]
+    out[F_RUFFS] = out[F_VOIDS] * max(length - 1.0, 0.0)
+    for s in range(4):
+        if s == trump:
+            continue
+        side = hand & SIDES[trump, s]
+        n = popcount(side)
+        if n == 0:
+            continue
+        ace = (side & ACES[s]) != 0
+        king = (side & KINGS[s]) != 0
+        covered = (1 if ace else 0) + (1 if king and n >= 2 else 0)
+        out[F_SIDE_LOSERS] += max(min(n, 2) - covered, 0)
+        if king and n == 1:
+            out[F_BARE_KINGS] += 1.0
+        out[F_THIRD_LOSERS] += max(n - 2, 0)
+        if ace:
+            out[F_ACES_BY_LENGTH] += length
 
 
 @njit(**JIT)

@@ -98,7 +98,8 @@ def test_a_killed_worker_does_not_change_the_result(cluster):
         timer.start()
         got = _odds(deals=120_000, seed=9)
         timer.join()
-        after = client.run(os.getpid)
+        # the scheduler may still list the killed worker: a broadcast to it fails, not the test
+        after = client.run(os.getpid, on_error="ignore")
     assert killed and killed[0] not in after.values()  # the worker really died mid-run
     _same(expected, got)
 

@@ -31,7 +31,8 @@ SIDE_ORDER = "AKQJT987"
 def plain_features(cards: list[str], trump: str) -> list[float]:
     """The features counted from the card texts: classes right, left, trump A..7, joker, side
     A..7; voids (with two trumps or more); right, left, ace times the trump count; both
-    bowers."""
+    bowers; side losers, ruffs, bare kings, side aces times the trump count, side cards
+    beyond a suit's second."""
     f = [0.0] * FM.FEATURES
     trumps = 0
     suits_held = set()
@@ -58,6 +59,18 @@ def plain_features(cards: list[str], trump: str) -> list[float]:
     for k in range(3):
         f[19 + k] = f[k] * trumps
     f[22] = f[0] * f[1]
+    f[24] = f[18] * max(trumps - 1, 0)  # ruffs: voids times the trumps beyond one
+    for suit in SUITS:
+        ranks = [c[0] for c in cards if c != "JK" and c[1] == suit and suit != trump
+                 and not (c[0] == "J" and suit == PARTNER_SUIT[trump])]
+        if not ranks:
+            continue
+        ace, king = "A" in ranks, "K" in ranks
+        # the first two cards of a suit: the ace covers one, a king with a guard another
+        f[23] += max(min(len(ranks), 2) - ace - (king and len(ranks) >= 2), 0)
+        f[25] += king and len(ranks) == 1  # a bare king
+        f[26] += ace * trumps
+        f[27] += max(len(ranks) - 2, 0)  # cards beyond the second
     return f
 
 

@@ -46,7 +46,7 @@ RIDGE = 1.0  # the ridge penalty on every weight (an unseen context's intercept 
 # with the first generation, knock against the point count, 100,000 games: 0.3 56.5%, 0.6
 # 56.6%, 0.9 56.3%
 ALONE_MARGIN = 0.6
-MODEL_VERSION = 2
+MODEL_VERSION = 3  # 2: the dealer's round-1 hand with the upcard; 3: the side suits' shape
 # fitted by `make strategies` (the knock sets of best_response.SHIPPED); others on first use
 SHIPPED_MODELS = (("knock", {}), ("knock", {"stick_the_dealer": False}),
                   ("knock", {"lone_defender": True}), ("knock", {"deck32": True}),
