@@ -398,3 +398,10 @@ def test_a_header_counts_the_compilation_apart(monkeypatch):
     assert app.compile_note() == " (+129 s compiling the kernels, a first run only)"
     monkeypatch.setattr(app, "COMPILES", None)
     assert app.compile_note() == ""
+
+
+def test_a_rare_acceptance_is_not_printed_as_zero():
+    from analyzer.cli.views import _percent
+
+    assert [_percent(x) for x in (0.154, 0.000326, 0.0099, 0.0)] == \
+        ["15.4%", "0.033%", "0.99%", "0.0%"]

@@ -56,7 +56,7 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     how = "every layout" if r.exact else f"{r.deals:,} deals"
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
     play = "double dummy" if r.method == "dd" else f"{r.method} play"
-    fit = f"; {100 * r.acceptance:.1f}% of {r.tried:,} deals tried fit the calls heard" \
+    fit = f"; {_percent(r.acceptance)} of {r.tried:,} deals tried fit the calls heard" \
         if r.inference else ""
     valued = f" (its values from {BUILT_PLAY} play)" \
         if r.others in BUILT_STRATEGIES and r.method != BUILT_PLAY else ""
@@ -69,6 +69,12 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage with a tenth, or two significant figures below 1% (an unusual
+    auction's 0.03% is not printed as 0.0%)."""
+    return f"{100 * share:.1f}%" if share >= 0.01 or share == 0 else f"{100 * share:.2g}%"
 
 
 def _print_marches(console: Console, r: OddsResult) -> None:
