@@ -20,12 +20,12 @@ from numba import njit
 from .bidding import (
     N_CODES,
     SIDES,
-    TRUMPS,
     U_ALONE,
     U_NAME,
     U_NAME_ALONE,
     U_ORDER,
     W_COUNT,
+    W_SIDE,
     best_suit,
     card_slot,
     lone_value,
@@ -79,23 +79,20 @@ def hand_features(hand, trump, out):
         if k >= 0:
             out[k] += 1.0
         m &= m - ONE
-    if popcount(hand & TRUMPS[trump]) >= 2:
-        for s in range(4):
-            if s != trump and (hand & SIDES[trump, s]) == 0:
-                out[F_VOIDS] += 1.0
-    length = 0.0
-    for k in range(10):
+    length = 0.0  # the trumps: the classes from the right to the joker
+    for k in range(W_SIDE):
         length += out[k]
     for k in range(3):
         out[F_TOP_BY_LENGTH + k] = out[k] * length
     out[F_BOWERS] = out[0] * out[1]
-    out[F_RUFFS] = out[F_VOIDS] * max(length - 1.0, 0.0)
+    out[F_ACES_BY_LENGTH] = out[W_SIDE] * length  # the side aces' class
     for s in range(4):
         if s == trump:
             continue
         side = hand & SIDES[trump, s]
         n = popcount(side)
         if n == 0:
+            out[F_VOIDS] += 1.0 if length >= 2 else 0.0
             continue
         ace = (side & ACES[s]) != 0
         king = (side & KINGS[s]) != 0
@@ -104,8 +101,7 @@ def hand_features(hand, trump, out):
         if king and n == 1:
             out[F_BARE_KINGS] += 1.0
         out[F_THIRD_LOSERS] += max(n - 2, 0)
-        if ace:
-            out[F_ACES_BY_LENGTH] += length
+    out[F_RUFFS] = out[F_VOIDS] * max(length - 1.0, 0.0)
 
 
 @njit(**JIT)
