@@ -15,13 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.layout import JOKER, deck_natural_ids, natural_suit
+from kernels.layout import deck_natural_ids
 from kernels.threads import max_threads, num_threads, set_threads
 
 from .compute import runner
 from .compute.cluster import scheduler
 from .compute.solver import Solver, solve_positions, solver_memory_bytes
-from .game.notation import Deal
+from .game.notation import Deal, format_card
 from .game.seating import seating
 from .game.variants import Rules, make_rules
 from .questions.decide import prepare
@@ -116,15 +116,13 @@ def _reference_seconds(ref, config, deals, count: int) -> float | None:
     if ref is None or config.rules.double_deck:
         return None
     hands, trumps, leaders, active, decl = deals
-    names = "789TJQKA"
     start = time.perf_counter()
     for i in range(count):
         table = {}
         for s in range(4):
             if (active >> s) & 1:
                 m = int(hands[i, s])
-                table["NESW"[s]] = ["JK" if c == JOKER else names[c % 8] +
-                                    "CDHS"[natural_suit(c)] for c in range(64) if (m >> c) & 1]
+                table["NESW"[s]] = [format_card(c) for c in range(64) if (m >> c) & 1]
         ref.dd_tricks(table, "CDHS"[trumps[i]], "NESW"[leaders[i]],
                       [s for s in "NESW" if (active >> "NESW".index(s)) & 1],
                       {s for s in "NESW" if (decl >> "NESW".index(s)) & 1})

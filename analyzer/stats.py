@@ -38,3 +38,9 @@ def mean_interval(total, total_sq, n, z: float = Z95):
         var = np.maximum(0.0, (total_sq - total * total / n) / (n - 1))
         half = np.where(n >= 2, z * np.sqrt(var / n), np.nan)
     return _out(mean, mean - half, mean + half)
+
+
+def percent_text(share: float) -> str:
+    """``share`` (0..1) as a percentage with a tenth, or with two significant figures below 1%
+    (an unusual auction's 0.03%, a --tremble of 0.001, are not printed as 0.0%)."""
+    return f"{100 * share:.1f}%" if share >= 0.01 or share == 0 else f"{100 * share:.2g}%"

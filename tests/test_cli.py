@@ -401,7 +401,20 @@ def test_a_header_counts_the_compilation_apart(monkeypatch):
 
 
 def test_a_rare_acceptance_is_not_printed_as_zero():
-    from analyzer.cli.views import _percent
+    from analyzer.stats import percent_text
 
-    assert [_percent(x) for x in (0.154, 0.000326, 0.0099, 0.0)] == \
-        ["15.4%", "0.033%", "0.99%", "0.0%"]
+    assert [percent_text(x) for x in (0.154, 0.000326, 0.0099, 0.0, 0.03)] == \
+        ["15.4%", "0.033%", "0.99%", "0.0%", "3.0%"]
+
+
+def test_odds_json_says_which_play_the_later_calls_were_valued_with(capsys):
+    """The built strategies were valued with heuristic play (the header says so when the query
+    plays double dummy); a point count was valued with none."""
+    for others, play in (("analyzer", "heuristic"), ("points", None)):
+        code, out, err = cli(capsys, "odds", "JH AH KH QD 9S TC", "--variant", "bid", "--deals",
+                             "200", "--others", others, "--json")
+        assert code == 0, err
+        assert json.loads(out)["others_play"] == play
+    code, out, err = cli(capsys, "odds", "JH AH KH QD 9S TC", "--variant", "bid", "--deals",
+                         "200")
+    assert "(its values from heuristic play)" in " ".join(out.split())

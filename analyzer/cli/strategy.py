@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from ..strategy.defaults import BUILT_STRATEGIES
 from .app import app
 from .common import VariantOption, console, err_console, rules_for, with_rule_options
 
@@ -38,7 +39,7 @@ def show_cmd(
         data = load_strategy(name, str(variant))
     elif name.lower() == "points":
         data = StrategyData()
-    elif name.lower() in ("analyzer", "table"):
+    elif name.lower() in BUILT_STRATEGIES:
         raise UserError(f"the {name.lower()} strategy is the analyzer's table (and fitted "
                         "model) of values, not a point count: 'euchre strategy build' builds it, "
                         "'euchre table' writes its tables")

@@ -17,7 +17,7 @@ from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
-from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
+from ..stats import percent_text
 from .app import compile_note
 
 
@@ -56,10 +56,10 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     how = "every layout" if r.exact else f"{r.deals:,} deals"
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
     play = "double dummy" if r.method == "dd" else f"{r.method} play"
-    fit = f"; {_percent(r.acceptance)} of {r.tried:,} deals tried fit the calls heard" \
+    fit = f"; {percent_text(r.acceptance)} of {r.tried:,} deals tried fit the calls heard" \
         if r.inference else ""
-    valued = f" (its values from {BUILT_PLAY} play)" \
-        if r.others in BUILT_STRATEGIES and r.method != BUILT_PLAY else ""
+    valued = f" (its values from {r.others_play} play)" \
+        if r.others_play not in (None, r.method) else ""
     console.print(f"{how}, {play}, later calls by the {r.others} strategy{valued}, seed {r.seed}, "
                   f"rules: {changed}; {r.seconds:.1f} s{compile_note()}{fit}")
     if len(r.tricks):
@@ -69,12 +69,6 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
-
-
-def _percent(share: float) -> str:
-    """A share as a percentage with a tenth, or two significant figures below 1% (an unusual
-    auction's 0.03% is not printed as 0.0%)."""
-    return f"{100 * share:.1f}%" if share >= 0.01 or share == 0 else f"{100 * share:.2g}%"
 
 
 def _print_marches(console: Console, r: OddsResult) -> None:

@@ -95,7 +95,6 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     the declaring side; -1 where a card cannot be played), indexed by natural card id; the
     positions as in :func:`solve_positions`. Returns ``(values[N, 64], nodes[N])``."""
     hands, specs, table = _positions(rules, hands, trumps, leaders, active, decl, table)
-    to_norm, from_norm = rules.layout
     return S.card_values_batch(hands, specs, table, rules.arrays, *solver_arrays(rules))
 
 

@@ -71,19 +71,26 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
     if policies is not None:
         q.policies, q.params = policies, params
     q.point = point_row(point, solve)
-    set_inference(q.point, infer, round(tremble * 1_000_000))
+    set_inference(q.point, infer, _per_million(tremble))
     return q
+
+
+TREMBLE_UNIT = 1_000_000  # the point keeps the tremble as an integer chance per million
+
+
+def _per_million(tremble: float) -> int:
+    return round(tremble * TREMBLE_UNIT)
 
 
 def set_tremble(q: DealQuery, tremble: float) -> None:
     """Make the inference of ``q`` allow each seat another legal call than its strategy's
     with chance ``tremble`` (kept per million in the point; 0 without inference)."""
-    set_inference(q.point, q.point[PT.CHECK] == 1, round(tremble * 1_000_000))
+    set_inference(q.point, q.point[PT.CHECK] == 1, _per_million(tremble))
 
 
 def tremble_of(q: DealQuery) -> float:
     """The tremble ``q``'s inference allows (see :func:`set_tremble`)."""
-    return int(q.point[PT.TREMBLE]) / 1_000_000
+    return int(q.point[PT.TREMBLE]) / TREMBLE_UNIT
 
 
 def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solve: bool,

@@ -28,7 +28,8 @@ from ..game import notation
 from ..game.auction import DecisionPoint, heard_text, parse_heard
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
-from ..strategy.defaults import DEFAULT_STRATEGY, TREMBLE
+from ..stats import percent_text
+from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES, DEFAULT_STRATEGY, TREMBLE
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import others_policies
 from ..strategy.tables import bid_rows
@@ -89,6 +90,12 @@ class OddsResult:
         """The share of the deals tried that fit the calls heard and the conditions."""
         return self.deals / self.tried if self.tried else math.nan
 
+    @property
+    def others_play(self) -> str | None:
+        """The card play the later calls' strategy was valued with (its tables and model were
+        played out with it), or None for a strategy valued by no play (a point count)."""
+        return BUILT_PLAY if self.others in BUILT_STRATEGIES else None
+
     def to_dict(self) -> dict:
         """A JSON-ready dict (the object ``euchre odds --json`` prints)."""
         def records(df):
@@ -97,7 +104,8 @@ class OddsResult:
 
         return {"variant": self.rules.variant, "rules": self.rules.options, "hand": self.hand,
                 "seat": self.seat, "dealer": self.dealer, "upcard": self.upcard,
-                "auction": self.auction, "others": self.others, "method": self.method,
+                "auction": self.auction, "others": self.others,
+                "others_play": self.others_play, "method": self.method,
                 "seed": self.seed, "exact": self.exact, "deals": self.deals,
                 "deals_tried": self.tried, "inference": self.inference,
                 "tremble": self.tremble, "deals_trembled": self.trembled,
@@ -335,7 +343,7 @@ def _unusual_auction(d: Decision, counts: dict) -> list[str]:
     chance = tremble_of(d.query)
     return [f"unusual auction: {share:.0%} of the deals fit the calls heard only by allowing a "
             f"call the others' strategy would not make (each seat makes another legal call "
-            f"{chance:.0%} of the time; --tremble 0 keeps only the strategy's own calls)"]
+            f"{percent_text(chance)} of the time; --tremble 0 keeps only the strategy's own calls)"]
 
 
 UNINFORMED_SEED = 0x5EED_0F_1F0  # the deals dealt without inference draw from their own stream

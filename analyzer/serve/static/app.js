@@ -201,6 +201,8 @@ function resetCards() { state.hand = []; state.upcard = null; state.calls = []; 
 // ---------------------------------------------------------------- asking
 
 function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
+// a share with a tenth, or two significant figures below 1% (as the command line prints it)
+function share(x) { return x > 0 && x < 0.01 ? (100 * x).toPrecision(2) + "%" : pct(x); }
 function pts(x) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + x.toFixed(2); }
 
 function showAnswer(result) {
@@ -213,7 +215,10 @@ function showAnswer(result) {
   }
   $("verdict").textContent = verdict;
   const notes = [`${result.deals.toLocaleString()} deals, ${result.seconds.toFixed(1)} s`];
-  if (result.inference) notes.push(`${pct(result.acceptance)} of the deals tried fit the calls heard`);
+  if (result.others_play && result.others_play !== result.method) {
+    notes.push(`later calls by the ${result.others} strategy, its values from ${result.others_play} play`);
+  }
+  if (result.inference) notes.push(`${share(result.acceptance)} of the deals tried fit the calls heard`);
   if (result.interrupted) notes.push("cancelled: these are the estimates so far");
   notes.push(...result.notes);
   $("answer-notes").textContent = notes.join("; ");
