@@ -69,10 +69,6 @@ def with_rule_options(func):
     """Decorator: add every house-rule option of ``variants.OPTIONS`` to a typer command as
     ``--name/--no-name`` flags or ``--name N`` numbers (all in a "House rules" help panel),
     and pass the ones the user gave to the command as ``rule_opts`` (name -> value)."""
-    sig = inspect.signature(func)
-    hints = get_type_hints(func, include_extras=True)
-    params = [p.replace(annotation=hints.get(p.name, p.annotation))
-              for p in sig.parameters.values() if p.name != "rule_opts"]
     extra = []
     for spec in OPTIONS:
         flag = option_flag(spec.name)
@@ -88,14 +84,26 @@ def with_rule_options(func):
             ann = Annotated[int | None, opt]
         extra.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                        annotation=ann))
+    return _options_as_one(func, "rule_opts", extra,
+                           lambda kw: {spec.name: kw.pop(spec.name, None) for spec in OPTIONS})
+
+
+def _options_as_one(func, name: str, options: list, collect):
+    """``func`` as a typer command with the keyword ``options`` (``inspect.Parameter``s) in
+    place of its parameter ``name``, which gets ``collect(kwargs)`` (popping the options from
+    the keyword arguments). Returns the wrapper."""
+    sig = inspect.signature(func)
+    hints = get_type_hints(func, include_extras=True)
+    params = [p.replace(annotation=hints.get(p.name, p.annotation))
+              for p in sig.parameters.values() if p.name != name]
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        opts = {spec.name: kwargs.pop(spec.name, None) for spec in OPTIONS}
-        return func(*args, rule_opts=opts, **kwargs)
+        value = collect(kwargs)
+        return func(*args, **{name: value}, **kwargs)
 
-    wrapper.__signature__ = sig.replace(parameters=params + extra)
-    wrapper.__annotations__ = {p.name: p.annotation for p in params + extra}
+    wrapper.__signature__ = sig.replace(parameters=params + options)
+    wrapper.__annotations__ = {p.name: p.annotation for p in params + options}
     return wrapper
 
 
@@ -127,7 +135,6 @@ def read_text(path: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{name} is not UTF-8 text") from None
-
 
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Run even when the estimate says "
@@ -173,20 +180,9 @@ def runs_chunks(func):
     """Decorator for a typer command that runs chunks of deals: adds ``--scheduler`` and
     ``--force`` and passes them as ``chunks`` (a :class:`ChunkRun`), the one home of these
     options for every such command."""
-    sig = inspect.signature(func)
-    hints = get_type_hints(func, include_extras=True)
-    params = [p.replace(annotation=hints.get(p.name, p.annotation))
-              for p in sig.parameters.values() if p.name != "chunks"]
     extra = [inspect.Parameter("scheduler", inspect.Parameter.KEYWORD_ONLY, default=None,
                                annotation=SchedulerOption),
              inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, default=False,
                                annotation=ForceOption)]
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        run = ChunkRun(kwargs.pop("scheduler", None), kwargs.pop("force", False))
-        return func(*args, chunks=run, **kwargs)
-
-    wrapper.__signature__ = sig.replace(parameters=params + extra)
-    wrapper.__annotations__ = {p.name: p.annotation for p in params + extra}
-    return wrapper
+    return _options_as_one(func, "chunks", extra,
+                           lambda kw: ChunkRun(kw.pop("scheduler", None), kw.pop("force", False)))
