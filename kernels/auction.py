@@ -55,7 +55,7 @@ from .policies import (
     choose_upcard_call,
     choose_yes_no,
 )
-from .record import card_bit, fail, flip_kept, held_copy, tolerated
+from .record import card_bit, fail, flip_kept, held_copy, stopping, tolerated
 from .rules import next_active
 from .seating import players_mask
 from .slots import IN, C, K, M, R
@@ -154,7 +154,7 @@ def forced(ins, j):
 @njit(**NRT_FREE)
 def stops_at(ins, j, seat):
     """Whether a forced run stops before call number ``j`` of the asker ``seat``."""
-    return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0 and j >= ins[IN.FORCED] and \
+    return stopping(ins) and j >= ins[IN.FORCED] and \
         seat == ins[IN.ASKER]
 
 
@@ -177,7 +177,7 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
             fail(rec, E_INCONSISTENT, j)
             return -1
         return c
-    if ag.ins[IN.MODE] == MODE_FORCED and ag.ins[IN.STOP] > 0:
+    if stopping(ag.ins):
         if seat == ag.ins[IN.ASKER]:
             stop_here(rec, STOP_CALL, seat, allowed)
             return -1

@@ -18,7 +18,6 @@ from .codes import (
     AUCTION_LADDER,
     E_NO_DECISION,
     E_NONE,
-    MODE_FORCED,
     MODE_PLAY,
     MODE_REPLAY,
     NOBODY,
@@ -29,7 +28,7 @@ from .dealing import deal_hand
 from .exchanges import exchanges
 from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
-from .record import clear_outcome, fail, new_instructions
+from .record import clear_outcome, fail, new_instructions, stopping
 from .rng import STREAM_PLAY, reseed, stream_state
 from .seating import declaring_mask, first_leader, on_declaring_side
 from .slots import IN, C, K, M, R
@@ -110,13 +109,6 @@ def play_hand(rules, ag, hm, rec):
         return False
     score_hand(rules, rec)
     return True
-
-
-@njit(**NRT_FREE)
-def stopping(ins):
-    """Whether a forced run was to stop at a decision of the asker (it has none left when
-    the play is reached)."""
-    return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0
 
 
 @njit(**JIT)

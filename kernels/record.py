@@ -4,7 +4,7 @@ slots ``M``) and instructions (``ins``, slots ``IN``) shared by the engine's pha
 import numpy as np
 from numba import njit
 
-from .codes import MODE_PLAY, ST_PLAYED
+from .codes import MODE_FORCED, MODE_PLAY, ST_PLAYED
 from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE
 from .rng import GOLDEN, mix64
@@ -124,3 +124,10 @@ def flip_kept(ins, rec):
     tremble (``IN.TREMBLE`` per million); see ``tolerated``."""
     e = ins[IN.TREMBLE] / 1_000_000
     return tolerated(ins, rec, e / (1.0 - e))
+
+
+@njit(**NRT_FREE)
+def stopping(ins):
+    """Whether the instructions ``ins`` are a forced run that stops at a decision of the asker
+    (``IN.STOP``): the auction's calls and, once the play is reached, the engine ask it."""
+    return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0
