@@ -43,14 +43,24 @@ def _same(a, b):
             assert x == y
 
 
-def test_odds_are_identical_on_the_cluster():
+def test_odds_are_identical_on_the_cluster(monkeypatch):
+    import analyzer.questions.odds as O
+
+    monkeypatch.setattr(O, "SCREEN_DEALS", 1_000)  # the 6-ask's card chosen on 1,024 deals
+
+    def asks():
+        r = odds("JH AH KH QD 9S TC", "bid", deals=3_000, seed=9, others="points", chunk=256,
+                 play_check=False)
+        assert any("chosen on the first 1,024 deals" in n for n in r.notes)
+        return r.details, r.tricks, r.deals, r.nodes
+
     here = [_odds(deals=30_000, seed=5), _odds(precision=0.02, seed=6),
-            _odds(deals=3_000, seed=7, method="heuristic")]
+            _odds(deals=3_000, seed=7, method="heuristic"), asks()]
     bid_here = odds("JH JD AH KH QH 9S", "bid", deals=4_000, seed=8, seat="S", dealer="W",
                     auction="N 3, E 4")
     with scheduler("local:2"):  # the CLI's way: start, warm up, run, stop
         there = [_odds(deals=30_000, seed=5), _odds(precision=0.02, seed=6),
-                 _odds(deals=3_000, seed=7, method="heuristic")]
+                 _odds(deals=3_000, seed=7, method="heuristic"), asks()]
         bid_there = odds("JH JD AH KH QH 9S", "bid", deals=4_000, seed=8, seat="S",
                          dealer="W", auction="N 3, E 4")
     for a, b in zip(here, there, strict=True):

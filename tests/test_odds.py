@@ -183,6 +183,44 @@ def test_interrupt_keeps_the_chunks_done():
     assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
 
 
+def test_a_run_whose_work_changes_part_way_is_one_run():
+    """``then=Switch(at, change)``: the chunks starting below ``at`` run the first work, then
+    ``change`` (told their totals, which it may reshape) gives the work of the rest; progress
+    counts one run of the whole total, and a run stopped before the switch never switches."""
+    import threading
+
+    from analyzer.compute.runner import Switch, observed
+
+    seen, told = [], []
+
+    def first_work(first, n):
+        return {"x": np.array([n, n, n]), "n": np.array([n])}
+
+    def second_work(first, n):
+        assert first >= 300  # the switch is at a chunk's start
+        return {"x": np.array([2 * n]), "n": np.array([n])}
+
+    def change(totals):
+        told.append(totals.done)
+        totals.counts["x"] = totals.counts["x"][[1]]
+        return second_work
+
+    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
+        totals = run_chunks(1_000, first_work, chunk=100, progress=False,
+                            then=Switch(250, change))
+    assert told == [300] and totals.done == 1_000 and not totals.interrupted
+    assert totals.counts["x"].tolist() == [300 + 2 * 700] and int(totals.counts["n"][0]) == 1000
+    assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
+
+    def stopping(first, n):
+        if first == 100:
+            raise KeyboardInterrupt
+        return first_work(first, n)
+
+    totals = run_chunks(1_000, stopping, chunk=100, progress=False, then=Switch(250, change))
+    assert totals.interrupted and totals.done == 100 and told == [300]
+
+
 @pytest.mark.slow
 def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     given = ["S: has 9H QC KC AC QS JS"]
@@ -440,3 +478,29 @@ def test_exact_layouts_sharing_a_table_solve_as_each_alone():
         alone, _ = solve_positions(rules, chunk.dealt, int(row[S.TRUMP]), int(row[S.LEADER]),
                                    int(row[S.ACTIVE]), int(row[S.DECL]), -1)
         assert (chunk.outcomes[:, s] == alone).all()
+
+
+def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
+    """A run longer than SCREEN_DEALS plays every card given in the 6-ask on its first deals
+    only, then the chosen one: each chosen option's figures equal those of the same option
+    when every detail is played on every deal (a deal's outcome depends only on the seed and
+    its number), and the answer says it chose; the trick table is kept."""
+    import analyzer.questions.odds as O
+
+    monkeypatch.setattr(O, "SCREEN_DEALS", 150)
+    kw = dict(deals=500, seed=5, others="points", play_check=False, chunk=100)
+    screened = odds("JH AH KH QD 9S TC", "bid", **kw)
+    every = odds("JH AH KH QD 9S TC", "bid", all_details=True, **kw)
+    assert screened.deals == every.deals == 500
+    assert any("chosen on the first 200 deals" in n for n in screened.notes)
+    assert not any("chosen on the first" in n for n in every.notes)
+    asks = screened.details[screened.details["option"] == "6-ask"]
+    assert len(asks) == 4 and len(every.details[every.details["option"] == "6-ask"]) > 4
+    pd.testing.assert_frame_equal(screened.tricks, every.tricks)
+    cols = ["ev", "ev_low", "ev_high", "p_we_make", "p_they_make"]
+    for _, row in screened.details.iterrows():
+        same = every.details[(every.details["option"] == row["option"]) &
+                             (every.details["trump"] == row["trump"]) &
+                             (every.details["detail"] == row["detail"])]
+        assert len(same) == 1
+        assert np.allclose(same[cols].to_numpy()[0], row[cols].to_numpy().astype(float))

@@ -51,6 +51,14 @@ def test_api_odds_equals_the_cli_for_the_same_question_and_seed(client, capsys):
     assert got.json()["best"]["label"] in [o["label"] for o in got.json()["options"]]
 
 
+def test_the_discards_parameter_plays_every_detail_as_the_clis_flag():
+    from analyzer.serve.questions import odds_arguments
+
+    base = {"variant": "bid", "hand": "JH AH KH QD 9S TC"}
+    assert odds_arguments({**base, "discards": "true"}, 10**6, 100)["all_details"] is True
+    assert "all_details" not in odds_arguments(base, 10**6, 100)
+
+
 def test_the_calls_offered_are_the_engines_legal_calls(client):
     t = client.get("/api/table", params={"variant": "knock", "seat": "N", "dealer": "N",
                                          "upcard": "QS", "auction": "E pass, S pass"}).json()

@@ -35,7 +35,9 @@ PlayCheckOption = Annotated[bool, typer.Option(
          "best call differs (--no-play-check: skip it).")]
 DiscardsOption = Annotated[bool, typer.Option("--discards", help="A row for every discard (and "
                                               "every card given in a 6-ask), not only each "
-                                              "call's best.")]
+                                              "call's best; each played on every deal (a run "
+                                              "of over 10,000 deals otherwise chooses them on "
+                                              "its first 10,000).")]
 
 
 @app.command("odds")
@@ -97,7 +99,7 @@ def odds_cmd(
                       others=others, infer=infer, tremble=tremble, deals=deals,
                       precision=precision, exact=exact, seed=seed, workers=workers,
                       given=given or (), progress=not json_out, worlds=worlds,
-                      play_check=play_check)
+                      play_check=play_check, all_details=discards)
     _show(result, json_out, discards)
 
 

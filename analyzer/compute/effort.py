@@ -14,7 +14,10 @@ from .runner import DEFAULT_CHUNK
 class Effort:
     """How much is computed: ``deals`` random deals, or until the widest 95% interval is
     ``precision`` wide, or every layout (``exact``); from ``seed``, on ``workers`` threads
-    (None: all), ``chunk`` deals at a time, with a progress bar when ``progress``."""
+    (None: all), ``chunk`` deals at a time, with a progress bar when ``progress``;
+    ``all_details``: every detail of a call (the card given in an n-ask, the dealer's
+    discard) played on every deal, where a long odds run otherwise chooses them on its first
+    deals."""
 
     deals: int | None = None
     precision: float | None = None
@@ -23,6 +26,7 @@ class Effort:
     workers: int | None = None
     chunk: int = DEFAULT_CHUNK
     progress: bool = False
+    all_details: bool = False
 
     def check(self) -> None:
         """UserError when more than one of deals, precision and exact is given, or a size is

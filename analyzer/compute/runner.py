@@ -10,9 +10,11 @@ a run that stops early (``--precision``) stops at the same chunk everywhere.
 Backends: by default chunks run here, one after another, each spread over the numba threads.
 Inside ``with cluster.scheduler("local:2")`` (or ``"tcp://host:port"``, see
 ``analyzer.compute.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a
-bounded number of tasks in flight. Instead of summing, ``collect(first, n, part)`` may take each
-chunk's result (the strategy tables store theirs), and ``skip(first, n)`` may say a chunk is
-already done (a resumed table). A progress bar appears for runs longer than a second; Ctrl-C
+bounded number of tasks in flight. Instead of summing, a ``store`` (a :class:`ChunkStore`)
+may take each chunk's result and say which chunks it already holds (the strategy tables save
+theirs and resume). A run may change its work part-way (``then``, a
+:class:`Switch`): the odds query chooses each call's detail on its first deals and plays only
+the chosen ones on the rest; the progress, the size estimate and Ctrl-C see one run. A progress bar appears for runs longer than a second; Ctrl-C
 stops (cancelling tasks in flight) and returns the totals of the chunks finished so far,
 marked interrupted.
 """
@@ -27,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 from rich.console import Console
@@ -172,21 +175,48 @@ def left_running() -> bool:
     return not all(h.free() for h in _helpers)
 
 
+class ChunkStore(Protocol):
+    """Where a run's chunk results go instead of being summed."""
+
+    def collect(self, first: int, n: int, part: dict) -> None:
+        """Take the result of chunk ``(first, n)``."""
+
+    def skip(self, first: int, n: int) -> bool:
+        """True when chunk ``(first, n)`` is already held (it is not run again)."""
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A change of a run's work part-way: once the chunks starting below deal index ``at``
+    are added up (in order, whatever the backend), ``change(totals)`` returns the work for the
+    rest; it may reshape ``totals.counts`` in place to match what that work returns. A run
+    stopped before (Ctrl-C, ``enough``) never calls it."""
+
+    at: int
+    change: Callable[[Totals], Callable[[int, int], dict]]
+
+
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
-               label: str = "dealing", collect: Callable[[int, int, dict], None] | None = None,
-               skip: Callable[[int, int], bool] | None = None) -> Totals:
+               label: str = "dealing", store: ChunkStore | None = None,
+               then: Switch | None = None) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
-    each to ``collect``); stop early when ``enough(totals)`` says so (checked after each
-    chunk, in order)."""
+    each to ``store``); stop early when ``enough(totals)`` says so (checked after each
+    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`)."""
     totals = Totals()
     start = time.perf_counter()
     chunks = _chunks(total, chunk)
-    backend = _backend
-    results = (backend.results(work, chunks, skip) if backend is not None
-               else local_results(work, chunks, skip,
-                                 _slow_start(total, progress, label, enough is None)))
-    run = _Run(total, start, progress, label, collect, enough)
+    waiting = _slow_start(total, progress, label, enough is None)
+    skip = None if store is None else store.skip
+
+    def results_of(work: Callable, part: _Chunks) -> Iterator:
+        return (_backend.results(work, part, skip) if _backend is not None
+                else local_results(work, part, skip, waiting))
+
+    results = results_of(work, chunks) if then is None else \
+        _switched(results_of, work, then, chunks, totals)
+    run = _Run(total, start, progress, label, None if store is None else store.collect,
+               enough)
     try:
         with deferred_interrupts() as stop:
             totals = _gather(chunks, results, totals, run, stop)
@@ -196,6 +226,18 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         results.close()  # a cluster backend cancels the tasks still in flight
     totals.seconds = time.perf_counter() - start
     return totals
+
+
+def _switched(results_of: Callable, work: Callable, then: Switch, chunks: _Chunks,
+              totals: Totals) -> Iterator:
+    """The results of ``chunks``: those starting below ``then.at`` from ``work``, the rest from
+    the work ``then.change(totals)`` returns once the first are added to ``totals`` (the chunk
+    loop adds each result before it asks for the next)."""
+    cut = min(len(chunks), -(-then.at // chunks.chunk))
+    yield from results_of(work, _Chunks(cut * chunks.chunk, chunks.chunk))
+    if cut < len(chunks):
+        yield from results_of(then.change(totals),
+                              _Chunks(chunks.total, chunks.chunk, cut * chunks.chunk))
 
 
 SLOW_START = 10.0  # seconds of a first chunk after which the run says it is still working
@@ -279,21 +321,21 @@ def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
 
 
 class _Chunks:
-    """The chunks ``(first, n)`` of ``0 .. total-1``, made as they are needed (a huge total
-    costs no memory), with a length for the backends that want one."""
+    """The chunks ``(first, n)`` of ``start .. total-1``, made as they are needed (a huge
+    total costs no memory), with a length for the backends that want one."""
 
-    def __init__(self, total: int, chunk: int):
-        self.total, self.chunk = total, chunk
+    def __init__(self, total: int, chunk: int, start: int = 0):
+        self.total, self.chunk, self.start = total, chunk, start
 
     def __len__(self) -> int:
-        return -(-self.total // self.chunk)
+        return -(-(self.total - self.start) // self.chunk)
 
     def __iter__(self):
-        for first in range(0, self.total, self.chunk):
+        for first in range(self.start, self.total, self.chunk):
             yield first, min(self.chunk, self.total - first)
 
     def __getitem__(self, i: int) -> tuple[int, int]:
-        first = i * self.chunk
+        first = self.start + i * self.chunk
         return first, min(self.chunk, self.total - first)
 
 

@@ -15,7 +15,7 @@ difference's 95% interval holds 0, it is too close to call.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -110,14 +110,20 @@ def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solv
     return d
 
 
-def keep_options(d: Decision, labels) -> Decision:
-    """``d`` with only the options whose (name, trump, detail) is in ``labels`` and no
-    trick-table scenarios: e.g. each call at the detail another run chose for it."""
+def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
+    """A copy of ``d`` with only the options whose (name, trump, detail) is in ``labels`` (in
+    ``d``'s order) and, unless ``scenarios``, no trick-table scenarios: e.g. each call at the
+    detail another run chose for it."""
     keep = set(labels)
     options = [o for o in d.options if (o.name, o.trump_text, o.detail) in keep]
-    d.query.options = option_rows(options)
-    d.query.scenarios = []
-    return Decision(d.point, d.query, options)
+    query = replace(d.query, options=option_rows(options),
+                    scenarios=list(d.query.scenarios) if scenarios else [])
+    return Decision(d.point, query, options, dict(d.tricks) if scenarios else {})
+
+
+def option_labels(d: Decision, indices) -> list[tuple]:
+    """The (name, trump, detail) of the options ``indices`` of ``d``."""
+    return [(d.options[i].name, d.options[i].trump_text, d.options[i].detail) for i in indices]
 
 
 # ---------------------------------------------------------------------------- counting
@@ -148,6 +154,17 @@ def chunk_counts(d: Decision, chunk) -> dict:
                                for s in range(scen.shape[1])]) if scen.shape[1] else \
         np.zeros((0, n + 1), dtype=np.int64)
     return counts
+
+
+PER_OPTION = PROBABILITIES + ("failed", "net", "received")  # chunk_counts' rows per option
+
+
+def restrict_counts(counts: dict, kept: list[int]) -> None:
+    """Make ``counts`` (:func:`chunk_counts`' sums) those of the options ``kept`` only, in
+    that order, in place: what the same deals give when only they are played."""
+    for key in PER_OPTION:
+        counts[key] = counts[key][kept]
+    counts["products"] = counts["products"][np.ix_(kept, kept)]
 
 
 # ---------------------------------------------------------------------------- summary

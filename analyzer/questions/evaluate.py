@@ -233,7 +233,8 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
         raise UserError(f"{rules.variant} hands need an upcard")
     result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=f.get("seat", "N"),
                   dealer=f.get("dealer"), upcard=f.get("upcard"), auction=f.get("auction"),
-                  method=method, others=others, deals=deals, seed=seed, worlds=worlds)
+                  method=method, others=others, deals=deals, seed=seed, worlds=worlds,
+                  all_details=True)  # the row lists every option's value
     if result.interrupted:
         raise KeyboardInterrupt
     table = result.options

@@ -62,10 +62,11 @@ def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
     when no deal fits the calls heard under the others' strategy. KeyboardInterrupt when
     Ctrl-C cut the pricing short."""
     note = ""
+    effort = Effort(deals, seed=seed, all_details=True)  # the call made may be any detail
     try:
-        result = odds_at(point, PlayModel(others), Effort(deals, seed=seed))
+        result = odds_at(point, PlayModel(others), effort)
     except UserError:
-        result = odds_at(point, PlayModel(others, infer=False), Effort(deals, seed=seed))
+        result = odds_at(point, PlayModel(others, infer=False), effort)
         note = f"the calls heard are not the {others} strategy's: dealt without inference; "
     if result.interrupted:  # a shortened estimate would pass for a whole one
         raise KeyboardInterrupt

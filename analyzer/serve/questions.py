@@ -29,7 +29,7 @@ from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 ODDS_TEXT = ("hand", "variant", "upcard", "seat", "dealer", "auction", "trump", "bid",
              "method", "others")
 ODDS_INT = ("deals", "seed", "worlds")
-ODDS_BOOL = ("infer", "exact", "play_check")
+ODDS_BOOL = ("infer", "exact", "play_check", "discards")
 ODDS_FLOAT = ("tremble",)
 ODDS_LIST = ("given",)
 NOT_SERVED = {"precision": "give deals instead: a run to a precision has no fixed size",
@@ -123,6 +123,8 @@ def odds_arguments(params: Mapping, max_deals: int, max_worlds: int) -> dict:
                 args[name] = float(text)
             except ValueError:
                 raise UserError(f"{name} must be a number, not {text!r}") from None
+    if "discards" in args:  # every detail of a call played on every deal, as the CLI's flag
+        args["all_details"] = args.pop("discards")
     given = params.getlist("given") if hasattr(params, "getlist") else params.get("given", [])
     args["given"] = [g for g in given if g]
     if "hand" not in args:

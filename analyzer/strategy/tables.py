@@ -256,7 +256,7 @@ def tabulate(rules: Rules, policies: np.ndarray, params: np.ndarray, effort: Eff
         return chunk_frames(rules, dealt, upcards, rows)
 
     totals = run_chunks(deals, work, chunk=chunk, progress=effort.progress, label="tables",
-                        collect=files.collect, skip=files.skip)
+                        store=files)
     if totals.interrupted:
         raise KeyboardInterrupt
     keys = count_keys(rules)
