@@ -46,12 +46,12 @@ def _same(a, b):
 def test_odds_are_identical_on_the_cluster(monkeypatch):
     import analyzer.questions.odds as O
 
-    monkeypatch.setattr(O, "SCREEN_DEALS", 1_000)  # the 6-ask's card chosen on 1,024 deals
+    monkeypatch.setattr(O, "SCREEN_DEALS", 1_000)  # the 6-ask's card chosen on 1,000 deals
 
     def asks():
         r = odds("JH AH KH QD 9S TC", "bid", deals=3_000, seed=9, others="points", chunk=256,
                  play_check=False)
-        assert any("chosen on the first 1,024 deals" in n for n in r.notes)
+        assert any("chosen on the first 1,000 deals" in n for n in r.notes)
         return r.details, r.tricks, r.deals, r.nodes
 
     here = [_odds(deals=30_000, seed=5), _odds(precision=0.02, seed=6),

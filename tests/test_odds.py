@@ -197,7 +197,7 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
         return {"x": np.array([n, n, n]), "n": np.array([n])}
 
     def second_work(first, n):
-        assert first >= 300  # the switch is at a chunk's start
+        assert first >= 250 and (first - 250) % 100 == 0  # chunks start again at the switch
         return {"x": np.array([2 * n]), "n": np.array([n])}
 
     def change(totals):
@@ -208,8 +208,8 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
     with observed(lambda done, total: seen.append((done, total)), threading.Event()):
         totals = run_chunks(1_000, first_work, chunk=100, progress=False,
                             then=Switch(250, change))
-    assert told == [300] and totals.done == 1_000 and not totals.interrupted
-    assert totals.counts["x"].tolist() == [300 + 2 * 700] and int(totals.counts["n"][0]) == 1000
+    assert told == [250] and totals.done == 1_000 and not totals.interrupted
+    assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
     assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
 
     def stopping(first, n):
@@ -218,7 +218,7 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
         return first_work(first, n)
 
     totals = run_chunks(1_000, stopping, chunk=100, progress=False, then=Switch(250, change))
-    assert totals.interrupted and totals.done == 100 and told == [300]
+    assert totals.interrupted and totals.done == 100 and told == [250]
 
 
 @pytest.mark.slow
@@ -484,7 +484,8 @@ def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
     """A run longer than SCREEN_DEALS plays every card given in the 6-ask on its first deals
     only, then the chosen one: each chosen option's figures equal those of the same option
     when every detail is played on every deal (a deal's outcome depends only on the seed and
-    its number), and the answer says it chose; the trick table is kept."""
+    its number), the answer says it chose, the trick table is kept, and the chunk size
+    changes nothing."""
     import analyzer.questions.odds as O
 
     monkeypatch.setattr(O, "SCREEN_DEALS", 150)
@@ -492,7 +493,9 @@ def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
     screened = odds("JH AH KH QD 9S TC", "bid", **kw)
     every = odds("JH AH KH QD 9S TC", "bid", all_details=True, **kw)
     assert screened.deals == every.deals == 500
-    assert any("chosen on the first 200 deals" in n for n in screened.notes)
+    assert any("chosen on the first 150 deals" in n for n in screened.notes)
+    other_chunks = odds("JH AH KH QD 9S TC", "bid", **{**kw, "chunk": 64})
+    pd.testing.assert_frame_equal(other_chunks.details, screened.details)
     assert not any("chosen on the first" in n for n in every.notes)
     asks = screened.details[screened.details["option"] == "6-ask"]
     assert len(asks) == 4 and len(every.details[every.details["option"] == "6-ask"]) > 4

@@ -22,6 +22,7 @@ marked interrupted.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import queue
 import signal
 import sys
@@ -187,10 +188,11 @@ class ChunkStore(Protocol):
 
 @dataclass(frozen=True)
 class Switch:
-    """A change of a run's work part-way: once the chunks starting below deal index ``at``
-    are added up (in order, whatever the backend), ``change(totals)`` returns the work for the
-    rest; it may reshape ``totals.counts`` in place to match what that work returns. A run
-    stopped before (Ctrl-C, ``enough``) never calls it."""
+    """A change of a run's work part-way: once the chunks of deal indices ``0 .. at-1`` (the
+    last one cut short at ``at``) are added up (in order, whatever the backend),
+    ``change(totals)`` returns the work for the rest; it may reshape ``totals.counts`` in
+    place to match what that work returns. A run stopped before (Ctrl-C, ``enough``) never
+    calls it."""
 
     at: int
     change: Callable[[Totals], Callable[[int, int], dict]]
@@ -213,8 +215,13 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         return (_backend.results(work, part, skip) if _backend is not None
                 else local_results(work, part, skip, waiting))
 
-    results = results_of(work, chunks) if then is None else \
-        _switched(results_of, work, then, chunks, totals)
+    if then is None:
+        results = results_of(work, chunks)
+    else:  # the switch at ``then.at`` exactly, so what it sees does not depend on ``chunk``
+        cut = min(then.at, total)
+        head, tail = _Chunks(cut, chunk), _Chunks(total, chunk, cut)
+        chunks = itertools.chain(head, tail)
+        results = _switched(results_of, work, then, (head, tail), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
                enough)
     try:
@@ -228,16 +235,15 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     return totals
 
 
-def _switched(results_of: Callable, work: Callable, then: Switch, chunks: _Chunks,
+def _switched(results_of: Callable, work: Callable, then: Switch, parts: tuple,
               totals: Totals) -> Iterator:
-    """The results of ``chunks``: those starting below ``then.at`` from ``work``, the rest from
-    the work ``then.change(totals)`` returns once the first are added to ``totals`` (the chunk
-    loop adds each result before it asks for the next)."""
-    cut = min(len(chunks), -(-then.at // chunks.chunk))
-    yield from results_of(work, _Chunks(cut * chunks.chunk, chunks.chunk))
-    if cut < len(chunks):
-        yield from results_of(then.change(totals),
-                              _Chunks(chunks.total, chunks.chunk, cut * chunks.chunk))
+    """The results of the chunks ``parts`` (before and after ``then.at``): the first from
+    ``work``, the rest from the work ``then.change(totals)`` returns once the first are added
+    to ``totals`` (the chunk loop adds each result before it asks for the next)."""
+    head, tail = parts
+    yield from results_of(work, head)
+    if len(tail):
+        yield from results_of(then.change(totals), tail)
 
 
 SLOW_START = 10.0  # seconds of a first chunk after which the run says it is still working
