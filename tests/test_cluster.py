@@ -122,6 +122,32 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(capsys):
     assert run(["simulate", "--variant", "bid", "--scheduler", "local:two"]) == 2
 
 
+def test_a_broadcast_that_never_ends_is_sent_again_then_refused(monkeypatch):
+    """A broadcast to a worker killed mid-send once waited 18 minutes (scatter's own timeout
+    bounds only the wait for workers): each try is bounded as a whole, then the query stops
+    with one line."""
+    import asyncio
+
+    from analyzer.compute import cluster as C
+    from analyzer.errors import UserError
+
+    class HangingClient:
+        tries = 0
+
+        async def _scatter(self, data, **kw):
+            HangingClient.tries += 1
+            await asyncio.sleep(3600)
+
+        def sync(self, func, *args, callback_timeout=None, **kw):
+            return asyncio.run(asyncio.wait_for(func(*args, **kw), callback_timeout))
+
+    monkeypatch.setattr(C, "SCATTER_TIMEOUT", 0.05)
+    start = time.monotonic()
+    with pytest.raises(UserError, match="did not take the query's data"):
+        C.DaskBackend(HangingClient())._everywhere(b"query")
+    assert HangingClient.tries == C.SCATTER_TRIES and time.monotonic() - start < 5
+
+
 class PicklingBackend:
     """Sends ``work`` through cloudpickle as Dask does, and runs it here."""
 

@@ -125,8 +125,12 @@ class DaskBackend:
         ``SCATTER_TIMEOUT`` seconds, then sends again to the workers still alive."""
         for _ in range(SCATTER_TRIES):
             try:
-                return self.client.scatter(data, broadcast=True, hash=False,
-                                           timeout=SCATTER_TIMEOUT)
+                # scatter's own timeout bounds only the wait for workers; a broadcast to a
+                # worker killed mid-send was seen waiting for 18 minutes, so the whole call
+                # is bounded (``callback_timeout`` of the client's sync)
+                return self.client.sync(self.client._scatter, data, broadcast=True,
+                                        hash=False, timeout=SCATTER_TIMEOUT,
+                                        callback_timeout=SCATTER_TIMEOUT)
             except TimeoutError:
                 continue
         raise UserError(f"the Dask cluster did not take the query's data in {SCATTER_TRIES} "
