@@ -231,12 +231,17 @@ def _yes(ag, seat, question, hand, cfg, rec):
 
 @njit(**NRT_FREE)
 def discard(ag, hands, hm, seat, card):
-    """``seat`` discards natural card ``card``: it leaves the hand, is dead, and the seat
-    remembers it (the other seats do not see it)."""
-    d = card_bit(card)
-    hands[seat] &= ~d
-    hm[M.DEAD] |= d
-    ag.know[K.DEAD + seat] |= d
+    """``seat`` discards natural card ``card`` (see :func:`discard_cards`)."""
+    discard_cards(ag, hands, hm, seat, card_bit(card))
+
+
+@njit(**NRT_FREE)
+def discard_cards(ag, hands, hm, seat, cards):
+    """``seat`` discards the natural mask ``cards``: they leave the hand, are dead, and the
+    seat remembers them (the other seats do not see them)."""
+    hands[seat] &= ~cards
+    hm[M.DEAD] |= cards
+    ag.know[K.DEAD + seat] |= cards
 
 
 @njit(**NRT_FREE)

@@ -4,7 +4,7 @@ auction. Each returns the 4-bit mask of seats that play, or -1 after a replay er
 
 from numba import njit
 
-from .auction import forced_card, pick_card, stop_here
+from .auction import discard_cards, forced_card, pick_card, stop_here
 from .bits import highest_bit, popcount
 from .codes import (
     ASK,
@@ -120,9 +120,8 @@ def take_dummy(ag, hands, rules, hm, rec, alone):
             dropped = choose_dummy_discard(ag.policies[decl, 0], ag.rng, combined, keep,
                                            rec[R.TRUMP], rules)
             hm[M.DUMMY_DISCARD] = dropped
-        hands[decl] = combined & ~dropped
-        hm[M.DEAD] |= dropped
-        ag.know[K.DEAD + decl] |= dropped
+        hands[decl] = combined
+        discard_cards(ag, hands, hm, decl, dropped)
     hands[3] = 0
     return True
 

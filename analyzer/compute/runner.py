@@ -12,11 +12,11 @@ Inside ``with cluster.scheduler("local:2")`` (or ``"tcp://host:port"``, see
 ``analyzer.compute.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a
 bounded number of tasks in flight. Instead of summing, a ``store`` (a :class:`ChunkStore`)
 may take each chunk's result and say which chunks it already holds (the strategy tables save
-theirs and resume). A run may change its work part-way (``then``, a
-:class:`Switch`): the odds query chooses each call's detail on its first deals and plays only
-the chosen ones on the rest; the progress, the size estimate and Ctrl-C see one run. A progress bar appears for runs longer than a second; Ctrl-C
-stops (cancelling tasks in flight) and returns the totals of the chunks finished so far,
-marked interrupted.
+theirs and resume). A run may change its work part-way (``then``, a :class:`Switch`): the
+odds query chooses each call's detail on its first deals and plays only the chosen ones on
+the rest; the progress, the size estimate and Ctrl-C see one run. A progress bar appears for
+runs longer than a second; Ctrl-C stops (cancelling tasks in flight) and returns the totals
+of the chunks finished so far, marked interrupted.
 """
 
 from __future__ import annotations
