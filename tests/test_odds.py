@@ -4,6 +4,7 @@ determinism, interval coverage, and clean errors."""
 import importlib
 import math
 import random
+import time
 
 import numpy as np
 import pandas as pd
@@ -179,8 +180,49 @@ def test_interrupt_keeps_the_chunks_done():
             raise KeyboardInterrupt
         return {"x": np.array([n])}
 
-    totals = run_chunks(10_000, work, chunk=100, progress=False)
+    totals = run_chunks(10_000, work, chunk=100, progress=False, pieces=False)
     assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
+
+
+def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
+    """A chunk runs as pieces that start small and grow while they are quick (progress and
+    Ctrl-C within a second, whatever a deal costs); the totals are those of whole chunks, a
+    precision stop happens at the same chunk, and Ctrl-C keeps the pieces done."""
+    from analyzer.compute import runner
+
+    monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
+    sizes = []
+
+    def work(first, n):
+        sizes.append(n)
+        indices = np.arange(first, first + n)
+        return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
+
+    whole = run_chunks(5_000, work, chunk=1024, progress=False, pieces=False)
+    sizes.clear()
+    cut = run_chunks(5_000, work, chunk=1024, progress=False)
+    assert sizes[0] == 16 and max(sizes) == 1024 and len(sizes) > 5
+    for key in whole.counts:
+        assert np.array_equal(whole.counts[key], cut.counts[key])
+
+    def enough(totals):
+        return totals.done >= 1500
+    for pieces in (False, True):
+        assert run_chunks(5_000, work, chunk=1024, progress=False, enough=enough,
+                          pieces=pieces).done == 2048
+
+    slow_sizes = []
+
+    def slow(first, n):
+        slow_sizes.append(n)
+        time.sleep(0.05 * 5 * n / 16)  # 16 deals take five pieces' time
+        if len(slow_sizes) == 4:
+            raise KeyboardInterrupt
+        return {"x": np.array([n])}
+
+    totals = run_chunks(1_000, slow, chunk=512, progress=False)
+    assert slow_sizes[:3] == [16, 8, 4] and totals.interrupted
+    assert totals.done == 28 and int(totals.counts["x"][0]) == 28
 
 
 def test_a_run_whose_work_changes_part_way_is_one_run():
@@ -207,7 +249,7 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
 
     with observed(lambda done, total: seen.append((done, total)), threading.Event()):
         totals = run_chunks(1_000, first_work, chunk=100, progress=False,
-                            then=Switch(250, change))
+                            then=Switch(250, change), pieces=False)
     assert told == [250] and totals.done == 1_000 and not totals.interrupted
     assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
     assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
@@ -217,7 +259,8 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
             raise KeyboardInterrupt
         return first_work(first, n)
 
-    totals = run_chunks(1_000, stopping, chunk=100, progress=False, then=Switch(250, change))
+    totals = run_chunks(1_000, stopping, chunk=100, progress=False, then=Switch(250, change),
+                        pieces=False)
     assert totals.interrupted and totals.done == 100 and told == [250]
 
 

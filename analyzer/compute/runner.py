@@ -22,7 +22,6 @@ of the chunks finished so far, marked interrupted.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import queue
 import signal
 import sys
@@ -95,12 +94,51 @@ def current_backend():
 
 
 def local_results(work: Callable, chunks: list, skip: Callable | None,
-                  waiting: Callable[[int, int, float], None] | None = None) -> Iterator:
-    """This process's backend: each chunk's result in order (None for a skipped chunk);
-    ``waiting(first, n, seconds)`` hears each step of a wait for a chunk."""
+                  waiting: Callable[[int, int, float], None] | None = None,
+                  pace: Pace | None = None) -> Iterator:
+    """This process's backend: ``(first, n, result, whole)`` for each piece of each chunk in
+    order (``result`` None for a skipped chunk; ``whole`` at a chunk's last piece). With a
+    ``pace``, a chunk runs as pieces sized to take about ``PIECE_SECONDS`` each, so progress
+    and Ctrl-C come within a second or two whatever a deal costs; otherwise whole.
+    ``waiting(first, n, seconds)`` hears each step of a wait for a piece."""
     for first, n in chunks:
-        yield None if skip is not None and skip(first, n) else _waited(work, first, n,
-                                                                       waiting)
+        if skip is not None and skip(first, n):
+            yield first, n, None, True
+            continue
+        if pace is None:
+            yield first, n, _waited(work, first, n, waiting), True
+            continue
+        at = first
+        while at < first + n:
+            size = min(pace.size, first + n - at)
+            began = time.perf_counter()
+            part = _waited(work, at, size, waiting)
+            pace.timed(size, time.perf_counter() - began)
+            at += size
+            yield at - size, size, part, at == first + n
+
+
+PIECE_SECONDS = 0.5  # what a piece of a chunk should take (progress, Ctrl-C, the page's cancel)
+
+
+class Pace:
+    """The size of a chunk's next piece: it starts small (a double-deck deal can take a tenth
+    of a second, a PIMC one seconds) and doubles while a piece takes under a quarter of
+    ``PIECE_SECONDS``, halves when one takes over twice it. Pieces only split the chunks:
+    the counts are sums of integers (and of quarters, exact in any order), so the totals do
+    not depend on them."""
+
+    def __init__(self, chunk: int, first: int = 16):
+        self.chunk, self.size = chunk, max(1, min(first, chunk))
+
+    def timed(self, n: int, seconds: float) -> None:
+        """A piece of ``n`` took ``seconds``: size the next one."""
+        if n < self.size:
+            return  # a chunk's short last piece says little
+        if seconds < PIECE_SECONDS / 4:
+            self.size = min(self.chunk, self.size * 2)
+        elif seconds > PIECE_SECONDS * 2:
+            self.size = max(1, self.size // 2)
 
 
 class _Helper:
@@ -201,32 +239,40 @@ class Switch:
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
                label: str = "dealing", store: ChunkStore | None = None,
-               then: Switch | None = None) -> Totals:
+               then: Switch | None = None, pieces: bool = True) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
     each to ``store``); stop early when ``enough(totals)`` says so (checked after each
-    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`)."""
+    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`). Here (not
+    on a cluster, not into a ``store``) each chunk runs as pieces (see :class:`Pace`) unless
+    ``pieces`` is False: ``work`` must then be fine with any ``n`` (exact mode's runs of
+    layouts are not)."""
     totals = Totals()
     start = time.perf_counter()
     chunks = _chunks(total, chunk)
     waiting = _slow_start(total, progress, label, enough is None)
     skip = None if store is None else store.skip
+    pace = Pace(chunk) if pieces and store is None else None
 
     def results_of(work: Callable, part: _Chunks) -> Iterator:
-        return (_backend.results(work, part, skip) if _backend is not None
-                else local_results(work, part, skip, waiting))
+        if _backend is None:
+            return local_results(work, part, skip, waiting, pace)
+        return ((first, n, result, True) for (first, n), result
+                in zip(part, _backend.results(work, part, skip), strict=False))
 
     if then is None:
         results = results_of(work, chunks)
     else:  # the switch at ``then.at`` exactly, so what it sees does not depend on ``chunk``
         cut = min(then.at, total)
         head, tail = _Chunks(cut, chunk), _Chunks(total, chunk, cut)
-        chunks = itertools.chain(head, tail)
         results = _switched(results_of, work, then, (head, tail), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
                enough)
+    watcher = getattr(_observer, "value", None)
+    if watcher is not None:
+        watcher[0](0, total)  # the size is known before the first piece is done
     try:
         with deferred_interrupts() as stop:
-            totals = _gather(chunks, results, totals, run, stop)
+            totals = _gather(results, totals, run, stop)
     except KeyboardInterrupt:
         totals.interrupted = True
     finally:
@@ -392,14 +438,19 @@ class _Run:
     enough: Callable[[Totals], bool] | None
 
 
-def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
-    """The chunk loop of :func:`run_chunks`: add (or collect) each result in chunk order,
-    show progress, and stop when ``run.enough`` says so or Ctrl-C set ``stop``."""
+ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against the limit
+
+
+def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
+    """The chunk loop of :func:`run_chunks`: add (or collect) each piece's result in order,
+    show progress, stop when Ctrl-C set ``stop`` (after any piece) or ``run.enough`` says so
+    (after a whole chunk, so where a run stops does not depend on the pieces)."""
     total, start, label = run.total, run.start, run.label
     bar = task = None
     watcher = getattr(_observer, "value", None)
+    checked = run.enough is not None  # a run to a precision has no fixed size to refuse
     try:
-        for (first, n), part in zip(chunks, results, strict=False):
+        for first, n, part, whole in results:
             if part is None:
                 totals.done += n
             elif run.collect is not None:
@@ -407,8 +458,8 @@ def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
                 totals.done += n
             else:
                 totals.add(part, n)
-            if bar is None and run.progress and time.perf_counter() - start > 1.0 and \
-                    first + n < total:
+            elapsed = time.perf_counter() - start
+            if bar is None and run.progress and elapsed > 1.0 and first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.completed:,}/{task.total:,} deals"),
                                TimeRemainingColumn(), transient=True,
@@ -422,9 +473,10 @@ def _gather(chunks, results, totals: Totals, run: _Run, stop) -> Totals:
             if stop.is_set():
                 totals.interrupted = True
                 break
-            if first == 0 and run.enough is None:
-                _check_estimate(n, total, time.perf_counter() - start, label)
-            if run.enough is not None and run.enough(totals):
+            if not checked and (elapsed >= ESTIMATE_AFTER or whole):
+                checked = True
+                _check_estimate(first + n, total, elapsed, label)
+            if whole and run.enough is not None and run.enough(totals):
                 break
     finally:
         if bar is not None:

@@ -293,7 +293,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     screen = None if exact or precision is not None or effort.all_details or \
         total <= SCREEN_DEALS or not has_details(d) else _Screening(d, seed)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=effort.progress,
+                        progress=effort.progress, pieces=not exact,
                         then=None if screen is None else Switch(SCREEN_DEALS, screen.choose))
     counts = totals.counts
     if not counts:
