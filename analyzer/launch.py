@@ -32,7 +32,10 @@ class Interrupts:
 
     def __call__(self, signum, frame):
         if self.watch is not None and self.watch.active:
-            print("interrupted while compiling the kernels: nothing was kept", file=sys.stderr,
+            done = self.watch.finished
+            kept = (f"the {done} kernels compiled so far are cached, the next run compiles "
+                    f"the rest") if done else "no kernel was compiled yet"
+            print(f"interrupted while compiling the kernels: {kept}", file=sys.stderr,
                   flush=True)
             os._exit(130)
         raise KeyboardInterrupt

@@ -9,15 +9,18 @@ from numba.core import event
 
 
 class CompileWatch(event.Listener):
-    """Counts the compilations under way (``active``) and the seconds spent compiling
-    (``seconds``), and calls ``on_first()`` when the first one of this process starts. Cache
-    loads fire nothing."""
+    """Counts the compilations under way (``active``), those finished (``finished``) and the
+    seconds spent compiling (``seconds``; ``spans`` when, by ``time.perf_counter``), and
+    calls ``on_first()`` when the first one of this process starts. Cache loads fire
+    nothing."""
 
     def __init__(self, on_first):
         self.on_first = on_first
         self.started = False
         self.active = 0
+        self.finished = 0
         self.seconds = 0.0
+        self.spans: list[tuple[float, float]] = []
         self._since = 0.0
 
     def on_start(self, ev):
@@ -32,8 +35,15 @@ class CompileWatch(event.Listener):
     def on_end(self, ev):
         """numba finished (or gave up) compiling a function."""
         self.active -= 1
+        self.finished += 1
         if not self.active:
-            self.seconds += time.perf_counter() - self._since
+            now = time.perf_counter()
+            self.seconds += now - self._since
+            self.spans.append((self._since, now))
+
+    def seconds_within(self, start: float, end: float) -> float:
+        """The seconds spent compiling between ``start`` and ``end`` (``perf_counter``)."""
+        return sum(max(0.0, min(b, end) - max(a, start)) for a, b in self.spans)
 
 
 def watch_compiles(on_first) -> CompileWatch:

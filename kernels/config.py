@@ -10,6 +10,7 @@ calls in another file does; so the default directory is keyed by a hash of every
 file, and any edit to kernels/ starts a fresh cache instead of loading stale machine code.
 """
 
+import functools
 import hashlib
 import os
 import sys
@@ -18,11 +19,13 @@ from pathlib import Path
 KERNELS_DIR = Path(__file__).resolve().parent
 
 
+@functools.cache
 def sources_hash() -> str:
-    """Short hash of the text of every kernels/*.py file."""
+    """Short hash of the text of every kernel source file (kernels/ and its sub-packages:
+    a stale cache would load silently), by their paths inside kernels/."""
     h = hashlib.sha256()
-    for path in sorted(KERNELS_DIR.glob("*.py")):
-        h.update(path.name.encode())
+    for path in sorted(KERNELS_DIR.rglob("*.py")):
+        h.update(path.relative_to(KERNELS_DIR).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -49,6 +52,9 @@ def default_cache_dir() -> Path:
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))
+# the cache of a kernel is found by the sources' hash, not by the checkout's path (see
+# kernels/cache_locator.py): two checkouts of one revision compile once
+os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = "kernels.cache_locator.SourcesKeyedLocator"
 if "numba" in sys.modules:
     # numba read its settings when it was imported (a test module or a user's script may
     # import it first): without this, it would cache beside the sources, by each file's own

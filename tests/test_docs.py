@@ -262,6 +262,7 @@ def table_rows(text: str, header: str) -> list[list[str]]:
                  if re.match(rf"\s+{re.escape(header)}\s\s", line))
     indent = len(lines[start]) - len(lines[start].lstrip())
     width = len(re.split(r"\s{2,}", lines[start].strip()))
+    first_end = indent + re.search(r"\s{2,}\S", lines[start][indent:]).end() - 1
     rows = []
     for line in lines[start + 1:]:
         if not line.strip() or not line[0].isspace():
@@ -269,7 +270,8 @@ def table_rows(text: str, header: str) -> list[list[str]]:
         cells = re.split(r"\s{2,}", line.strip())
         if len(cells) == width:
             rows.append(cells)
-        elif len(line) - len(line.lstrip()) == indent and rows:
+        elif len(line) - len(line.lstrip()) == indent and rows and len(cells) == 1 and \
+                len(line.rstrip()) <= first_end:  # a first cell wrapped onto this line
             rows[-1][0] += " " + cells[0]
         else:
             break

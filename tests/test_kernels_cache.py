@@ -67,3 +67,28 @@ def test_the_cache_is_the_kernels_own_when_numba_was_imported_first(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     used, wanted = done.stdout.split()
     assert Path(used).is_relative_to(wanted)
+
+
+def test_two_checkouts_of_the_same_kernels_share_one_cache(tmp_path):
+    """numba filed a kernel's cache by its source file's path, so a second checkout of the
+    same revision compiled every kernel again (minutes); the cache is now found by the
+    kernel sources' hash: the second checkout loads what the first compiled."""
+    import shutil
+
+    src = PROBE.parent.parent / "kernels"
+    code = ("import numpy as np\nfrom numba.core import event\nfrom kernels.bits import "
+            "popcount\ncompiled = []\nclass Heard(event.Listener):\n"
+            "    def on_start(self, ev): compiled.append(1)\n"
+            "    def on_end(self, ev): pass\nevent.register('numba:compile', Heard())\n"
+            "print(int(popcount(np.uint64(7))), len(compiled))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    seen = []
+    for name in ("one", "two"):
+        shutil.copytree(src, tmp_path / name / "kernels",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, cwd=tmp_path / name)
+        assert done.returncode == 0, done.stderr[-2000:]
+        seen.append(done.stdout.split())
+    assert seen[0][0] == seen[1][0] == "3"
+    assert int(seen[0][1]) > 0 and seen[1][1] == "0", seen  # compiled once, loaded once

@@ -418,9 +418,42 @@ def test_the_verdict_keys_are_always_there():
     no runner-up), so a script can read ``best["call"]`` and ``best["margin"]``."""
     keys = {"call", "trump", "detail", "ev", "runner_up", "runner_up_trump", "runner_up_detail",
             "margin", "margin_low", "margin_high", "too_close", "best", "label",
-            "runner_up_label"}
+            "runner_up_label", "same", "sentence"}
     r = odds("JH JD AH KH QH 9S", "bid", trump="H", bid="5", deals=200, others="points")
     assert set(r.best) == keys and r.best["runner_up"] is not None
+
+
+def test_a_dealers_discard_is_priced_discard_against_discard():
+    """Ordered up, the dealer's decision is the discard: every card of the six is an option
+    with its row and the verdict is between two discards (the answer used to be one row,
+    'discard (QH) +0.99', with no runner-up); two touching cards come to the same on every
+    deal, which is said instead of 'too close to call'."""
+    r = odds("9D KH QH AC KC", "knock", upcard="AD", seat="N", dealer="N",
+             auction="E pass, S order up", deals=1000, others="points")
+    assert sorted(r.options["detail"]) == sorted("9D KH QH AC KC AD".split())
+    b = r.best
+    assert b["call"] == b["runner_up"] == "discard" and b["detail"] != b["runner_up_detail"]
+    evs = dict(zip(r.options["detail"], r.options["ev"], strict=True))
+    assert evs["KH"] == evs["QH"]  # touching hearts: the same card once diamonds are trump
+    if {b["detail"], b["runner_up_detail"]} == {"KH", "QH"}:
+        assert b["same"] and b["sentence"].endswith("the same on every deal.")
+
+
+@pytest.mark.parametrize("v, words", [
+    (dict(label="order up S", runner_up=None, runner_up_label=None), "the only legal choice"),
+    (dict(label="order up S", runner_up="pass", runner_up_label="pass", same=False,
+          too_close=False, margin=0.912), "Order up S: worth about 0.9 points a hand more "
+                                          "than passing; sure."),
+    (dict(label="bid 5 H", runner_up="bid 4", runner_up_label="bid 4 H", same=False,
+          too_close=True, margin=0.03), "Bid 5 H or bid 4 H: too close to call (bid 5 H by "
+                                        "0.03 points"),
+    (dict(label="discard (QH)", runner_up="discard", runner_up_label="discard (KH)",
+          same=True, too_close=True, margin=0.0), "the same on every deal"),
+])
+def test_the_verdict_in_words(v, words):
+    from analyzer.questions.decide import verdict_sentence
+
+    assert words in verdict_sentence(v)
 
 
 def test_an_auction_a_person_makes_is_never_impossible(monkeypatch):

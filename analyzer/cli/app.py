@@ -8,7 +8,9 @@ import sys
 import typer
 
 from ..errors import UserError
+from . import help_layout
 
+help_layout.install()
 app = typer.Typer(
     help="Euchre strategy analyzer: rules, odds, double-dummy solving and simulation for Bid, "
          "Ghost Hand, Cutthroat and Knock Euchre.",
@@ -37,7 +39,11 @@ def _click_error(e: Exception) -> int | None:
             names.append(ctx.info_name or ctx.command.name)
             ctx = ctx.parent
         hint = f" (see 'euchre {' '.join(reversed(names))} --help')" if names else ""
-        print(f"error: {' '.join(e.format_message().split())}{hint}", file=sys.stderr)
+        message = e.format_message()
+        if "NoSuchOption" in {c.__name__ for c in type(e).__mro__}:
+            close = help_layout.close_options(e.option_name, e.possibilities or ())
+            message = e.message + (f"; did you mean {' or '.join(close)}?" if close else "")
+        print(f"error: {' '.join(message.split())}{hint}", file=sys.stderr)
         return 2
     if "Abort" in names:
         print(NOTHING_KEPT, file=sys.stderr)
@@ -49,11 +55,19 @@ NOTHING_KEPT = "interrupted before anything was finished: nothing was kept"
 COMPILES = None  # the CompileWatch of this run of the command line (seconds spent compiling)
 
 
-def compile_note() -> str:
-    """``" (+N s compiling the kernels, a first run only)"`` when this run compiled for more
-    than a second: a header's time then counts only the question."""
-    seconds = COMPILES.seconds if COMPILES is not None else 0.0
-    return f" (+{seconds:.0f} s compiling the kernels, a first run only)" if seconds > 1 else ""
+def timing_text(seconds: float) -> str:
+    """A run's time as a header says it: ``"1.7 s"``, or, when this run compiled kernels for
+    more than a second, the question's own seconds (those spent compiling during the
+    ``seconds`` that just ended taken out) and the compiling apart: ``"1.7 s (+104 s
+    compiling the kernels, a first run only)"``."""
+    compiled = COMPILES.seconds if COMPILES is not None else 0.0
+    if compiled <= 1:
+        return f"{seconds:.1f} s"
+    import time
+
+    now = time.perf_counter()
+    own = max(0.0, seconds - COMPILES.seconds_within(now - seconds, now))
+    return f"{own:.1f} s (+{compiled:.0f} s compiling the kernels, a first run only)"
 
 
 def _cut_short(e: BaseException) -> bool:
@@ -108,8 +122,8 @@ def run(argv: list[str]) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-COMPILING = ("compiling the kernels for this machine (a kernel changed since they were "
-             "cached): a minute or more")
+COMPILING = ("compiling the kernels this run needs that are not cached yet (a first run, one "
+             "interrupted while compiling, or a new version of the kernels): a minute or more")
 
 
 def _say_compiling() -> None:

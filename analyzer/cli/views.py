@@ -18,7 +18,7 @@ from ..game.records import Record, contract_text, to_json
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
 from ..stats import percent_text
-from .app import compile_note
+from .app import timing_text
 
 
 def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> str:
@@ -35,7 +35,8 @@ def whole_numbers(table: Table) -> Table:
     but the first (the labels, which wrap instead) is as wide as its widest cell and does
     not wrap."""
     for column in table.columns[1:]:
-        widest = max([len(str(c)) for c in column.cells] + [len(str(column.header))])
+        widest = max([len(str(c)) for c in column.cells] +
+                     [len(line) for line in str(column.header).splitlines()])
         column.no_wrap = True
         column.min_width = widest
     if table.columns:
@@ -61,7 +62,7 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     valued = f" (its values from {r.others_play} play)" \
         if r.others_play not in (None, r.method) else ""
     console.print(f"{how}, {play}, later calls by the {r.others} strategy{valued}, seed {r.seed}, "
-                  f"rules: {changed}; {r.seconds:.1f} s{compile_note()}{fit}")
+                  f"rules: {changed}; {timing_text(r.seconds)}{fit}")
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))
     console.print(whole_numbers(_options_table(r, details)))
@@ -112,7 +113,9 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     kinds = [k for k in SHOWN_OUTCOMES if k != "redeal" or redeal]
     rows = options.to_dict(orient="records")
     names = [_call_name(row) for row in rows]
-    cols = ["call", "net points", "vs best", *(f"{SHOWN_OUTCOMES[k]} %" for k in kinds)]
+    # two-line headers: seven columns of figures and the calls fit 80 columns
+    cols = ["call", "net\npoints", "vs\nbest",
+            *(f"{SHOWN_OUTCOMES[k].replace(' ', chr(10), 1)} %" for k in kinds)]
     t = Table(*cols, box=None,
               title="Every call, played out on the same deals (we = your side"
                     + ("; gets: the card the ask most often brings back)" if
@@ -139,7 +142,9 @@ def _print_verdict(console: Console, r: OddsResult) -> None:
         margin = f"{b['margin']:+.2f}" + ("" if r.exact else
                                           f" [{b['margin_low']:+.2f}, {b['margin_high']:+.2f}]")
         line += f", {margin} against {other}"
-        if b["too_close"]:
+        if b.get("same"):
+            line += ": the same on every deal"
+        elif b["too_close"]:
             line += ": too close to call"
     console.print(line)
 

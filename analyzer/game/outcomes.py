@@ -15,8 +15,10 @@ from .variants import Rules
 
 PROBABILITIES = ("we_declare", "we_make", "we_march", "we_euchred", "they_make",
                  "they_euchred", "redeal")
+# the chances an answer shows, in words (redeal: if any): every way a hand can end, so a row
+# adds up to 100%
 SHOWN_OUTCOMES = {"we_make": "we make", "we_euchred": "we're set", "they_make": "they make",
-                  "redeal": "redeal"}  # the chances an answer shows, in words (redeal: if any)
+                  "they_euchred": "they're set", "redeal": "redeal"}
 
 
 def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:

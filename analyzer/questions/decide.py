@@ -193,7 +193,10 @@ def best_per_call(d: Decision, counts: dict) -> list[int]:
     """The option indices that stand for the calls: for each call (its name and trump), the
     option with the most net points among its details (the dealer's discards, the 6-ask's
     card given away), in the options' order. A call is compared with other calls at its best
-    detail; the details themselves are not calls."""
+    detail; the details themselves are not calls — unless they are all the decision has (a
+    dealer's discard once the auction is over): then every one stands for itself."""
+    if len({(o.name, o.trump_text) for o in d.options}) == 1:
+        return list(range(len(d.options)))
     best: dict = {}
     for i, opt in enumerate(d.options):
         key = (opt.name, opt.trump_text)
@@ -231,8 +234,10 @@ def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
 def verdict(d: Decision, counts: dict, exact: bool) -> dict:
     """The best call (at its best detail) against the runner-up call on the same deals: the
     difference with its 95% interval, and whether that interval holds 0 (too close to call).
-    Every key is always there: the runner-up's are None when only one call is legal.
-    ``best`` repeats ``call`` (its name until this release; kept for one release)."""
+    Every key is always there: the runner-up's are None when only one call is legal;
+    ``same`` says the two came to the same net points on every deal (a verdict between them
+    means nothing). ``best`` repeats ``call`` (its name until this release; kept for one
+    release); ``sentence`` is the verdict as a player would say it."""
     if not d.options:
         return {}
     calls = best_per_call(d, counts)
@@ -242,19 +247,48 @@ def verdict(d: Decision, counts: dict, exact: bool) -> dict:
            "detail": d.options[best].detail,
            "ev": float(counts["net"][best] / max(1, counts["accepted"])),
            "runner_up": None, "runner_up_trump": None, "runner_up_detail": None,
-           "margin": None, "margin_low": None, "margin_high": None, "too_close": None}
+           "margin": None, "margin_low": None, "margin_high": None, "too_close": None,
+           "same": None}
     if len(order) > 1:
         second = order[1]
         diff, lo, hi = paired(counts, best, second, exact)
         close = diff <= 0 if exact else lo <= 0
         out.update(runner_up=d.options[second].name, runner_up_trump=d.options[second].trump_text,
                    runner_up_detail=d.options[second].detail, margin=diff, margin_low=lo,
-                   margin_high=hi, too_close=bool(close))
+                   margin_high=hi, too_close=bool(close),
+                   same=bool(same_on_every_deal(counts, best, second)))
     out["best"] = out["call"]
     out["label"] = option_label(out["call"], out["trump"], out["detail"])
     out["runner_up_label"] = None if out["runner_up"] is None else option_label(
         out["runner_up"], out["runner_up_trump"], out["runner_up_detail"])
+    out["sentence"] = verdict_sentence(out, exact)
     return out
+
+
+def same_on_every_deal(counts: dict, a: int, b: int) -> bool:
+    """Whether options ``a`` and ``b`` scored the same net points on every deal (their paired
+    differences are all 0: the sum of their squares is)."""
+    p = counts["products"]
+    return bool(counts["net"][a] == counts["net"][b] and p[a, a] - 2 * p[a, b] + p[b, b] == 0)
+
+
+def verdict_sentence(v: dict, exact: bool = False) -> str:
+    """The verdict ``v`` (:func:`verdict`'s dict) as a player would say it: ``"Order up S:
+    worth about 0.9 points a hand more than passing; sure."``"""
+    best = v["label"][:1].upper() + v["label"][1:]
+    if v["runner_up"] is None:
+        return f"{best}: the only legal choice here."
+    other = "passing" if v["runner_up_label"] == "pass" else v["runner_up_label"]
+    if v["same"]:
+        return f"{best} or {other}: the same on every deal."
+    margin = v["margin"]
+    size = f"{margin:.2f}" if abs(margin) < 0.1 else f"{margin:.1f}"
+    if exact:
+        return f"{best}: exactly {size} points a hand more than {other} (every layout)."
+    if v["too_close"]:
+        return (f"{best} or {other}: too close to call ({v['label']} by {margin:.2f} points a "
+                f"hand, within the margin of error).")
+    return f"{best}: worth about {size} points a hand more than {other}; sure."
 
 
 def trick_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
