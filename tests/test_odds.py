@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from analyzer.compute.query import run_query
-from analyzer.compute.runner import run_chunks
+from analyzer.compute.runner import in_whole_chunks, run_chunks
 from analyzer.compute.solver import solve_positions
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
@@ -180,7 +180,7 @@ def test_interrupt_keeps_the_chunks_done():
             raise KeyboardInterrupt
         return {"x": np.array([n])}
 
-    totals = run_chunks(10_000, work, chunk=100, progress=False, pieces=False)
+    totals = run_chunks(10_000, in_whole_chunks(work), chunk=100, progress=False)
     assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
 
 
@@ -198,7 +198,8 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
         indices = np.arange(first, first + n)
         return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
 
-    whole = run_chunks(5_000, work, chunk=1024, progress=False, pieces=False)
+    whole = run_chunks(5_000, in_whole_chunks(lambda first, n: work(first, n)), chunk=1024,
+                       progress=False)
     sizes.clear()
     cut = run_chunks(5_000, work, chunk=1024, progress=False)
     assert sizes[0] == 16 and max(sizes) == 1024 and len(sizes) > 5
@@ -207,9 +208,8 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
 
     def enough(totals):
         return totals.done >= 1500
-    for pieces in (False, True):
-        assert run_chunks(5_000, work, chunk=1024, progress=False, enough=enough,
-                          pieces=pieces).done == 2048
+    for each in (in_whole_chunks(lambda first, n: work(first, n)), work):
+        assert run_chunks(5_000, each, chunk=1024, progress=False, enough=enough).done == 2048
 
     slow_sizes = []
 
@@ -248,8 +248,8 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
         return second_work
 
     with observed(lambda done, total: seen.append((done, total)), threading.Event()):
-        totals = run_chunks(1_000, first_work, chunk=100, progress=False,
-                            then=Switch(250, change), pieces=False)
+        totals = run_chunks(1_000, in_whole_chunks(first_work), chunk=100, progress=False,
+                            then=Switch(250, change))
     assert told == [250] and totals.done == 1_000 and not totals.interrupted
     assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
     assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
@@ -259,8 +259,8 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
             raise KeyboardInterrupt
         return first_work(first, n)
 
-    totals = run_chunks(1_000, stopping, chunk=100, progress=False, then=Switch(250, change),
-                        pieces=False)
+    totals = run_chunks(1_000, in_whole_chunks(stopping), chunk=100, progress=False,
+                        then=Switch(250, change))
     assert totals.interrupted and totals.done == 100 and told == [250]
 
 

@@ -179,3 +179,39 @@ def bench_cluster_cmd(
     console.print(f"  throughput ratio {100 * figures['throughput_ratio']:.0f}%, identical "
                   f"results: {figures['identical']}")
 
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    clients: Annotated[int, typer.Option(help="Clients asking at once.", min=1, max=200)] = 10,
+    requests: Annotated[int, typer.Option(help="Questions in all (the README's knock "
+                                          "question, 10,000 deals, each its own seed).",
+                                          min=1, max=10_000)] = 50,
+    json_out: JsonOption = False,
+):
+    """Load the page's server: start `euchre serve`, ask it from many clients at once over
+    loopback, and print how many were answered or told to retry, the median and slowest
+    request, questions a second, the server's peak memory and how fast it stops.
+
+      euchre bench serve
+
+      euchre bench serve --clients 20 --requests 100 --json
+    """
+
+    from ..bench_serve import bench_serve
+
+    with console.status("benchmarking") as status:
+        figures = bench_serve(clients, requests,
+                              progress=lambda what: status.update(f"timing {what}"))
+    if json_out:
+        print_json(figures)
+        return
+    console.print(f"{figures['requests']} questions from {figures['clients']} clients at once: "
+                  f"{figures['answered']} answered, {figures['refused_with_retry_after']} told "
+                  f"to retry (409, Retry-After), {figures['other']} other")
+    console.print(f"  each request: median {figures['median_s']:.2f} s, slowest "
+                  f"{figures['slowest_s']:.2f} s; all in {figures['wall_s']:.1f} s "
+                  f"({figures['per_s']:.1f} questions a second)")
+    peak = figures["peak_memory_mb"]
+    console.print(f"  server peak memory {peak:.0f} MB" if peak else "  server peak memory: -")
+    console.print(f"  stopped {figures['stop_s']:.1f} s after SIGTERM")

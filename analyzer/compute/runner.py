@@ -118,6 +118,13 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
             yield at - size, size, part, at == first + n
 
 
+def in_whole_chunks(work: Callable[[int, int], dict]) -> Callable[[int, int], dict]:
+    """Mark ``work`` as one that must run whole chunks, never pieces (see :func:`run_chunks`);
+    returns it."""
+    work.whole_chunks = True
+    return work
+
+
 PIECE_SECONDS = 0.5  # what a piece of a chunk should take (progress, Ctrl-C, the page's cancel)
 
 
@@ -239,19 +246,19 @@ class Switch:
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
                label: str = "dealing", store: ChunkStore | None = None,
-               then: Switch | None = None, pieces: bool = True) -> Totals:
+               then: Switch | None = None) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
     each to ``store``); stop early when ``enough(totals)`` says so (checked after each
     chunk, in order); ``then``: the work changes part-way (see :class:`Switch`). Here (not
-    on a cluster, not into a ``store``) each chunk runs as pieces (see :class:`Pace`) unless
-    ``pieces`` is False: ``work`` must then be fine with any ``n`` (exact mode's runs of
-    layouts are not)."""
+    on a cluster, not into a ``store``) each chunk runs as pieces (see :class:`Pace`), unless
+    ``work`` is marked :func:`in_whole_chunks` (exact mode's runs of layouts must not be
+    cut)."""
     totals = Totals()
     start = time.perf_counter()
     chunks = _chunks(total, chunk)
     waiting = _slow_start(total, progress, label, enough is None)
     skip = None if store is None else store.skip
-    pace = Pace(chunk) if pieces and store is None else None
+    pace = Pace(chunk) if store is None and not getattr(work, "whole_chunks", False) else None
 
     def results_of(work: Callable, part: _Chunks) -> Iterator:
         if _backend is None:

@@ -100,48 +100,50 @@ class RulesError(UserError):
 @dataclass(frozen=True)
 class OptionSpec:
     """One house-rule option: its name, type, help, and the variants that have it with their
-    defaults (``None`` as a default means "derived", see ``Rules``)."""
+    defaults (``None`` as a default means "derived", see ``Rules``), and its name in words
+    (the page's label)."""
 
     name: str
     kind: type
     help: str
     defaults: dict
+    label: str = ""
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("stick_the_dealer", bool,
                "the dealer may not pass when everyone else has (must bid 3 / must name trump)",
-               {"bid": False, "cutthroat": False, "knock": True}),
+               {"bid": False, "cutthroat": False, "knock": True}, "stick the dealer"),
     OptionSpec("ace_no_face", bool,
                "a player dealt an ace and no J, Q or K may call a redeal",
-               {"bid": False}),
+               {"bid": False}, "ace-no-face redeal"),
     OptionSpec("joker", bool,
                "add a joker, always the highest trump (25 cards)",
-               {"bid": False, "knock": False}),
+               {"bid": False, "knock": False}, "joker"),
     OptionSpec("double_deck", bool,
                "48 cards, 12 each; bids 3 to 11, then 12-ask and 12-moon",
-               {"bid": False}),
+               {"bid": False}, "double deck (48 cards)"),
     OptionSpec("deck32", bool,
                "32-card deck: add the 7s and 8s (the kitty grows to 12)",
-               {"cutthroat": False, "knock": False}),
+               {"cutthroat": False, "knock": False}, "32-card deck (7s and 8s)"),
     OptionSpec("failed_moon_points", int,
                "points lost by a failed moon (default: the bid, 6; 12 with the double deck)",
-               {"bid": None, "ghost": 6}),
+               {"bid": None, "ghost": 6}, "points lost by a failed moon"),
     OptionSpec("name_turned_down", bool,
                "round 2 may name the suit of the turned-down upcard",
-               {"cutthroat": False, "knock": False}),
+               {"cutthroat": False, "knock": False}, "may name the turned-down suit"),
     OptionSpec("lone_maker_march_points", int,
                "points for a lone maker who takes all five (default 3, no bonus)",
-               {"cutthroat": 3}),
+               {"cutthroat": 3}, "points for a lone maker's march"),
     OptionSpec("lone_defender", bool,
                "a defender may go alone (their partner sits out)",
-               {"knock": False}),
+               {"knock": False}, "a defender may go alone"),
     OptionSpec("lone_defender_points", int,
                "points when a lone defender euchres the makers (needs --lone-defender)",
-               {"knock": 4}),
+               {"knock": 4}, "points for a lone defender's euchre"),
     OptionSpec("win_by_two", bool,
                "the game must be won by 2 points",
-               {"knock": False}),
+               {"knock": False}, "win by two"),
 )
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 

@@ -22,7 +22,15 @@ from kernels.slots import PT
 
 from ..compute.effort import Effort
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
-from ..compute.runner import DEFAULT_CHUNK, Switch, Totals, duration_text, run_chunks, using_threads
+from ..compute.runner import (
+    DEFAULT_CHUNK,
+    Switch,
+    Totals,
+    duration_text,
+    in_whole_chunks,
+    run_chunks,
+    using_threads,
+)
 from ..errors import UserError
 from ..game import notation
 from ..game.auction import DecisionPoint, heard_text, parse_heard
@@ -249,11 +257,12 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
 
 
 def _work(d: Decision, seed: int, exact: bool):
-    """The pure work function of a chunk (it may run on a cluster worker)."""
+    """The pure work function of a chunk (it may run on a cluster worker); exact mode's runs
+    whole chunks (its runs of layouts share the solver's table)."""
     def work(first: int, count: int) -> dict:
         return chunk_counts(d, run_query(d.query, seed, first, count, exact))
 
-    return work
+    return in_whole_chunks(work) if exact else work
 
 
 def exact_estimate(d: Decision, seed: int = 0, sample: int | None = None) -> tuple[int, float]:
@@ -293,7 +302,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     screen = None if exact or precision is not None or effort.all_details or \
         total <= SCREEN_DEALS or not has_details(d) else _Screening(d, seed)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=effort.progress, pieces=not exact,
+                        progress=effort.progress,
                         then=None if screen is None else Switch(SCREEN_DEALS, screen.choose))
     counts = totals.counts
     if not counts:

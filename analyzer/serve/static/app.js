@@ -1,50 +1,93 @@
-// The page of `euchre serve`. Every rule comes from the server: the variants and house rules
-// (/api/spec), the deck, whose turn it is and the calls they may say (/api/table), the
-// answers (/api/jobs/odds, /api/review). This script only draws them and remembers clicks.
+// The page of `euchre serve`. Every rule comes from the server: the variants, house rules,
+// ways to play and strategies (/api/spec); the deck, the rules in force, whose turn it is and
+// the calls they may say (/api/table); the answers (/api/jobs/odds, /api/practice,
+// /api/review). This script only draws them and remembers clicks.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: null,
-                hand: [], upcard: null, calls: [], deck: [], table: null, job: null };
+                hand: [], upcard: null, calls: [], deck: [], table: null, job: null,
+                tableRequest: 0 };
+
+// ---------------------------------------------------------------- small helpers
+
 function cardButtonText(text) { return text.replace("T", "10"); }
 
 // a card drawn as a card: ``card`` is an entry of the server's deck ({id, text, red})
 function cardSpan(card) {
   const span = document.createElement("span");
-  span.textContent = cardButtonText(card.text) + " ";
-  if (card.red) span.className = "red";
+  span.textContent = cardButtonText(card.text);
+  span.className = "card-text" + (card.red ? " red" : "");
   return span;
+}
+
+function cardsInto(box, texts) {
+  box.textContent = "";
+  for (const t of texts) {
+    const card = state.deck.find((c) => c.text === t) || { text: t, red: /[HD]$/.test(t) };
+    box.append(cardSpan(card), " ");
+  }
+}
+
+class HttpError extends Error {
+  constructor(message, status, retryAfter) { super(message); this.status = status; this.retryAfter = retryAfter; }
 }
 
 async function getJSON(url, options) {
   const response = await fetch(url, options);
   let body = null;
   try { body = await response.json(); } catch (e) { body = { error: `HTTP ${response.status}` }; }
-  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    throw new HttpError(body.error || `HTTP ${response.status}`, response.status,
+                        response.headers.get("Retry-After"));
+  }
   return body;
 }
 
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "className") e.className = v; else if (k === "dataset") Object.assign(e.dataset, v);
+    else e.setAttribute(k, v);
+  }
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 function showError(message) { $("error").textContent = message || ""; }
+
+function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
+// a share with a tenth, or two significant figures below 1% (as the command line prints it)
+function sharePct(x) { return x > 0 && x < 0.01 ? (100 * x).toPrecision(2) + "%" : pct(x); }
+function pts(x) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + x.toFixed(2); }
+function seconds(s) { return s < 90 ? `${Math.ceil(s)} s` : `${Math.round(s / 60)} min`; }
 
 // ---------------------------------------------------------------- the question as parameters
 
 function cardText(id) { return state.deck.find((c) => c.id === id)?.text; }
 
-function questionParams(withRun) {
-  const p = new URLSearchParams();
+function rulesParams(p) {
   p.set("variant", state.variant);
   for (const [name, value] of Object.entries(state.rules)) p.set(name, value);
+  return p;
+}
+
+function tableParams() {
+  const p = rulesParams(new URLSearchParams());
   if (state.seat) p.set("seat", state.seat);
   if (state.dealer) p.set("dealer", state.dealer);
   if (state.upcard !== null) p.set("upcard", cardText(state.upcard));
   if (state.calls.length) p.set("auction", state.calls.join(", "));
-  if (withRun) {
-    p.set("hand", state.hand.map(cardText).join(" "));
-    p.set("deals", $("deals").value);
-    p.set("seed", $("seed").value);
-    p.set("method", $("method").value);
-    p.set("others", $("others").value);
-  }
+  return p;
+}
+
+function questionParams() {
+  const p = tableParams();
+  p.set("hand", state.hand.map(cardText).join(" "));
+  p.set("deals", $("deals").value || String(state.table?.deals ?? state.spec.deals));
+  p.set("seed", $("seed").value || "0");
+  p.set("method", $("method").value);
+  p.set("others", $("others").value);
   return p;
 }
 
@@ -54,85 +97,116 @@ function buildRules() {
   const box = $("house-rules");
   box.textContent = "";
   const variant = state.spec.variants[state.variant];
+  const inForce = state.table?.rules ?? {};
   for (const opt of variant.options) {
-    const label = document.createElement("label");
-    label.title = opt.help;
-    const input = document.createElement("input");
-    input.id = "rule-" + opt.name;
+    const row = el("div", { className: "rule" });
+    const label = el("label");
+    const input = el("input", { id: "rule-" + opt.name });
     if (opt.kind === "bool") {
       input.type = "checkbox";
       input.checked = state.rules[opt.name] !== undefined ? state.rules[opt.name] === "true"
-                                                           : Boolean(opt.default);
+                                                           : Boolean(inForce[opt.name] ?? opt.default);
       input.addEventListener("change", () => { state.rules[opt.name] = String(input.checked);
                                                resetCards(); refresh(); });
     } else {
       input.type = "number";
       input.min = "0";
-      input.value = state.rules[opt.name] ?? (opt.default ?? "");
+      input.inputMode = "numeric";
+      input.value = state.rules[opt.name] ?? (inForce[opt.name] ?? opt.default ?? "");
       input.addEventListener("change", () => { state.rules[opt.name] = input.value; refresh(); });
     }
-    label.append(input, " " + opt.name.replaceAll("_", " "));
-    box.append(label);
+    label.append(input, " " + opt.label);
+    const help = el("small", { className: "rule-help", id: "help-" + opt.name }, opt.help);
+    help.hidden = true;
+    const toggle = el("button", { type: "button", className: "help-toggle",
+                                  "aria-label": "what " + opt.label + " means" }, "?");
+    toggle.addEventListener("click", () => { help.hidden = !help.hidden; });
+    row.append(label, " ", toggle, help);
+    box.append(row);
   }
   $("pick-upcard-label").hidden = !variant.upcard;
   $("upcard-line").hidden = !variant.upcard;
 }
 
-function buildSeats() {
-  const grid = $("table-diagram");
+// the number boxes show the rules in force (a double deck's failed moon costs 12, not 6)
+function showRulesInForce() {
+  const inForce = state.table?.rules ?? {};
+  for (const opt of state.spec.variants[state.variant].options) {
+    const input = $("rule-" + opt.name);
+    if (!input || state.rules[opt.name] !== undefined || !(opt.name in inForce)) continue;
+    if (opt.kind === "bool") input.checked = Boolean(inForce[opt.name]);
+    else input.value = inForce[opt.name];
+  }
+}
+
+const WHERE = { N: 2, W: 4, E: 6, S: 8 };
+
+// the table: the four places, the dealer's chip, and the upcard on the felt by the dealer
+function drawTable(grid, seats, opts) {
   grid.textContent = "";
-  const seats = state.spec.variants[state.variant].seats;
-  const where = { N: 2, W: 4, E: 6, S: 8 };
   for (let cell = 1; cell <= 9; cell++) {
-    const div = document.createElement("div");
-    const seat = Object.keys(where).find((s) => where[s] === cell);
-    if (cell === 5) div.className = "felt";
-    if (seat) {
-      div.className = "seat" + (seats.includes(seat) ? "" : " absent")
-        + (state.seat === seat ? " you" : "") + (state.dealer === seat ? " dealer" : "");
-      div.id = "seat-" + seat;
-      const name = document.createElement("b");
-      name.textContent = seat;
-      const you = document.createElement("button");
-      you.type = "button"; you.textContent = "you"; you.id = "you-" + seat;
-      you.className = state.seat === seat ? "on" : "";
-      you.addEventListener("click", () => { state.seat = seat; state.calls = []; redraw(); });
-      const dealer = document.createElement("button");
-      dealer.type = "button"; dealer.textContent = "dealer"; dealer.id = "dealer-" + seat;
-      dealer.className = state.dealer === seat ? "on" : "";
-      dealer.addEventListener("click", () => { state.dealer = seat; state.calls = []; redraw(); });
-      div.append(name, document.createElement("br"), you, " ", dealer);
+    const seat = Object.keys(WHERE).find((s) => WHERE[s] === cell);
+    const div = el("div");
+    if (cell === 5) {
+      div.className = "felt" + (opts.dealer ? " toward-" + opts.dealer : "");
+      if (opts.upcard) {
+        const card = state.deck.find((c) => c.text === opts.upcard) || { text: opts.upcard, red: /[HD]$/.test(opts.upcard) };
+        const up = el("span", { className: "upcard" + (card.red ? " red" : ""), id: grid.id + "-upcard" },
+                      cardButtonText(card.text));
+        div.append(up, el("small", {}, "upcard"));
+      }
+    } else if (seat) {
+      const here = seats.includes(seat);
+      div.className = "seat" + (here ? "" : " absent") + (opts.you === seat ? " you" : "");
+      div.id = grid.id + "-seat-" + seat;
+      div.append(el("b", {}, seat));
+      if (opts.dealer === seat) div.append(" ", el("span", { className: "chip" }, "dealer"));
+      if (opts.you === seat) div.append(" ", el("span", { className: "chip you-chip" }, "you"));
+      if (opts.buttons && here) opts.buttons(div, seat);
     }
     grid.append(div);
   }
+}
+
+function buildSeats() {
+  const seats = state.spec.variants[state.variant].seats;
+  drawTable($("table-diagram"), seats, {
+    you: state.seat, dealer: state.dealer,
+    upcard: state.upcard !== null ? cardText(state.upcard) : null,
+    buttons: (div, seat) => {
+      const line = el("div", { className: "seat-buttons" });
+      const you = el("button", { type: "button", id: "you-" + seat,
+                                 className: state.seat === seat ? "on" : "" }, "you");
+      you.addEventListener("click", () => { state.seat = seat; state.calls = []; redraw(); });
+      const dealer = el("button", { type: "button", id: "dealer-" + seat,
+                                    className: state.dealer === seat ? "on" : "" }, "dealer");
+      dealer.addEventListener("click", () => { state.dealer = seat; state.calls = []; redraw(); });
+      line.append(you, dealer);
+      div.append(line);
+    },
+  });
 }
 
 function buildDeck() {
   const box = $("deck");
   box.textContent = "";
   const size = state.table ? state.table.hand_size : 0;
+  const picking = document.querySelector("input[name=pick]:checked").value;
   for (const card of state.deck) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "card " + (card.red ? "red" : "black");
-    b.textContent = cardButtonText(card.text);
-    b.dataset.card = card.text;
-    b.id = "card-" + card.id;
+    const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black"),
+                             id: "card-" + card.id, dataset: { card: card.text } },
+                 cardButtonText(card.text));
     const inHand = state.hand.includes(card.id);
     if (inHand) b.classList.add("in-hand");
     if (state.upcard === card.id) b.classList.add("is-upcard");
-    const picking = document.querySelector("input[name=pick]:checked").value;
     b.disabled = (picking === "hand" && !inHand && (state.upcard === card.id || state.hand.length >= size))
               || (picking === "upcard" && inHand);
     b.addEventListener("click", () => clickCard(card.id));
     box.append(b);
   }
   $("hand-count").textContent = `(${state.hand.length} of ${size})`;
-  $("hand-text").textContent = "";
-  const byId = (id) => state.deck.find((c) => c.id === id);
-  state.hand.forEach((id) => $("hand-text").append(cardSpan(byId(id))));
-  $("upcard-text").textContent = "";
-  if (state.upcard !== null) $("upcard-text").append(cardSpan(byId(state.upcard)));
+  cardsInto($("hand-text"), state.hand.map(cardText));
+  cardsInto($("upcard-text"), state.upcard !== null ? [cardText(state.upcard)] : []);
 }
 
 function clickCard(id) {
@@ -148,48 +222,65 @@ function clickCard(id) {
   redraw();
 }
 
+function callButton(seat, call, mine) {
+  const b = el("button", { type: "button", className: "call" + (mine ? " mine" : ""),
+                           dataset: { call, seat } }, call);
+  b.addEventListener("click", () => { state.calls.push(`${seat} ${call}`); refresh(); });
+  return b;
+}
+
+const ASK_WORDS = { call: "What should I call?", discard: "Which card should I discard?",
+                    defend: "Should I defend alone?" };
+
 function buildCalls() {
   const box = $("calls");
   box.textContent = "";
   const t = state.table;
   $("auction-text").textContent = state.calls.length ? state.calls.join(", ") : "nothing yet";
-  if (!t || !state.seat || !state.dealer) {
+  $("ask-button").textContent = ASK_WORDS[t?.your_turn ? t.decision : "call"] || ASK_WORDS.call;
+  if (!t || !state.seat || !state.dealer || (t.upcard && state.upcard === null)) {
     $("turn-line").textContent = "Choose your seat, the dealer" +
       (state.spec.variants[state.variant].upcard ? " and the upcard" : "") + " first.";
     return;
   }
-  if (t.turn === null) { $("turn-line").textContent = "The bidding is over."; return; }
+  if (t.turn === null) { $("turn-line").textContent = "The bidding is over: nothing is left for you to decide."; return; }
   if (t.your_turn) {
-    $("turn-line").textContent = `Your turn (${t.turn}): ask what to call.`;
+    const what = t.decision === "discard" ? "which card to discard" : t.decision === "defend" ? "whether to defend alone" : "what to call";
+    $("turn-line").textContent = `Your turn (${t.turn}): ask ${what} below` +
+      (t.calls.length ? " — or, to ask about a later turn, tap what you said:" : ".");
+    for (const call of t.calls) box.append(callButton(t.turn, call, true));
     return;
   }
-  $("turn-line").textContent = `${t.turn} to call: click what they said.`;
-  for (const call of t.calls) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = call;
-    b.className = "call";
-    b.dataset.call = call;
-    b.addEventListener("click", () => { state.calls.push(`${t.turn} ${call}`); refresh(); });
-    box.append(b);
-  }
+  $("turn-line").textContent = `${t.turn} to call: tap what they said.`;
+  for (const call of t.calls) box.append(callButton(t.turn, call, false));
 }
 
 async function refresh() {
   showError("");
+  const mine = ++state.tableRequest;  // a slower answer to an older click must not win
   try {
-    state.table = await getJSON("/api/table?" + questionParams(false));
+    const table = await getJSON("/api/table?" + tableParams());
+    if (mine !== state.tableRequest) return;
+    state.table = table;
     const before = state.deck.map((c) => c.id).join();
-    state.deck = state.table.deck;
+    state.deck = table.deck;
     if (before !== state.deck.map((c) => c.id).join()) {
       const ids = new Set(state.deck.map((c) => c.id));
       state.hand = state.hand.filter((c) => ids.has(c));
       if (!ids.has(state.upcard)) state.upcard = null;
     }
+    $("deals").placeholder = table.deals.toLocaleString();
+    showRulesInForce();
   } catch (e) {
+    if (mine !== state.tableRequest) return;
+    if (state.calls.length) {  // the last call tapped was not legal: take it back, say why
+      state.calls.pop();
+      await refresh();
+    }
     showError(e.message);
-    if (state.calls.length) state.calls.pop();  // the last call clicked was not legal
+    return;
   }
+  buildSeats();
   buildDeck();
   buildCalls();
 }
@@ -198,120 +289,358 @@ function redraw() { buildSeats(); refresh(); }
 
 function resetCards() { state.hand = []; state.upcard = null; state.calls = []; }
 
-// ---------------------------------------------------------------- asking
+// ---------------------------------------------------------------- the answer
 
-function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
-// a share with a tenth, or two significant figures below 1% (as the command line prints it)
-function share(x) { return x > 0 && x < 0.01 ? (100 * x).toPrecision(2) + "%" : pct(x); }
-function pts(x) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + x.toFixed(2); }
-
-function showAnswer(result) {
-  $("answer").hidden = false;
-  const b = result.best;
-  let verdict = `Best: ${b.label}: ${pts(b.ev)} net points a hand`;
-  if (b.runner_up_label) {
-    verdict += `, ${pts(b.margin)} [${pts(b.margin_low)}, ${pts(b.margin_high)}] against ${b.runner_up_label}`;
-    if (b.too_close) verdict += ": too close to call";
-  }
-  $("verdict").textContent = verdict;
-  const notes = [`${result.deals.toLocaleString()} deals, ${result.seconds.toFixed(1)} s`];
-  if (result.others_play && result.others_play !== result.method) {
-    notes.push(`later calls by the ${result.others} strategy, its values from ${result.others_play} play`);
-  }
-  if (result.inference) notes.push(`${share(result.acceptance)} of the deals tried fit the calls heard`);
-  if (result.interrupted) notes.push("cancelled: these are the estimates so far");
-  notes.push(...result.notes);
-  $("answer-notes").textContent = notes.join("; ");
-  const outcomes = Object.entries(state.spec.outcomes)
-    .filter(([k]) => k !== "redeal" || result.options.some((r) => r.p_redeal > 0));
-  const table = $("options-table");
-  table.textContent = "";
-  const head = table.insertRow();
-  for (const h of ["call", "net points", "95% interval", ...outcomes.map(([, w]) => w)]) {
-    const th = document.createElement("th"); th.textContent = h; head.append(th);
-  }
-  for (const row of result.options) {
-    const tr = table.insertRow();
-    if (row.label === b.label) tr.className = "best";
-    const cells = [row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
-                   pts(row.ev), `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
-                   ...outcomes.map(([k]) => pct(row["p_" + k]))];
-    for (const c of cells) tr.insertCell().textContent = c;
-  }
-  drawChart(result.options);
-  const share = new URL(location.href);
-  share.search = questionParams(true).toString() + "&ask=1";
-  $("share-link").href = share.toString();
-  $("share-link").textContent = share.toString();
+function clearAnswer() {
+  $("answer").hidden = true;
+  for (const id of ["verdict", "verdict-figures", "answer-notes", "chart", "options-table"]) $(id).textContent = "";
 }
 
+const COLUMNS = [["label", "call"], ["ev", "net points"], ["interval", "95% interval"], ["vs_best", "vs best"]];
+const MEANING = { "net points": "what the call is worth to your side a hand, on average: your points minus theirs",
+                  "95% interval": "the true value is in it 19 times in 20",
+                  "vs best": "what the call costs against the best one, on the same deals",
+                  "we make": "your side named trump and took what it needed",
+                  "we're set": "your side named trump and did not take what it needed",
+                  "they make": "the other side named trump and made it",
+                  "they're set": "the other side named trump and did not make it",
+                  "redeal": "everyone passed: the cards are dealt again" };
+
+function optionsTable(table, result, outcomes) {
+  table.textContent = "";
+  const head = table.createTHead().insertRow();
+  const cols = [...COLUMNS, ...outcomes.map(([k, w]) => ["p_" + k, w])];
+  for (const [, h] of cols) head.append(el("th", MEANING[h] ? { title: MEANING[h] } : {}, h));
+  const body = table.createTBody();
+  for (const row of result.options) {
+    const tr = body.insertRow();
+    if (row.label === result.best.label) tr.className = "best";
+    const texts = {
+      label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
+      ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
+      vs_best: row.label === result.best.label ? "best" : pts(row.vs_best),
+    };
+    for (const [key, h] of cols) {
+      const td = tr.insertCell();
+      td.dataset.label = h;
+      td.textContent = key in texts ? texts[key] : pct(row[key]);
+    }
+  }
+}
+
+function shownOutcomes(result) {
+  return Object.entries(state.spec.outcomes)
+    .filter(([k]) => k !== "redeal" || result.options.some((r) => r.p_redeal > 0));
+}
+
+function figuresLine(result) {
+  const b = result.best;
+  let line = `Best: ${b.label}: ${pts(b.ev)} net points a hand`;
+  if (b.runner_up_label) {
+    line += result.exact ? `, ${pts(b.margin)} against ${b.runner_up_label}`
+      : `, ${pts(b.margin)} [${pts(b.margin_low)}, ${pts(b.margin_high)}] against ${b.runner_up_label}`;
+  }
+  return line;
+}
+
+function showAnswer(result, params) {
+  clearAnswer();
+  $("answer").hidden = false;
+  $("verdict").textContent = result.best.sentence;
+  $("verdict-figures").textContent = figuresLine(result);
+  const method = state.spec.methods.find((m) => m.value === result.method)?.text ?? result.method;
+  const notes = [`${result.deals.toLocaleString()} deals, card play ${method}, ${result.seconds.toFixed(1)} s`];
+  if (result.others_play && result.others_play !== result.method) {
+    notes.push(`the other calls by the ${result.others} strategy, valued with ${result.others_play} play`);
+  }
+  if (result.inference) notes.push(`${sharePct(result.acceptance)} of the deals tried fit the calls heard`);
+  if (result.interrupted) notes.push("cancelled");
+  notes.push(...result.notes);
+  $("answer-notes").textContent = notes.join("; ");
+  optionsTable($("options-table"), result, shownOutcomes(result));
+  drawChart(result.options);
+  const link = new URL(location.href);
+  link.search = params + "&ask=1";
+  $("share-link").href = link.toString();
+  $("share-link").textContent = link.toString();
+}
+
+// each call's net points as a bar with its interval; labels above the bars, so no label is
+// cut whatever its length, and the drawing scales to the width it is given
 function drawChart(rows) {
-  const w = 560, rowH = 26, left = 190, h = rows.length * rowH + 30;
+  const w = Math.max(280, Math.min(640, $("chart").clientWidth || 600));
+  const rowH = 38, top = 8, h = rows.length * rowH + 44;
   const lo = Math.min(0, ...rows.map((r) => r.ev_low ?? r.ev));
   const hi = Math.max(0, ...rows.map((r) => r.ev_high ?? r.ev));
-  const x = (v) => left + (v - lo) / ((hi - lo) || 1) * (w - left - 20);
+  const pad = 16;
+  const x = (v) => pad + (v - lo) / ((hi - lo) || 1) * (w - 2 * pad);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("width", w); svg.setAttribute("height", h);
-  svg.setAttribute("role", "img"); svg.setAttribute("aria-label", "net points of each call");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("width", "100%");
+  svg.setAttribute("style", `max-width: ${w}px`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "net points of each call, with 95% intervals");
   const add = (tag, attrs, text) => {
-    const el = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    if (text) el.textContent = text;
-    svg.append(el);
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text) e.textContent = text;
+    svg.append(e);
   };
   rows.forEach((r, i) => {
-    const y = 10 + i * rowH;
-    add("text", { x: left - 6, y: y + 15, "text-anchor": "end", "font-size": 12 }, r.label);
-    add("rect", { x: Math.min(x(0), x(r.ev)), y: y + 4, width: Math.abs(x(r.ev) - x(0)),
-                  height: 14, fill: r.ev >= 0 ? "#4a8" : "#c66" });
-    add("line", { x1: x(r.ev_low), x2: x(r.ev_high), y1: y + 11, y2: y + 11, stroke: "#222" });
+    const y = top + i * rowH;
+    add("text", { x: pad, y: y + 12, "font-size": 13 }, `${r.label}  ${pts(r.ev)}`);
+    add("rect", { x: Math.min(x(0), x(r.ev)), y: y + 18, width: Math.max(1, Math.abs(x(r.ev) - x(0))),
+                  height: 12, fill: r.ev >= 0 ? "#4a8" : "#c66" });
+    add("line", { x1: x(r.ev_low ?? r.ev), x2: x(r.ev_high ?? r.ev), y1: y + 24, y2: y + 24, stroke: "#222" });
   });
-  add("line", { x1: x(0), x2: x(0), y1: 5, y2: h - 15, stroke: "#888" });
-  add("text", { x: x(0), y: h - 2, "text-anchor": "middle", "font-size": 11 }, "0 net points");
+  const axis = h - 30;
+  add("line", { x1: pad, x2: w - pad, y1: axis, y2: axis, stroke: "#888" });
+  add("line", { x1: x(0), x2: x(0), y1: top, y2: axis + 4, stroke: "#888" });
+  for (const [v, anchor] of [[lo, "start"], [0, "middle"], [hi, "end"]]) {
+    if (v === 0 || Math.abs(x(v) - x(0)) > 40) add("text", { x: x(v), y: axis + 16, "text-anchor": anchor, "font-size": 12 }, pts(v));
+  }
+  add("text", { x: w / 2, y: h - 2, "text-anchor": "middle", "font-size": 12 }, "net points a hand");
   $("chart").textContent = "";
   $("chart").append(svg);
+}
+
+// ---------------------------------------------------------------- asking
+
+function showProgress(s) {
+  $("progress-bar").max = s.total || 1;
+  $("progress-bar").value = s.done;
+  const left = s.seconds_left === null ? "" : `, about ${seconds(s.seconds_left)} left`;
+  $("progress-text").textContent = s.total
+    ? `${s.done.toLocaleString()} / ${s.total.toLocaleString()} deals${left}`
+    : `starting… ${Math.floor(s.seconds)} s`;
 }
 
 async function ask() {
   showError("");
   if (state.job) return;
+  if (state.table?.hand_size && state.hand.length !== state.table.hand_size) {
+    showError(`Choose your ${state.table.hand_size} cards first (${state.hand.length} so far).`);
+    return;
+  }
+  clearAnswer();
+  const deals = $("deals").value, most = Number(document.body.dataset.maxDeals);
+  if (deals && !(/^[0-9]+$/.test(deals) && Number(deals) >= 1 && Number(deals) <= most)) {
+    showError(`deals must be between 1 and ${most.toLocaleString()} on this server`);
+    return;
+  }
+  const params = questionParams().toString();
   try {
-    const job = await getJSON("/api/jobs/odds?" + questionParams(true), { method: "POST" });
+    const job = await getJSON("/api/jobs/odds?" + params, { method: "POST" });
     state.job = job.id;
     $("progress").hidden = false;
     $("ask-button").disabled = true;
-    history.replaceState(null, "", "?" + questionParams(true).toString());
-    await poll();
+    showProgress(job);
+    history.replaceState(null, "", "?" + params);
+    await poll(params);
   } catch (e) {
     showError(e.message);
+    if (e.status === 409) checkRunning();
   }
 }
 
-async function poll() {
-  while (state.job) {
-    const s = await getJSON("/api/jobs/" + state.job);
-    $("progress-bar").max = s.total || 1;
-    $("progress-bar").value = s.done;
-    const left = s.seconds_left === null ? "" : `, about ${Math.ceil(s.seconds_left)} s left`;
-    $("progress-text").textContent = `${s.done.toLocaleString()} / ${s.total.toLocaleString()} deals${left}`;
-    if (s.state !== "running") {
-      state.job = null;
-      $("progress").hidden = true;
-      $("ask-button").disabled = false;
-      if (s.result) showAnswer(s.result);
-      else showError(s.error);
-      return;
+async function poll(params) {
+  try {
+    while (state.job) {
+      const s = await getJSON("/api/jobs/" + state.job);
+      showProgress(s);
+      if (s.state !== "running") {
+        if (s.result) showAnswer(s.result, params);
+        else showError(s.error);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
-    await new Promise((r) => setTimeout(r, 250));
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    state.job = null;
+    $("progress").hidden = true;
+    $("ask-button").disabled = false;
   }
 }
 
 async function cancel() {
-  if (state.job) await getJSON("/api/jobs/" + state.job, { method: "DELETE" });
+  if (state.job) {
+    try { await getJSON("/api/jobs/" + state.job, { method: "DELETE" }); } catch (e) { showError(e.message); }
+  }
+}
+
+// a question someone else (or this page before a reload) started: say so, offer to cancel
+async function checkRunning() {
+  try {
+    const r = await getJSON("/api/jobs");
+    const run = r.running;
+    if (!run || state.job) { $("running").hidden = true; return; }
+    $("running").hidden = false;
+    const done = run.total ? `, ${Math.floor(100 * run.done / run.total)}% done` : "";
+    $("running-text").textContent = `The analyzer is busy with ${run.label} (${Math.floor(run.seconds)} s so far${done}).`;
+  } catch (e) { /* the banner is a courtesy: a failed look leaves it as it was */ }
+}
+
+async function cancelRunning() {
+  try { await getJSON("/api/jobs/running", { method: "DELETE" }); } catch (e) { /* it finished meanwhile */ }
+  $("running").hidden = true;
+}
+
+// ---------------------------------------------------------------- practice
+
+const GRADES = [[0.25, "inaccuracy"], [0.75, "mistake"], [Infinity, "blunder"]];
+const practice = { position: null, result: null, picked: null, seed: null, n: 0 };
+
+function practiceKey() { return `practice:${$("practice-variant").value}:${$("practice-seat").value}:${practice.seed}`; }
+
+function tally() {
+  try { return JSON.parse(sessionStorage.getItem(practiceKey())) || { graded: {}, lost: 0 }; }
+  catch (e) { return { graded: {}, lost: 0 }; }
+}
+
+function showTally() {
+  const t = tally();
+  const grades = Object.values(t.graded);
+  if (!grades.length) { $("practice-tally").textContent = ""; return; }
+  const count = (g) => grades.filter((x) => x === g).length;
+  $("practice-tally").textContent = `${grades.length} position${grades.length > 1 ? "s" : ""}: ` +
+    ["best", "fine", "inaccuracy", "mistake", "blunder"].map((g) => `${count(g)} ${g}`).join(", ") +
+    `; ${t.lost.toFixed(2)} points a hand lost in all`;
+}
+
+function practiceParams() {
+  const p = new URLSearchParams({ tab: "practice", variant: $("practice-variant").value,
+                                  seat: $("practice-seat").value, seed: String(practice.seed), n: String(practice.n) });
+  if (p.get("variant") === state.variant) for (const [k, v] of Object.entries(state.rules)) p.set(k, v);
+  return p;
+}
+
+function fillPracticeSeats() {
+  const seats = state.spec.variants[$("practice-variant").value].seats;
+  const box = $("practice-seat");
+  const before = box.value;
+  box.textContent = "";
+  for (const s of seats) box.append(el("option", { value: s }, s));
+  box.value = seats.includes(before) ? before : seats[seats.length > 3 ? 3 : 0];
+}
+
+async function dealPractice() {
+  $("practice-error").textContent = "";
+  $("practice-position").hidden = false;
+  for (const id of ["practice-grade", "practice-figures", "practice-choices", "practice-options"]) $(id).textContent = "";
+  $("practice-next").hidden = true;
+  $("practice-prompt").textContent = "Dealing…";
+  practice.result = null;
+  practice.picked = null;
+  const params = practiceParams();
+  history.replaceState(null, "", "?" + params);
+  $("practice-link").href = "?" + params;
+  try {
+    const pos = await getJSON("/api/practice?" + params);
+    practice.position = pos;
+    $("practice-title").textContent = `Position ${practice.n + 1}`;
+    drawTable($("practice-table"), state.spec.variants[pos.variant].seats,
+              { you: pos.seat, dealer: pos.dealer, upcard: pos.upcard });
+    cardsInto($("practice-hand"), pos.hand.split(" "));
+    $("practice-heard").textContent = pos.auction || "nothing: you speak first";
+    $("practice-prompt").textContent = "Thinking about your choices…";
+    const q = new URLSearchParams({ variant: pos.variant, ...pos.rules, seat: pos.seat, dealer: pos.dealer,
+                                    hand: pos.hand, seed: String(pos.seed),
+                                    deals: String((await getJSON("/api/table?" + new URLSearchParams({ variant: pos.variant, ...pos.rules }))).deals) });
+    if (pos.upcard) q.set("upcard", pos.upcard);
+    if (pos.auction) q.set("auction", pos.auction);
+    const job = await getJSON("/api/jobs/odds?" + q, { method: "POST" });
+    let s = job;
+    while (s.state === "running") {
+      await new Promise((r) => setTimeout(r, 250));
+      s = await getJSON("/api/jobs/" + job.id);
+    }
+    if (!s.result) throw new Error(s.error || "the question was cancelled");
+    practice.result = s.result;
+    showChoices();
+  } catch (e) {
+    $("practice-prompt").textContent = "";
+    $("practice-error").textContent = e.message;
+  }
+}
+
+// the choices are the calls, each at its best detail, which stays hidden until the pick
+function choiceName(row) { return `${row.option} ${row.trump}`.trim(); }
+
+function showChoices() {
+  $("practice-prompt").textContent = "Your call:";
+  const box = $("practice-choices");
+  box.textContent = "";
+  for (const row of practice.result.options) {
+    const b = el("button", { type: "button", className: "call", dataset: { call: choiceName(row) } }, choiceName(row));
+    b.addEventListener("click", () => grade(row));
+    box.append(b);
+  }
+}
+
+function grade(row) {
+  if (practice.picked) return;
+  practice.picked = row;
+  const r = practice.result;
+  const best = r.options.find((o) => o.label === r.best.label);
+  const cost = best.ev - row.ev;
+  let word;
+  if (row.label === best.label) word = "best";
+  else if (row.vs_best_high >= 0) word = "fine";
+  else word = GRADES.find(([limit]) => cost < limit)[1];
+  const sentence = { best: "Best: the analyzer's choice too.",
+                     fine: `Fine: within the margin of error of the best (${choiceName(best)}).`,
+                     inaccuracy: `An inaccuracy: ${choiceName(best)} was better.`,
+                     mistake: `A mistake: ${choiceName(best)} was better.`,
+                     blunder: `A blunder: ${choiceName(best)} was much better.` }[word];
+  $("practice-grade").textContent = sentence;
+  $("practice-grade").dataset.grade = word;
+  $("practice-figures").textContent = word === "best" ? r.best.sentence
+    : `You chose ${choiceName(row)}: it costs ${cost.toFixed(2)} points a hand ` +
+      `[${(-row.vs_best_high).toFixed(2)}, ${(-row.vs_best_low).toFixed(2)}] against ${best.label}. ${r.best.sentence}`;
+  for (const b of $("practice-choices").querySelectorAll("button")) {
+    b.disabled = true;
+    if (b.dataset.call === choiceName(row)) b.classList.add("picked");
+  }
+  optionsTable($("practice-options"), r, shownOutcomes(r));
+  const t = tally();
+  if (!(practice.n in t.graded)) {
+    t.graded[practice.n] = word;
+    t.lost += Math.max(0, cost);
+    sessionStorage.setItem(practiceKey(), JSON.stringify(t));
+  }
+  showTally();
+  $("practice-next").hidden = false;
 }
 
 // ---------------------------------------------------------------- review
+
+function reviewHeadline(r) {
+  const res = r.result || {};
+  const points = Object.entries(res.points || {}).map(([side, p]) => `${side} ${p > 0 ? "+" : ""}${p}`).join(", ");
+  return `${r.variant}: ${r.declarer} ${r.contract}, trump ${r.trump}; needs ${r.need}, worth ` +
+    `${r.dd_tricks_at_first_lead} double dummy at the first lead (${r.makeable ? "makeable" : "not makeable"}); ` +
+    `took ${r.declarer_tricks}` + (points ? `; points: ${points}` : "");
+}
+
+function reviewTable(id, headers, rows) {
+  const table = el("table", { id, className: "options" });
+  const head = table.createTHead().insertRow();
+  for (const h of headers) head.append(el("th", {}, h));
+  const body = table.createTBody();
+  for (const [cells, flagged] of rows) {
+    const tr = body.insertRow();
+    if (flagged) tr.className = "best";
+    cells.forEach((c, i) => {
+      const td = tr.insertCell();
+      td.dataset.label = headers[i];
+      if (c instanceof Node) td.append(c); else td.textContent = c;
+    });
+  }
+  return table;
+}
 
 async function review() {
   $("review-error").textContent = "";
@@ -320,39 +649,26 @@ async function review() {
   try {
     const r = await getJSON("/api/review", { method: "POST", headers: { "content-type": "application/json" },
                                              body: JSON.stringify({ record: text, others: $("others").value }) });
-    const deck = (await getJSON("/api/table?" + new URLSearchParams({ variant: r.variant }))).deck;
-    const asCard = (text) => deck.find((c) => c.text === text);
+    state.deck = (await getJSON("/api/table?" + new URLSearchParams({ variant: r.variant, ...(r.rules || {}) }))).deck;
+    const asCard = (t) => { const c = state.deck.find((x) => x.text === t); return c ? cardSpan(c) : t; };
     const box = $("review-answer");
     box.textContent = "";
-    const p = document.createElement("p");
-    p.className = "verdict";
-    p.textContent = `${r.contract}: needs ${r.need}, took ${r.declarer_tricks}; ` +
-      `${r.dd_tricks_at_first_lead} double dummy at the first lead (${r.makeable ? "makeable" : "not makeable"}). ${r.result}`;
-    box.append(p);
-    const table = document.createElement("table");
-    table.id = "review-table";
-    const head = table.insertRow();
-    for (const h of ["trick", "seat", "kind", "choice", "best", "cost (tricks)", "cost (points)", "note"]) {
-      const th = document.createElement("th"); th.textContent = h; head.append(th);
+    box.append(el("p", { className: "verdict", id: "review-headline" }, reviewHeadline(r)));
+    const calls = r.decisions.filter((d) => d.kind === "call");
+    const play = r.decisions.filter((d) => d.kind !== "call");
+    if (calls.length) {
+      box.append(el("h3", {}, "Calls, each priced where it was made (net points for the caller)"));
+      box.append(reviewTable("review-calls", ["#", "seat", "call", "net points", "best call", "its points", "cost"],
+        calls.map((d) => [[String(d.step), d.seat, d.choice, pts(d.value_after), d.best || "(this one)",
+                           pts(d.value_before), d.best ? pts(d.cost_points) : "-"], (d.cost_points ?? 0) > 0])));
     }
-    for (const d of r.decisions) {
-      const tr = table.insertRow();
-      tr.insertCell().textContent = d.trick ?? "";
-      tr.insertCell().textContent = d.seat ?? "";
-      tr.insertCell().textContent = d.kind ?? "";
-      for (const key of ["choice", "best"]) {
-        const cell = tr.insertCell();
-        const text = String(d[key] ?? "");
-        const card = asCard(text);
-        if (card) cell.append(cardSpan(card));
-        else cell.textContent = text;
-      }
-      tr.insertCell().textContent = d.cost_tricks ?? "";
-      tr.insertCell().textContent = d.cost_points === null || d.cost_points === undefined ? "" : pts(d.cost_points);
-      tr.insertCell().textContent = d.note ?? "";
-      if ((d.cost_tricks ?? 0) > 0 || (d.cost_points ?? 0) > 0) tr.className = "best";
-    }
-    box.append(table);
+    box.append(el("h3", {}, "The play: the declaring side's tricks double dummy, best choice and the one made"));
+    box.append(reviewTable("review-table", ["#", "decision", "seat", "trick", "made", "best", "before", "after", "cost (tricks)", "cost (points)"],
+      play.map((d) => [[String(d.step), d.kind, d.seat, d.trick ?? "", asCard(d.choice), d.best ? asCard(d.best) : "",
+                        String(d.value_before ?? ""), String(d.value_after ?? ""),
+                        d.cost_tricks ? String(d.cost_tricks) : "-", d.cost_points ? pts(d.cost_points) : "-"],
+                       (d.cost_tricks ?? 0) > 0 || (d.cost_points ?? 0) > 0])));
+    for (const n of r.notes || []) box.append(el("p", { className: "notes" }, n));
   } catch (e) {
     $("review-answer").textContent = "";
     $("review-error").textContent = e.message;
@@ -361,22 +677,27 @@ async function review() {
 
 // ---------------------------------------------------------------- start
 
+function showTab(name) {
+  for (const t of ["ask", "practice", "review"]) {
+    $("tab-" + t).classList.toggle("active", t === name);
+    $(t).hidden = t !== name;
+  }
+}
+
 function fromURL() {
   const p = new URLSearchParams(location.search);
-  if (p.has("variant")) state.variant = p.get("variant");
-  for (const opt of state.spec.variants[state.variant]?.options ?? []) {
+  if (p.has("variant") && state.spec.variants[p.get("variant")]) state.variant = p.get("variant");
+  for (const opt of state.spec.variants[state.variant].options) {
     if (p.has(opt.name)) state.rules[opt.name] = p.get(opt.name);
   }
   state.seat = p.get("seat"); state.dealer = p.get("dealer");
-  for (const [id, name] of [["deals", "deals"], ["seed", "seed"], ["method", "method"], ["others", "others"]]) {
-    if (p.has(name)) $(id).value = p.get(name);
-  }
+  for (const name of ["deals", "seed", "method", "others"]) if (p.has(name)) $(name).value = p.get(name);
   state.calls = (p.get("auction") || "").split(",").map((s) => s.trim()).filter(Boolean);
   return p;
 }
 
 async function placeCardsFromURL(p) {
-  state.table = await getJSON("/api/table?" + new URLSearchParams({ variant: state.variant, ...state.rules }));
+  state.table = await getJSON("/api/table?" + rulesParams(new URLSearchParams()));
   state.deck = state.table.deck;
   const take = (text) => state.deck.find((c) => c.text === text.toUpperCase()
                                            && !state.hand.includes(c.id) && c.id !== state.upcard)?.id;
@@ -387,43 +708,62 @@ async function placeCardsFromURL(p) {
   }
 }
 
+function fillSelect(box, items) {
+  box.textContent = "";
+  for (const it of items) box.append(el("option", { value: it.value }, it.text));
+}
+
 async function start() {
   state.spec = await getJSON("/api/spec");
-  const variantSelect = $("variant");
-  for (const [name, v] of Object.entries(state.spec.variants)) {
-    const o = document.createElement("option"); o.value = name; o.textContent = v.title;
-    variantSelect.append(o);
-  }
-  for (const m of state.spec.methods) {
-    const o = document.createElement("option"); o.value = m; o.textContent = m; $("method").append(o);
-  }
+  const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.title }));
+  fillSelect($("variant"), variants);
+  fillSelect($("practice-variant"), variants);
+  fillSelect($("method"), state.spec.methods);
+  fillSelect($("others"), state.spec.strategies);
   $("others").value = state.spec.others;
   $("deals").max = document.body.dataset.maxDeals;
   const p = fromURL();
-  variantSelect.value = state.variant;
-  variantSelect.addEventListener("change", () => {
-    state.variant = variantSelect.value; state.rules = {}; resetCards(); buildRules(); redraw();
+  $("variant").value = state.variant;
+  $("variant").addEventListener("change", () => {
+    state.variant = $("variant").value; state.rules = {}; state.table = null; resetCards(); buildRules(); redraw();
   });
   document.querySelectorAll("input[name=pick]").forEach((r) => r.addEventListener("change", buildDeck));
-  $("clear-cards").addEventListener("click", () => { resetCards(); refresh(); });
+  $("clear-cards").addEventListener("click", () => { resetCards(); redraw(); });
   $("undo-call").addEventListener("click", () => { state.calls.pop(); refresh(); });
   $("ask-button").addEventListener("click", ask);
   $("cancel-button").addEventListener("click", cancel);
+  $("running-cancel").addEventListener("click", cancelRunning);
   $("review-button").addEventListener("click", review);
   $("record-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (file) $("record-text").value = await file.text();
   });
-  for (const [tab, main] of [["tab-ask", "ask"], ["tab-review", "review"]]) {
-    $(tab).addEventListener("click", () => {
-      document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.id === tab));
-      $("ask").hidden = main !== "ask"; $("review").hidden = main !== "review";
-    });
-  }
+  for (const t of ["ask", "practice", "review"]) $("tab-" + t).addEventListener("click", () => showTab(t));
+  $("practice-variant").value = p.get("tab") === "practice" && p.has("variant") ? state.variant : "knock";
+  fillPracticeSeats();
+  if (p.get("tab") === "practice" && p.has("seat")) $("practice-seat").value = p.get("seat");
+  $("practice-variant").addEventListener("change", fillPracticeSeats);
+  $("practice-start").addEventListener("click", () => {
+    practice.seed = Math.floor(Math.random() * 1e9); practice.n = 0; showTally(); dealPractice();
+  });
+  $("practice-next").addEventListener("click", () => { practice.n += 1; dealPractice(); });
   buildRules();
   await placeCardsFromURL(p);
   redraw();
-  if (p.get("ask") === "1") { await refresh(); ask(); }
+  setInterval(() => { if (!state.job) checkRunning(); }, 5000);
+  checkRunning();
+  if (p.get("tab") === "practice") {
+    showTab("practice");
+    practice.seed = Number(p.get("seed") || 0);
+    practice.n = Number(p.get("n") || 0);
+    showTally();
+    dealPractice();
+  } else if (p.get("tab") === "review") {
+    showTab("review");
+  } else if (p.get("ask") === "1") {
+    await refresh();
+    ask();
+  }
 }
 
 start().catch((e) => showError(e.message));

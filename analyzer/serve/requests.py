@@ -1,0 +1,319 @@
+"""What the page and the API ask, turned into the analyzer's own calls: the table state of a
+question being built (the deck, whose turn it is and the calls they may say), the odds of a
+decision point and the review of a record (its JSON body). Every rule comes from the analyzer
+(variant specs, the engine's legal calls, the notation); this module only reads requests,
+strictly (ASCII whole numbers in range, names from lists, never a path of the server's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernels import layout as L
+
+from ..compute.engine import auction_turn, state_of
+from ..errors import UserError
+from ..game.auction import DecisionPoint, call_choices, heard_text, parse_heard
+from ..game.notation import (
+    RED_SUITS,
+    SEATS,
+    SUITS,
+    NotationError,
+    card_ids,
+    format_card,
+    parse_seat,
+)
+from ..game.outcomes import SHOWN_OUTCOMES
+from ..game.variants import OPTIONS, VARIANTS, Rules, make_rules
+from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
+
+# the parameters of GET /api/odds: the options of `euchre odds`, dashes as underscores
+ODDS_TEXT = ("hand", "variant", "upcard", "seat", "dealer", "auction", "trump", "bid",
+             "method", "others")
+ODDS_INT = ("deals", "seed", "worlds")
+ODDS_BOOL = ("infer", "exact", "play_check", "discards")
+ODDS_FLOAT = ("tremble",)
+ODDS_LIST = ("given",)
+NOT_SERVED = {"precision": "give deals instead: a run to a precision has no fixed size",
+              "workers": "the server uses every core for one question at a time",
+              "scheduler": "the server runs questions on this machine"}
+DEFAULT_DEALS = 10_000
+MAX_SEED = 2**63 - 1
+PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
+# how the cards are played, in a card player's words (the page's choices)
+METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
+                "heuristic": "realistic (heuristic players)",
+                "pimc": "sampled (PIMC: each player samples the cards it cannot see)"}
+STRATEGY_WORDS = {"analyzer": "the analyzer's best (its tables and fitted model)",
+                  "table": "the analyzer's tables alone",
+                  "points": "a point count (the built-in one)",
+                  "random": "random legal calls"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask of this server: deals and PIMC worlds, the seconds a question
+    may be estimated to take, and the folder of strategy files it may name (None: none
+    but the shipped ones)."""
+
+    max_deals: int = 200_000
+    max_worlds: int = 1_000
+    max_seconds: float = 15 * 60
+    strategies: Path | None = None
+
+    def strategy_files(self) -> dict[str, Path]:
+        """The strategy files a request may name, by file name: the published ones shipped
+        with the package, then those of the ``strategies`` folder."""
+        files = {p.name: p for p in sorted(PUBLISHED.glob("*.toml"))}
+        if self.strategies is not None:
+            files.update({p.name: p for p in sorted(Path(self.strategies).glob("*.toml"))})
+        return files
+
+    def strategy(self, name: str) -> str:
+        """The ``others`` a request names, as the analyzer reads it: a built-in strategy's
+        name, or the path of one of :meth:`strategy_files`; UserError for anything else (a
+        request never names a path of the server's)."""
+        if name.lower() in DECISION_NAMES:
+            return name.lower()
+        files = self.strategy_files()
+        if name in files:
+            return str(files[name])
+        choices = ", ".join([*DECISION_NAMES, *files])
+        raise UserError(f"others must be one of: {choices}")
+
+
+def spec(limits: Limits | None = None) -> dict:
+    """The variants and their house rules, as the page builds its form from them: per variant
+    its title, whether it has an upcard, its seats, and every house-rule option it has with
+    its kind, help and default; the ways to play the cards and the strategies the other calls
+    may be made by, each with its words."""
+    out = {}
+    for name in VARIANTS:
+        rules = make_rules(name)
+        options = [{"name": o.name, "label": o.label or o.name.replace("_", " "),
+                    "kind": o.kind.__name__, "help": o.help,
+                    "default": rules.options.get(o.name)}
+                   for o in OPTIONS if name in o.defaults]
+        out[name] = {"title": rules.title, "upcard": rules.has_upcard,
+                     "seats": list(SEATS[:rules.players]), "options": options}
+    files = (limits or Limits()).strategy_files()
+    strategies = [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] + \
+        [{"value": name, "text": f"the strategy file {name}"} for name in files]
+    return {"variants": out, "suits": list(SUITS),
+            "methods": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
+            "strategies": strategies, "outcomes": SHOWN_OUTCOMES,
+            "others": DEFAULT_STRATEGY, "worlds": DEFAULT_WORLDS, "deals": DEFAULT_DEALS}
+
+
+def _one(params: Mapping, name: str) -> str | None:
+    values = params.getlist(name) if hasattr(params, "getlist") else (
+        [params[name]] if name in params else [])
+    if len(values) > 1:
+        raise UserError(f"{name} is given {len(values)} times")
+    return values[0] if values else None
+
+
+_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits only: int() also takes '١٠٠' and '1_000'
+
+
+def _int(name: str, text: str, top: int = MAX_SEED) -> int:
+    if not _DIGITS.fullmatch(text.strip()):
+        raise UserError(f"{name} must be a whole number (digits 0-9), not {text[:40]!r}")
+    if int(text) > top:
+        raise UserError(f"{name} must be at most {top:,}")
+    return int(text)
+
+
+def _bool(name: str, text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise UserError(f"{name} must be true or false, not {text!r}")
+
+
+def rules_of(params: Mapping) -> Rules:
+    """The rules a request names: ``variant`` (default bid) and any house-rule option by its
+    name (``stick_the_dealer=true``, ``failed_moon_points=4``). UserError when bad."""
+    variant = (_one(params, "variant") or "bid").lower()
+    given = {}
+    for o in OPTIONS:
+        text = _one(params, o.name)
+        if text is not None and text != "":
+            given[o.name] = _bool(o.name, text) if o.kind is bool else _int(o.name, text)
+    return make_rules(variant, **given)
+
+
+def odds_arguments(params: Mapping, limits: Limits) -> dict:
+    """The keyword arguments of ``questions.odds.odds`` for a request with the options of
+    ``euchre odds`` as parameters (dashes as underscores); deals, worlds and their product
+    capped by ``limits``, ``others`` one of its strategies. UserError naming the first bad or
+    unknown parameter."""
+    known = set(ODDS_TEXT + ODDS_INT + ODDS_BOOL + ODDS_FLOAT + ODDS_LIST) | \
+        {o.name for o in OPTIONS}
+    for name in params:
+        if name in NOT_SERVED:
+            raise UserError(f"{name} is not offered by the server: {NOT_SERVED[name]}")
+        if name not in known:
+            raise UserError(f"unknown parameter {name!r}")
+    rules = rules_of(params)
+    args: dict = {"rules": rules, "variant": rules.variant}
+    for name in ODDS_TEXT:
+        text = _one(params, name)
+        if text is not None and text != "" and name != "variant":
+            args[name] = text
+    for name in ODDS_INT:
+        text = _one(params, name)
+        if text is not None and text != "":
+            args[name] = _int(name, text)
+    for name in ODDS_BOOL:
+        text = _one(params, name)
+        if text is not None and text != "":
+            args[name] = _bool(name, text)
+    for name in ODDS_FLOAT:
+        text = _one(params, name)
+        if text is not None and text != "":
+            if not re.fullmatch(r"[0-9]*\.?[0-9]+", text.strip()):
+                raise UserError(f"{name} must be a number, not {text[:40]!r}")
+            args[name] = float(text)
+    if "discards" in args:  # every detail of a call played on every deal, as the CLI's flag
+        args["all_details"] = args.pop("discards")
+    given = params.getlist("given") if hasattr(params, "getlist") else params.get("given", [])
+    args["given"] = [g for g in given if g]
+    if "hand" not in args:
+        raise UserError("hand is required, e.g. hand=JS AS KS 9H TD")
+    deals = args.setdefault("deals", None if args.get("exact") else DEFAULT_DEALS)
+    if deals is not None and not 1 <= deals <= limits.max_deals:
+        raise UserError(f"deals must be between 1 and {limits.max_deals:,} on this server")
+    worlds = args.get("worlds", DEFAULT_WORLDS)
+    if not 1 <= worlds <= limits.max_worlds:
+        raise UserError(f"worlds must be between 1 and {limits.max_worlds:,} on this server")
+    if args.get("method") == "pimc" and (deals or 0) * worlds > limits.max_deals * 10:
+        raise UserError(f"{deals:,} deals of {worlds:,} PIMC worlds each is more than this "
+                        f"server plays for one question (deals x worlds at most "
+                        f"{limits.max_deals * 10:,})")
+    if "others" in args:
+        args["others"] = limits.strategy(args["others"])
+    return args
+
+
+def table_state(params: Mapping) -> dict:
+    """The state of a question being built: the variant's deck (card ids and texts, in
+    display order; both copies of a double-deck card), the hand size, and, when the seat,
+    dealer and upcard are known, whose turn it is after the calls heard and the calls that
+    seat may say (``your_turn``: the player's own decision is reached)."""
+    rules = rules_of(params)
+    deck = card_ids(int(L.deck_mask(rules.deck)))
+    out = {"variant": rules.variant, "rules": rules.options, "hand_size": rules.hand_size,
+           "upcard": rules.has_upcard, "deals": page_deals(rules), "decision": None,
+           "seats": list(SEATS[:rules.players]),
+           "deck": [{"id": c, "text": format_card(c),
+                     "red": c != L.JOKER and SUITS[L.natural_suit(c)] in RED_SUITS}
+                    for c in deck],
+           "turn": None, "calls": [], "your_turn": False, "auction": ""}
+    seat_text, dealer_text = _one(params, "seat"), _one(params, "dealer")
+    upcard = _one(params, "upcard")
+    if not seat_text or not dealer_text or (rules.has_upcard and not upcard):
+        return out
+    try:
+        seat, dealer = parse_seat(seat_text), parse_seat(dealer_text)
+    except NotationError as e:
+        raise UserError(str(e)) from None
+    up = -1
+    if rules.has_upcard:
+        matches = [c for c in deck if format_card(c) == upcard.upper()]
+        if not matches:
+            raise UserError(f"upcard {upcard!r} is not a card of this deck")
+        up = matches[0]
+    heard = parse_heard(_one(params, "auction") or "", rules)
+    point = DecisionPoint(rules, dealer, seat, 0, up, heard)
+    turn = auction_turn(point)
+    out["auction"] = heard_text(heard, rules)
+    if turn is None:
+        return out
+    out["turn"] = SEATS[turn]
+    out["your_turn"] = turn == seat
+    state = state_of(DecisionPoint(rules, dealer, turn, 0, up, heard))
+    out["decision"] = state.kind
+    if state.kind == "call":
+        out["calls"] = call_choices(rules, state.codes())
+    return out
+
+
+def page_deals(rules: Rules) -> int:
+    """The deals the page asks by default: about a second's work (a double-deck deal costs
+    over a hundred times a single deck's: 100 of them take about 15 s here)."""
+    return 100 if rules.hand_size > 6 else DEFAULT_DEALS
+
+
+
+REVIEW_KEYS = {"record", "method", "worlds", "seed", "call_deals", "others"}
+MAX_DEPTH = 32  # a record is a few levels deep; a body nested deeper is not one
+
+
+def _depth(value, limit: int) -> int:
+    """How deep ``value`` nests (lists and objects), counted up to ``limit + 1``, without
+    recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if level > limit:
+                return level
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                 else item))
+    return deepest
+
+
+def review_work(body, limits: Limits):
+    """``(label, work)``: the review job of a request body (see ``/api/review``); UserError
+    when bad."""
+    from ..compute.runner import size_limit
+    from ..game.records import load_record, read_json
+    from ..outputs import strict
+    from ..questions.review import review
+    from ..questions.review_calls import CALL_DEALS
+    from ..strategy.defaults import REVIEW_WORLDS
+
+    if not isinstance(body, dict) or "record" not in body:
+        raise UserError('the body must be a JSON object with the record: {"record": ...}')
+    if _depth(body, MAX_DEPTH) > MAX_DEPTH:
+        raise UserError("the body is nested too deeply to be a record")
+    unknown = set(body) - REVIEW_KEYS
+    if unknown:
+        raise UserError(f"unknown field {sorted(unknown)[0][:40]!r}")
+    data = body["record"]
+    if isinstance(data, str):
+        try:
+            data = read_json(data, "the record")
+        except RecursionError:
+            raise UserError("the record is nested too deeply to be one") from None
+        if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+            raise UserError("the record is nested too deeply to be one")
+    if not isinstance(data, dict):
+        raise UserError("the record must be a JSON object (one line of euchre play --json)")
+    method = body.get("method", "dd")
+    numbers = {}
+    for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
+                              ("seed", 0, MAX_SEED),
+                              ("call_deals", CALL_DEALS, limits.max_deals)):
+        value = body.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
+            raise UserError(f"{key} must be a whole number from 0 to {top:,}")
+        numbers[key] = value
+    others = body.get("others", DEFAULT_STRATEGY)
+    if not isinstance(method, str) or not isinstance(others, str):
+        raise UserError("method and others are names, e.g. dd and analyzer")
+    others = limits.strategy(others)
+    record = load_record(data)
+
+    def work() -> dict:
+        with size_limit(limits.max_seconds):
+            result = review(record, method, max(1, numbers["worlds"]), numbers["seed"],
+                            numbers["call_deals"], others)
+        return strict(result.to_dict())
+    return "a review of a hand", work

@@ -1,0 +1,352 @@
+"""The page of ``euchre serve`` in a real headless Chromium, driven by clicking as a person
+would, at a desktop's width and at a phone's (390 × 844): the questions players ask most
+(after calls were heard: the knock dealer after three passes, a round-2 name, a bid
+overcall, cutthroat and ghost), a double-deck question's progress and cancel, every answer
+replacing the last, the share link asking the same question again, practice, review, and
+a question someone else left running. Every test fails on an error the page shows or the
+browser logs."""
+
+import json
+import re
+import subprocess
+import sys
+import time
+from urllib.parse import urlencode
+
+import pytest
+
+from analyzer.cli import run
+from tests.served import PHONE, SHOTS, browser, console_errors, full_screenshot, server, wait_for
+
+
+@pytest.fixture(scope="module")
+def url():
+    with server(log_name="page.log") as (address, proc, log):
+        yield address
+
+
+@pytest.fixture(scope="module")
+def desktop():
+    chrome = browser()
+    yield chrome
+    chrome.quit()
+
+
+@pytest.fixture(scope="module")
+def phone():
+    chrome = browser(*PHONE)
+    yield chrome
+    chrome.quit()
+
+
+class Page:
+    """A browser on the page, with the few moves a person makes: tap, choose, wait, read."""
+
+    def __init__(self, chrome, url):
+        self.chrome, self.url = chrome, url
+
+    def open(self, query: str = ""):
+        self.chrome.get(self.url + ("?" + query if query else ""))
+        wait_for(lambda: self.chrome.find_elements("css selector", "#deck button.card"), 60)
+
+    def find(self, selector):
+        return self.chrome.find_element("css selector", selector)
+
+    def text(self, element_id: str) -> str:
+        return self.find("#" + element_id).text
+
+    def tap(self, selector: str, then: str | None = None):
+        """Tap ``selector`` (found again if the page redrew it), then wait for ``then``."""
+        def attempt():
+            self.find(selector).click()
+            return True
+        wait_for(attempt, 30, selector)
+        if then is not None:
+            wait_for(lambda: self.chrome.find_elements("css selector", then), 30, then)
+
+    def choose_variant(self, name: str):
+        from selenium.webdriver.support.ui import Select
+
+        Select(self.find("#variant")).select_by_value(name)
+        wait_for(lambda: self.text("hand-count").startswith("(0 of"), 30)
+
+    def seats(self, you: str, dealer: str):
+        self.tap(f"#you-{you}", f"#you-{you}.on")
+        self.tap(f"#dealer-{dealer}", f"#dealer-{dealer}.on")
+
+    def upcard(self, card: str):
+        self.find("input[name=pick][value=upcard]").click()
+        self.tap(f"button.card[data-card='{card}']:not(.is-upcard)",
+                 f"button.card.is-upcard[data-card='{card}']")
+        self.find("input[name=pick][value=hand]").click()
+
+    def hand(self, cards: str):
+        for card in cards.split():
+            held = f"button.card.in-hand[data-card='{card}']"
+            n = len(self.chrome.find_elements("css selector", held))
+            self.tap(f"button.card[data-card='{card}']:not(.in-hand)")
+            wait_for(lambda c=card, n=n: len(self.chrome.find_elements(
+                "css selector", f"button.card.in-hand[data-card='{c}']")) > n, 30)
+
+    def heard(self, calls: str):
+        """Tap each call of ``calls`` ("E pass, S 4") for its seat, in turn."""
+        for item in [c.strip() for c in calls.split(",") if c.strip()]:
+            seat, call = item.split(" ", 1)
+            self.tap(f"#calls button[data-seat='{seat}'][data-call='{call}']")
+            wait_for(lambda i=item: self.text("auction-text").endswith(i), 30, item)
+
+    def question(self, variant: str, you: str, dealer: str, upcard: str | None, hand: str,
+                 heard: str = ""):
+        """Build a question by tapping, as a person does: a fresh page, the variant, the
+        seats, the upcard, the hand, the calls heard."""
+        self.open()
+        self.choose_variant(variant)
+        self.seats(you, dealer)
+        if upcard:
+            self.upcard(upcard)
+        self.hand(hand)
+        self.heard(heard)
+
+    def more_options(self, **values):
+        details = self.find("#more-options")
+        if details.get_attribute("open") is None:
+            self.find("#more-options summary").click()
+        for name, value in values.items():
+            box = self.find("#" + name)
+            if box.tag_name == "select":
+                from selenium.webdriver.support.ui import Select
+
+                Select(box).select_by_value(value)
+            else:
+                box.clear()
+                box.send_keys(value)
+
+    def ask(self, seconds: float = 180) -> str:
+        """Tap Ask and wait for the answer's verdict (the old answer is gone at once)."""
+        self.find("#ask-button").click()
+        wait_for(lambda: self.find("#answer").get_attribute("hidden") is not None
+                 or self.text("error"), 10, "the old answer to go")
+        return wait_for(lambda: self.text("verdict") or self.text("error"), seconds,
+                        "the answer")
+
+    def rows(self, table="options-table") -> list[str]:
+        return [td.text for td in self.chrome.find_elements(
+            "css selector", f"#{table} tbody tr td:first-child")]
+
+    def clean(self, allow_error: bool = False):
+        """No error in the browser's log, none shown (unless the test asked for one), and
+        no sideways scrolling."""
+        assert console_errors(self.chrome) == []
+        if not allow_error:
+            assert self.text("error") == ""
+        width = self.chrome.execute_script("return document.documentElement.clientWidth")
+        assert self.chrome.execute_script(
+            "return document.documentElement.scrollWidth") <= width
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def page(request, url):
+    """The page in a browser at a desktop's width (1280) and at a phone's (390 × 844)."""
+    chrome = request.getfixturevalue(request.param)
+    p = Page(chrome, url)
+    p.size = request.param
+    console_errors(chrome)  # a fresh log for this test
+    yield p
+
+
+def cli_json(capsys, argv) -> dict:
+    capsys.readouterr()
+    assert run(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_knock_dealer_after_three_passes_by_clicking(page, capsys):
+    """The question that broke ("Cannot access 'share' before initialization"): the dealer,
+    after three passes clicked in turn, gets the CLI's answer, and the share link asks it
+    again."""
+    page.question("knock", "N", "N", "QS", "JS AS KS 9H TD", "E pass, S pass, W pass")
+    wait_for(lambda: "Your turn" in page.text("turn-line"))
+    assert page.find("#table-diagram-upcard").text == "QS"  # the upcard on the table
+    page.more_options(deals="3000", seed="5")
+    verdict = page.ask()
+    cli = cli_json(capsys, ["odds", "JS", "AS", "KS", "9H", "TD", "--variant", "knock",
+                            "--upcard", "QS", "--seat", "N", "--dealer", "N", "--auction",
+                            "E pass, S pass, W pass", "--deals", "3000", "--seed", "5",
+                            "--json"])
+    assert verdict == cli["best"]["sentence"]
+    assert page.rows() == [o["label"] for o in cli["options"]]
+    assert page.chrome.find_elements("css selector", "#chart svg rect")
+    page.clean()
+    full_screenshot(page.chrome, SHOTS / f"serve-{page.size}.png")
+    page.chrome.get(page.find("#share-link").get_attribute("href"))
+    again = wait_for(lambda: page.text("verdict"), 120)
+    assert again == verdict
+    page.clean()
+
+
+def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
+    """Your own round-1 pass could not be entered (no call buttons at your turn)."""
+    page.question("knock", "E", "N", "QS", "JH AH KH 9S TD", "E pass, S pass, W pass, N pass")
+    wait_for(lambda: "Your turn (E)" in page.text("turn-line"))
+    page.more_options(deals="2000")
+    verdict = page.ask()
+    rows = page.rows()
+    assert "name H" in rows and "pass" in rows and not any("order" in r for r in rows)
+    assert verdict.startswith(("Name", "Pass"))
+    page.clean()
+
+
+def test_a_bid_overcall_after_n_3_e_4(page):
+    page.question("bid", "S", "W", None, "JH AH KH QD 9S TC", "N 3, E 4")
+    wait_for(lambda: "Your turn (S)" in page.text("turn-line"))
+    page.more_options(deals="2000")
+    page.ask()
+    rows = page.rows()
+    assert rows[0] == "pass" and "bid 5 H" in rows and not any(r.startswith("bid 4") for r in rows)
+    assert "fit the calls heard" in page.text("answer-notes")
+    page.clean()
+
+
+@pytest.mark.parametrize("variant, seat, dealer, upcard, hand, heard", [
+    ("cutthroat", "S", "N", "QS", "JS AS KS 9H TD", "E pass"),
+    ("ghost", "E", "N", None, "JS AS KS QH 9D 9C", ""),
+])
+def test_cutthroat_and_ghost_questions(page, variant, seat, dealer, upcard, hand, heard):
+    page.question(variant, seat, dealer, upcard, hand, heard)
+    page.more_options(deals="2000")
+    verdict = page.ask()
+    assert verdict and page.rows()
+    # every outcome has a column: each row's chances add up to 100%
+    for tr in page.chrome.find_elements("css selector", "#options-table tbody tr"):
+        cells = [td.text for td in tr.find_elements("css selector", "td")][4:]
+        assert abs(sum(float(c.rstrip("%")) for c in cells) - 100) < 0.3, cells
+    page.clean()
+
+
+def test_a_double_deck_question_shows_progress_and_cancels(page):
+    """It showed '0 / 0 deals' for 140 s, cancel did nothing, the failed-moon box said 6."""
+    page.open(urlencode({"variant": "bid", "double_deck": "true", "seat": "N",
+                         "dealer": "W", "hand": "AH AH KH KH QH JH JH JD TH 9H AS AC"}))
+    wait_for(lambda: len(page.chrome.find_elements("css selector", "button.card.in-hand")) == 12)
+    assert page.find("#rule-failed_moon_points").get_attribute("value") == "12"
+    page.more_options(deals="2000")
+    page.find("#ask-button").click()
+    wait_for(lambda: re.search(r"[1-9][\d,]* / 2,000 deals, about",
+                               page.text("progress-text")), 60, "progress")
+    page.find("#cancel-button").click()
+    cancelled = time.monotonic()
+    wait_for(lambda: page.text("verdict"), 30)
+    assert time.monotonic() - cancelled < 10
+    notes = page.text("answer-notes")
+    assert "cancelled" in notes and notes.count("estimates so far") == 1
+    page.clean()
+
+
+def test_an_error_clears_the_last_answer(page):
+    page.open(urlencode({"variant": "knock", "seat": "E", "dealer": "N", "upcard": "QS",
+                         "hand": "JS AS KS 9H TD", "deals": "1000"}))
+    wait_for(lambda: len(page.chrome.find_elements("css selector", "button.card.in-hand")) == 5)
+    assert page.ask()
+    page.more_options(deals="999999999")
+    page.find("#ask-button").click()
+    wait_for(lambda: "deals must be" in page.text("error"), 30)
+    assert page.find("#answer").get_attribute("hidden") is not None
+    assert page.text("verdict") == ""
+    page.clean(allow_error=True)
+
+
+def test_a_question_left_running_can_be_seen_and_cancelled(page, url):
+    """After a reload the page said 'another question is running' with no way out."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+
+    def send(method, path):
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=30)
+        conn.request(method, path)
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+
+    wait_for(lambda: send("GET", "/api/jobs")[1] == '{"running":null}', 30, "a free server")
+    assert send("POST", "/api/jobs/odds?" + urlencode({
+        "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "200000"}))[0] == 202
+    page.open()
+    wait_for(lambda: page.find("#running").is_displayed(), 15, "the banner")
+    assert "a bid question" in page.text("running-text") and "JH" not in page.text("running-text")
+    page.find("#running-cancel").click()
+    wait_for(lambda: not page.find("#running").is_displayed(), 15)
+    wait_for(lambda: send("GET", "/api/jobs")[1] == '{"running":null}', 30, "the cancel")
+    page.clean()
+
+
+def test_the_dealers_discard_is_asked_by_clicking_and_fits_the_screen(page):
+    p = page
+    p.question("knock", "N", "N", "QS", "JS AS KS 9H TD", "E pass, S order")
+    wait_for(lambda: "discard" in p.find("#ask-button").text, 30)
+    p.more_options(deals="2000")
+    p.ask()
+    rows = p.rows()  # the dealer's discard: every card of the six is an option
+    assert sorted(r.split()[-1].strip("()") for r in rows) == sorted("JS AS KS 9H TD QS".split())
+    seat_e = p.find("#table-diagram-seat-E").rect
+    assert seat_e["x"] + seat_e["width"] <= p.chrome.execute_script(
+        "return document.documentElement.clientWidth")
+    p.clean()
+    if p.size == "phone":
+        full_screenshot(p.chrome, SHOTS / "serve-phone-discard.png")
+
+
+def test_a_practice_session_of_ten_positions_by_clicking(page):
+    """Ten positions dealt, each pick graded with its figures, a running tally; the same
+    link deals the same positions."""
+    p, phone, url = page, page.chrome, page.url
+    link = url + "?" + urlencode({"tab": "practice", "variant": "knock", "seat": "S",
+                                  "seed": "2024", "n": "0"})
+    phone.get(link)
+    seen = []
+    for i in range(10):
+        wait_for(lambda: phone.find_elements("css selector", "#practice-choices button"), 120)
+        seen.append((p.text("practice-hand"), p.text("practice-heard")))
+        choices = phone.find_elements("css selector", "#practice-choices button")
+        choices[i % len(choices)].click()
+        grade = wait_for(lambda: p.find("#practice-grade").get_attribute("data-grade"), 30)
+        assert grade in ("best", "fine", "inaccuracy", "mistake", "blunder")
+        figures = p.text("practice-figures")
+        assert re.search(r"[+-]?\d+\.\d\d", figures) or "worth" in figures
+        assert p.rows("practice-options")
+        assert p.text("practice-tally").startswith(f"{i + 1} position")
+        if i == 2:
+            full_screenshot(phone, SHOTS / f"serve-practice-{p.size}.png")
+        p.tap("#practice-next")
+        wait_for(lambda: p.text("practice-grade") == "", 30)
+    assert console_errors(phone) == []
+    phone.get(link)  # the same link: the same first positions
+    for i in range(3):
+        wait_for(lambda: phone.find_elements("css selector", "#practice-choices button"), 120)
+        assert (p.text("practice-hand"), p.text("practice-heard")) == seen[i]
+        phone.find_elements("css selector", "#practice-choices button")[0].click()
+        wait_for(lambda: p.find("#practice-grade").get_attribute("data-grade"), 30)
+        p.tap("#practice-next")
+        wait_for(lambda: p.text("practice-grade") == "", 30)
+    assert console_errors(phone) == []
+
+
+def test_the_page_reviews_a_recorded_hand(page):
+    record = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "knock",
+                             "--seed", "3", "--json"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()[0]
+    page.open()
+    page.find("#tab-review").click()
+    box = page.find("#record-text")
+    page.chrome.execute_script("arguments[0].value = arguments[1];", box, record)
+    page.chrome.execute_script("document.getElementById('others').value = 'points';")
+    page.find("#review-button").click()
+    wait_for(lambda: page.chrome.find_elements("css selector", "#review-table tr"), 180)
+    headline = page.text("review-headline")
+    assert "[object Object]" not in headline and re.match(
+        r"knock: [NESW] .+, trump [CDHS]; needs 3", headline), headline
+    calls = [tr.text for tr in page.chrome.find_elements("css selector", "#review-calls tbody tr")]
+    assert calls and all(re.search(r"[+-]\d\.\d\d", c) for c in calls)
+    # a call that was the best costs "-", not "+0.00"
+    assert all(c.endswith(" -") for c in calls if "(this one)" in c)
+    page.clean()
