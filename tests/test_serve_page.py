@@ -129,6 +129,14 @@ class Page:
         return wait_for(lambda: self.text("verdict") or self.text("error"), seconds,
                         "the answer")
 
+    def share_asks_it_again(self, verdict: str):
+        """The answer's share link, opened, asks the same question: the same verdict and
+        rows."""
+        rows = self.rows()
+        self.chrome.get(self.find("#share-link").get_attribute("href"))
+        assert wait_for(lambda: self.text("verdict"), 120) == verdict
+        assert self.rows() == rows
+
     def rows(self, table="options-table") -> list[str]:
         return [td.text for td in self.chrome.find_elements(
             "css selector", f"#{table} tbody tr td:first-child")]
@@ -178,9 +186,7 @@ def test_the_knock_dealer_after_three_passes_by_clicking(page, capsys):
     assert page.chrome.find_elements("css selector", "#chart svg rect")
     page.clean()
     full_screenshot(page.chrome, SHOTS / f"serve-{page.size}.png")
-    page.chrome.get(page.find("#share-link").get_attribute("href"))
-    again = wait_for(lambda: page.text("verdict"), 120)
-    assert again == verdict
+    page.share_asks_it_again(verdict)
     page.clean()
 
 
@@ -193,6 +199,7 @@ def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
     rows = page.rows()
     assert "name H" in rows and "pass" in rows and not any("order" in r for r in rows)
     assert verdict.startswith(("Name", "Pass"))
+    page.share_asks_it_again(verdict)
     page.clean()
 
 
@@ -200,10 +207,11 @@ def test_a_bid_overcall_after_n_3_e_4(page):
     page.question("bid", "S", "W", None, "JH AH KH QD 9S TC", "N 3, E 4")
     wait_for(lambda: "Your turn (S)" in page.text("turn-line"))
     page.more_options(deals="2000")
-    page.ask()
+    verdict = page.ask()
     rows = page.rows()
     assert rows[0] == "pass" and "bid 5 H" in rows and not any(r.startswith("bid 4") for r in rows)
     assert "fit the calls heard" in page.text("answer-notes")
+    page.share_asks_it_again(verdict)
     page.clean()
 
 
@@ -220,6 +228,7 @@ def test_cutthroat_and_ghost_questions(page, variant, seat, dealer, upcard, hand
     for tr in page.chrome.find_elements("css selector", "#options-table tbody tr"):
         cells = [td.text for td in tr.find_elements("css selector", "td")][4:]
         assert abs(sum(float(c.rstrip("%")) for c in cells) - 100) < 0.3, cells
+    page.share_asks_it_again(verdict)
     page.clean()
 
 
