@@ -299,7 +299,7 @@ def test_intervals_cover_the_exact_value_95_percent_of_the_time():
     (dict(hand="JH JD AH KH QH", rules=make_rules("knock", deck32=True), upcard="9H",
           exact=True), "exact mode would"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", deals=10, exact=True), "choose one"),
-    (dict(hand="JH JD AH KH QH 9S", variant="bid", method="magic"), "unknown method"),
+    (dict(hand="JH JD AH KH QH 9S", variant="bid", method="magic"), "--method must be one of"),
     (dict(hand="JH JD AH KH QH 9S", variant="ghost", seat="W"), "W does not play"),
     (dict(hand="JH JD AH KH QH 9S", variant="bid", seat="W", dealer="S", auction="N 4"),
      "it is W's turn"),
@@ -583,3 +583,37 @@ def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
                              (every.details["detail"] == row["detail"])]
         assert len(same) == 1
         assert np.allclose(same[cols].to_numpy()[0], row[cols].to_numpy().astype(float))
+
+
+def test_every_surface_reads_the_one_description_of_the_question():
+    """The odds question's options are written once (``ODDS_FIELDS``): the command line's
+    flags, the Python API's keywords, the HTTP parameters (or the server's reason to refuse
+    one) and the page's form are each built from it, so a new option is one edit there."""
+    import inspect
+
+    import typer.main
+
+    from analyzer.cli import app
+    from analyzer.questions.odds_request import ODDS_FIELDS
+    from analyzer.serve.requests import Limits, odds_request_of, spec
+
+    command = typer.main.get_command(app).commands["odds"]
+    flags = {opt for p in command.params for opt in p.opts}
+    keywords = set(inspect.signature(odds).parameters)
+    page = {f["name"] for f in spec()["fields"]}
+    base = {"variant": "knock", "hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
+            "dealer": "N"}
+    given = {"method": ("pimc", "pimc"), "others": ("points", "points"),
+             "all_details": ("true", True), "infer": ("false", False),
+             "play_check": ("false", False), "exact": ("true", True),
+             "tremble": ("0.1", 0.1), "given": ("E: void H", ("E: void H",))}
+    for f in ODDS_FIELDS:
+        assert f.cli_flag in flags and f.name in keywords, f.name
+        assert (f.http_name in page) == f.page, f.name
+        text, parsed = given.get(f.name, ("7", 7) if f.kind is int else ("x", "x"))
+        if f.served:
+            with pytest.raises(UserError, match=f.served[:20]):
+                odds_request_of({**base, f.http_name: text}, Limits())
+        else:
+            q = odds_request_of({**base, f.http_name: text}, Limits())
+            assert getattr(q, f.name) == parsed, f.name

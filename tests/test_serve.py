@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from analyzer.cli import run
 from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
-from analyzer.serve.requests import Limits, odds_arguments, table_state
+from analyzer.serve.requests import Limits, odds_request_of, table_state
 
 KNOCK = {"hand": "JS AS KS 9H TD", "variant": "knock", "upcard": "QS", "seat": "E",
          "dealer": "N", "deals": "3000", "seed": "5", "others": "points"}
@@ -59,8 +59,8 @@ def test_api_odds_equals_the_cli_for_the_same_question_and_seed(client, capsys, 
 
 def test_the_discards_parameter_plays_every_detail_as_the_clis_flag():
     base = {"variant": "bid", "hand": "JH AH KH QD 9S TC"}
-    assert odds_arguments({**base, "discards": "true"}, Limits())["all_details"] is True
-    assert "all_details" not in odds_arguments(base, Limits())
+    assert odds_request_of({**base, "discards": "true"}, Limits()).all_details is True
+    assert odds_request_of(base, Limits()).all_details is False
 
 
 def test_the_calls_offered_are_the_engines_legal_calls(client):

@@ -14,6 +14,7 @@ from typing import Annotated, get_type_hints
 import typer
 from rich.console import Console
 
+from ..compute.seeds import MAX_SEED
 from ..errors import UserError
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
 from ..outputs import json_text, strict  # noqa: F401  (the commands' JSON, strict)
@@ -44,7 +45,6 @@ class Variant(StrEnum):
 
 VariantOption = Annotated[Variant, typer.Option("--variant", "-v", help="bid, ghost, cutthroat "
                                                 "or knock.", case_sensitive=False)]
-MAX_SEED = 2**63 - 1
 SeedOption = Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the "
                                          "same result on any machine and thread count.", min=0,
                                          max=MAX_SEED)]
@@ -86,6 +86,33 @@ def with_rule_options(func):
                                        annotation=ann))
     return _options_as_one(func, "rule_opts", extra,
                            lambda kw: {spec.name: kw.pop(spec.name, None) for spec in OPTIONS})
+
+
+def with_fields(fields, name: str = "options"):
+    """Decorator: add the options a question's description lists (``fields``, e.g.
+    ``questions.odds_request.ODDS_FIELDS``) to a typer command, each as its flag with its
+    help, default and range, and pass them to the command as ``name`` (field name -> value):
+    the command line reads the same description as the Python and HTTP APIs."""
+    extra = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                               default=None if f.repeat else f.default,
+                               annotation=_field_annotation(f)) for f in fields]
+    names = [f.name for f in fields]
+
+    def decorate(func):
+        return _options_as_one(func, name, extra, lambda kw: {n: kw.pop(n) for n in names})
+    return decorate
+
+
+def _field_annotation(f):
+    """The typer annotation of a described option (see :func:`with_fields`)."""
+    if f.kind is bool:
+        decl = f.cli_flag if not f.default else f"{f.cli_flag}/--no-{f.cli_flag[2:]}"
+        return Annotated[bool, typer.Option(decl, help=f.help)]
+    if f.repeat:
+        return Annotated[list[str] | None, typer.Option(f.cli_flag, help=f.help)]
+    limits = {k: v for k, v in (("min", f.low), ("max", f.high)) if v is not None}
+    kind = f.kind if f.default is not None else f.kind | None
+    return Annotated[kind, typer.Option(f.cli_flag, help=f.help, **limits)]
 
 
 def _options_as_one(func, name: str, options: list, collect):

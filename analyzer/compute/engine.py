@@ -37,16 +37,8 @@ from ..game.records import (
     empty_arrays,
 )
 from ..game.variants import Rules
+from .seeds import check_seed
 from .solver import table_bits
-
-MAX_SEED = 2**63 - 1
-
-
-def check_seed(seed: int) -> None:
-    """UserError unless ``seed`` is a whole number from 0 to 2**63 - 1."""
-    whole = isinstance(seed, int | np.integer) and not isinstance(seed, bool)
-    if not whole or not 0 <= seed <= MAX_SEED:
-        raise UserError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}")
 
 
 def uses_solver(policies: np.ndarray) -> bool:

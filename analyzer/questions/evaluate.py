@@ -36,8 +36,9 @@ from ..game.auction import heard_text, parse_heard
 from ..game.notation import SEATS, CardReader, NotationError
 from ..game.variants import Rules
 from ..outputs import check_output
+from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ..strategy.named import DEFAULT_WORLDS
-from .odds import DEFAULT_OTHERS, odds
+from .odds import odds
 from .options import option_label
 from .play_model import PlayModel
 

@@ -11,6 +11,7 @@ player's side takes at least k tricks declaring each trump. ``odds(...)`` is the
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from dataclasses import dataclass, field
@@ -37,8 +38,7 @@ from ..game.auction import DecisionPoint, heard_text, parse_heard
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..stats import percent_text
-from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES, DEFAULT_STRATEGY, TREMBLE
-from ..strategy.named import DEFAULT_WORLDS
+from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
 from ..strategy.seats import others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
@@ -56,10 +56,10 @@ from .decide import (
     verdict,
 )
 from .given import parse_given
+from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
 
 EXACT_LIMIT_SECONDS = 30 * 60
-DEFAULT_OTHERS = DEFAULT_STRATEGY  # later calls by the best strategy the project has
 
 
 @dataclass
@@ -171,31 +171,37 @@ def _bids(rules: Rules, bid) -> set | None:
     return {names[text]}
 
 
-def odds(hand: str | int, variant: str = "bid", *, trump: str | None = None, seat: str = "N",
-         dealer: str | None = None, upcard: str | None = None, auction=None,
-         bid: str | None = None, method: str = "dd", others: str = DEFAULT_OTHERS,
-         infer: bool = True, deals: int | None = None, precision: float | None = None,
-         exact: bool = False, seed: int = 0, workers: int | None = None, given=(),
-         rules: Rules | None = None, progress: bool = False, chunk: int = DEFAULT_CHUNK,
-         worlds: int = DEFAULT_WORLDS, tremble: float = TREMBLE,
-         play_check: bool = True, all_details: bool = False) -> OddsResult:
+def odds(hand: str | int, variant: str = "bid", *, rules: Rules | None = None,
+         progress: bool = False, chunk: int = DEFAULT_CHUNK, **options) -> OddsResult:
     """Price every legal call at a decision point (see the module docstring). ``hand`` is the
-    player's cards as text (or a natural mask), ``auction`` the calls heard (``"E pass, S
-    pass"``); ``deals`` random deals (default 10,000), or ``precision`` the widest 95%
-    interval half-width to stop at, or ``exact`` to enumerate every layout. ``others`` is the
-    strategy every later call is made by, ``method`` how the cards are played (``dd``,
-    ``heuristic``, ``pimc`` with ``worlds``), ``infer`` deals the unseen cards consistent
-    with the calls heard, each seat making another legal call than its strategy's with chance
-    ``tremble`` (0: never; exact mode never); ``all_details`` plays every detail of a call
-    (the card given, the discard) on every deal, not only the ones its first deals chose (see
-    ``SCREEN_DEALS``). Raises UserError for bad input."""
-    rules = rules or make_rules(variant)
-    point = decision_point(rules, hand, seat, dealer, upcard, auction)
-    trumps = None if trump is None else [notation.parse_suit(trump)]
-    return odds_at(point, PlayModel(others, method, worlds, infer, tremble),
-                   Effort(deals, precision, exact, seed, workers, chunk, progress,
-                          all_details),
-                   given=given, trumps=trumps, bids=_bids(rules, bid), play_check=play_check)
+    player's cards as text (or a natural mask); the keyword ``options`` are the question's
+    fields (``analyzer.questions.odds_request.ODDS_FIELDS``, the same as ``euchre odds``'s
+    flags): ``seat``, ``dealer``, ``upcard``, ``auction`` (the calls heard, ``"E pass, S
+    pass"``), ``trump``, ``bid``; ``deals`` random deals (default 10,000), or ``precision``
+    the widest 95% interval half-width to stop at, or ``exact`` to enumerate every layout;
+    ``others`` the strategy every later call is made by, ``method`` how the cards are played
+    (``dd``, ``heuristic``, ``pimc`` with ``worlds``), ``infer`` deals the unseen cards
+    consistent with the calls heard, each seat making another legal call than its
+    strategy's with chance ``tremble``; ``all_details`` plays every detail of a call (the
+    card given, the discard) on every deal; ``given`` conditions on the unseen hands;
+    ``seed``, ``workers``, ``play_check``. Raises UserError for bad input."""
+    return ask(request(rules or make_rules(variant), hand, options), progress, chunk)
+
+
+odds.__signature__ = inspect.Signature(
+    list(inspect.signature(odds).parameters.values())[:5] +
+    [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
+                       default=tuple(f.default) if f.repeat else f.default)
+     for f in ODDS_FIELDS], return_annotation=OddsResult)
+
+
+def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
+    """The answer to question ``q`` (see :func:`odds`), with a progress bar when
+    ``progress``, ``chunk`` deals at a time."""
+    point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction)
+    trumps = None if q.trump is None else [notation.parse_suit(q.trump)]
+    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
+                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
 
 
 def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort | None = None,

@@ -13,8 +13,9 @@ import pandas as pd
 from kernels import codes as K
 from kernels.slots import TALLY
 
-from ..compute.engine import Match, check_seed, games_per_set, play_game_chunk, uses_solver
+from ..compute.engine import Match, games_per_set, play_game_chunk, uses_solver
 from ..compute.runner import run_chunks, using_threads
+from ..compute.seeds import check_seed
 from ..errors import UserError
 from ..game.variants import LADDER, Rules
 from ..stats import wilson

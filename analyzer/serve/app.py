@@ -29,7 +29,7 @@ from ..errors import UserError
 from ..outputs import strict
 from .guard import LOOPBACK_NAMES, Guard
 from .jobs import Busy, JobRunner
-from .requests import Limits, odds_arguments, review_work, rules_of, spec, table_state
+from .requests import Limits, odds_request_of, review_work, rules_of, spec, table_state
 
 HERE = Path(__file__).parent
 MAX_BODY = 1 << 20  # bytes of a request body (a record is a few kilobytes)
@@ -121,16 +121,16 @@ def api_table(request: Request) -> dict:
 
 
 def _odds_work(request: Request):
-    from ..questions.odds import odds
+    from ..questions.odds import ask
 
     limits = request.app.state.limits
-    args = odds_arguments(request.query_params, limits)
-    label = f"a {args['variant']} question"
+    question = odds_request_of(request.query_params, limits)
+    label = f"a {question.rules.variant} question"
 
     def work() -> dict:
         with size_limit(limits.max_seconds):
-            return strict(odds(**args, progress=False).to_dict())
-    return label, work, args.get("deals") or 0
+            return strict(ask(question).to_dict())
+    return label, work, question.deals or 0
 
 
 @router.get("/api/odds")

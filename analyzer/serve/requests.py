@@ -14,6 +14,7 @@ from pathlib import Path
 from kernels import layout as L
 
 from ..compute.engine import auction_turn, state_of
+from ..compute.seeds import MAX_SEED
 from ..errors import UserError
 from ..game.auction import DecisionPoint, call_choices, heard_text, parse_heard
 from ..game.notation import (
@@ -27,20 +28,10 @@ from ..game.notation import (
 )
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.variants import OPTIONS, VARIANTS, Rules, make_rules
+from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 
-# the parameters of GET /api/odds: the options of `euchre odds`, dashes as underscores
-ODDS_TEXT = ("hand", "variant", "upcard", "seat", "dealer", "auction", "trump", "bid",
-             "method", "others")
-ODDS_INT = ("deals", "seed", "worlds")
-ODDS_BOOL = ("infer", "exact", "play_check", "discards")
-ODDS_FLOAT = ("tremble",)
-ODDS_LIST = ("given",)
-NOT_SERVED = {"precision": "give deals instead: a run to a precision has no fixed size",
-              "workers": "the server uses every core for one question at a time",
-              "scheduler": "the server runs questions on this machine"}
 DEFAULT_DEALS = 10_000
-MAX_SEED = 2**63 - 1
 PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
 # how the cards are played, in a card player's words (the page's choices)
 METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
@@ -104,6 +95,7 @@ def spec(limits: Limits | None = None) -> dict:
     return {"variants": out, "suits": list(SUITS),
             "methods": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
             "strategies": strategies, "outcomes": SHOWN_OUTCOMES,
+            "fields": page_fields(limits or Limits()),
             "others": DEFAULT_STRATEGY, "worlds": DEFAULT_WORLDS, "deals": DEFAULT_DEALS}
 
 
@@ -147,57 +139,73 @@ def rules_of(params: Mapping) -> Rules:
     return make_rules(variant, **given)
 
 
-def odds_arguments(params: Mapping, limits: Limits) -> dict:
-    """The keyword arguments of ``questions.odds.odds`` for a request with the options of
-    ``euchre odds`` as parameters (dashes as underscores); deals, worlds and their product
-    capped by ``limits``, ``others`` one of its strategies. UserError naming the first bad or
-    unknown parameter."""
-    known = set(ODDS_TEXT + ODDS_INT + ODDS_BOOL + ODDS_FLOAT + ODDS_LIST) | \
-        {o.name for o in OPTIONS}
+def _value(field, text: str):
+    """A request parameter's text as the field's kind, strictly (ASCII digits, numbers in
+    plain notation); UserError naming it."""
+    name = field.http_name
+    if field.kind is bool:
+        return _bool(name, text)
+    if field.kind is int:
+        return _int(name, text, MAX_SEED if field.high is None else int(field.high))
+    if field.kind is float:
+        if not re.fullmatch(r"[0-9]*\.?[0-9]+", text.strip()):
+            raise UserError(f"{name} must be a number, not {text[:40]!r}")
+        return float(text)
+    return text
+
+
+def odds_request_of(params: Mapping, limits: Limits) -> OddsRequest:
+    """The odds question of a request whose parameters are the question's fields (their
+    HTTP names, ``ODDS_FIELDS``), ``hand``, ``variant`` and the house rules; deals, worlds
+    and their product capped by ``limits``, ``others`` one of its strategies. UserError
+    naming the first bad, refused or unknown parameter."""
+    fields = {f.http_name: f for f in ODDS_FIELDS}
+    known = set(fields) | {"hand", "variant"} | {o.name for o in OPTIONS}
     for name in params:
-        if name in NOT_SERVED:
-            raise UserError(f"{name} is not offered by the server: {NOT_SERVED[name]}")
+        if name in fields and fields[name].served:
+            raise UserError(f"{name} is not offered by the server: {fields[name].served}")
         if name not in known:
-            raise UserError(f"unknown parameter {name!r}")
+            raise UserError(f"unknown parameter {name[:40]!r}")
     rules = rules_of(params)
-    args: dict = {"rules": rules, "variant": rules.variant}
-    for name in ODDS_TEXT:
-        text = _one(params, name)
-        if text is not None and text != "" and name != "variant":
-            args[name] = text
-    for name in ODDS_INT:
-        text = _one(params, name)
-        if text is not None and text != "":
-            args[name] = _int(name, text)
-    for name in ODDS_BOOL:
+    options: dict = {}
+    for name, f in fields.items():
+        if f.repeat:
+            given = params.getlist(name) if hasattr(params, "getlist") else params.get(name, [])
+            options[f.name] = [g for g in ([given] if isinstance(given, str) else given) if g]
+            continue
         text = _one(params, name)
         if text is not None and text != "":
-            args[name] = _bool(name, text)
-    for name in ODDS_FLOAT:
-        text = _one(params, name)
-        if text is not None and text != "":
-            if not re.fullmatch(r"[0-9]*\.?[0-9]+", text.strip()):
-                raise UserError(f"{name} must be a number, not {text[:40]!r}")
-            args[name] = float(text)
-    if "discards" in args:  # every detail of a call played on every deal, as the CLI's flag
-        args["all_details"] = args.pop("discards")
-    given = params.getlist("given") if hasattr(params, "getlist") else params.get("given", [])
-    args["given"] = [g for g in given if g]
-    if "hand" not in args:
+            options[f.name] = _value(f, text)
+    hand = _one(params, "hand")
+    if not hand:
         raise UserError("hand is required, e.g. hand=JS AS KS 9H TD")
-    deals = args.setdefault("deals", None if args.get("exact") else DEFAULT_DEALS)
+    if not options.get("exact"):
+        options.setdefault("deals", DEFAULT_DEALS)
+    deals, worlds = options.get("deals"), options.get("worlds", DEFAULT_WORLDS)
     if deals is not None and not 1 <= deals <= limits.max_deals:
         raise UserError(f"deals must be between 1 and {limits.max_deals:,} on this server")
-    worlds = args.get("worlds", DEFAULT_WORLDS)
     if not 1 <= worlds <= limits.max_worlds:
         raise UserError(f"worlds must be between 1 and {limits.max_worlds:,} on this server")
-    if args.get("method") == "pimc" and (deals or 0) * worlds > limits.max_deals * 10:
+    if options.get("method") == "pimc" and (deals or 0) * worlds > limits.max_deals * 10:
         raise UserError(f"{deals:,} deals of {worlds:,} PIMC worlds each is more than this "
                         f"server plays for one question (deals x worlds at most "
                         f"{limits.max_deals * 10:,})")
-    if "others" in args:
-        args["others"] = limits.strategy(args["others"])
-    return args
+    if "others" in options:
+        options["others"] = limits.strategy(options["others"])
+    return request(rules, hand, options)
+
+
+def page_fields(limits: Limits) -> list[dict]:
+    """The question's options the page's form offers (``Field.page``), as it builds them:
+    the HTTP name, kind, default, help, range and choices (each ``{value, text}``: the ways
+    to play and the strategies in words)."""
+    words = {"method": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
+             "others": [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] +
+             [{"value": n, "text": f"the strategy file {n}"} for n in limits.strategy_files()]}
+    return [{"name": f.http_name, "kind": f.kind.__name__, "default": f.default,
+             "help": f.help, "low": f.low, "high": f.high,
+             "choices": words.get(f.name, [{"value": c, "text": c} for c in f.choices])}
+            for f in ODDS_FIELDS if f.page]
 
 
 def table_state(params: Mapping) -> dict:

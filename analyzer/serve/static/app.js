@@ -81,13 +81,48 @@ function tableParams() {
   return p;
 }
 
+// the question's options the page offers, as the server describes them (/api/spec's
+// "fields", the same description as the command line's flags): a box or a list each
+const FIELD_WORDS = { deals: "Deals", seed: "Seed", method: "Card play", others: "The other calls are made by" };
+
+function buildFields() {
+  const box = $("fields");
+  box.textContent = "";
+  for (const f of state.spec.fields) {
+    const label = el("label", { title: f.help });
+    let input;
+    if (f.choices.length) {
+      input = el("select", { id: f.name });
+      for (const c of f.choices) input.append(el("option", { value: c.value }, c.text));
+    } else if (f.kind === "bool") {
+      input = el("input", { id: f.name, type: "checkbox" });
+      input.checked = Boolean(f.default);
+    } else {
+      input = el("input", { id: f.name, type: f.kind === "str" ? "text" : "number", inputmode: "numeric" });
+      if (f.low !== null) input.min = String(f.low);
+      if (f.high !== null) input.max = String(f.high);
+    }
+    if (f.default !== null && f.kind !== "bool") input.value = String(f.default);
+    label.append((FIELD_WORDS[f.name] || f.name.replaceAll("_", " ")) + " ", input);
+    box.append(label);
+  }
+  if ($("deals")) { $("deals").value = ""; $("deals").max = document.body.dataset.maxDeals; }
+}
+
+function fieldValue(f) {
+  const input = $(f.name);
+  if (f.kind === "bool") return String(input.checked);
+  if (f.name === "deals") return input.value || String(state.table?.deals ?? state.spec.deals);
+  return input.value;
+}
+
 function questionParams() {
   const p = tableParams();
   p.set("hand", state.hand.map(cardText).join(" "));
-  p.set("deals", $("deals").value || String(state.table?.deals ?? state.spec.deals));
-  p.set("seed", $("seed").value || "0");
-  p.set("method", $("method").value);
-  p.set("others", $("others").value);
+  for (const f of state.spec.fields) {  // every one, so that a shared link reproduces it
+    const value = fieldValue(f) || (f.default === null ? "" : String(f.default));
+    if (value !== "") p.set(f.name, value);
+  }
   return p;
 }
 
@@ -691,7 +726,10 @@ function fromURL() {
     if (p.has(opt.name)) state.rules[opt.name] = p.get(opt.name);
   }
   state.seat = p.get("seat"); state.dealer = p.get("dealer");
-  for (const name of ["deals", "seed", "method", "others"]) if (p.has(name)) $(name).value = p.get(name);
+  for (const f of state.spec.fields) {
+    if (!p.has(f.name)) continue;
+    if (f.kind === "bool") $(f.name).checked = p.get(f.name) === "true"; else $(f.name).value = p.get(f.name);
+  }
   state.calls = (p.get("auction") || "").split(",").map((s) => s.trim()).filter(Boolean);
   return p;
 }
@@ -718,10 +756,7 @@ async function start() {
   const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.title }));
   fillSelect($("variant"), variants);
   fillSelect($("practice-variant"), variants);
-  fillSelect($("method"), state.spec.methods);
-  fillSelect($("others"), state.spec.strategies);
-  $("others").value = state.spec.others;
-  $("deals").max = document.body.dataset.maxDeals;
+  buildFields();
   const p = fromURL();
   $("variant").value = state.variant;
   $("variant").addEventListener("change", () => {

@@ -1,0 +1,158 @@
+"""The odds question, described once: every option a person can give it — its name, kind,
+default, limits and help — in :data:`ODDS_FIELDS`, which the command line (``euchre odds``'s
+flags), the Python API (``odds()``'s keyword options), the HTTP API (``/api/odds``'s
+parameters, and which of them a server refuses) and the page's form all read. Adding an
+option is one :class:`Field` here plus its behaviour.
+
+A question travels as one value, :class:`OddsRequest`: the rules, the decision point in text
+(hand, seat, dealer, upcard, calls heard), what to price (trump, bid), how the hands are
+played (:meth:`OddsRequest.play`, a ``PlayModel``) and how much to compute
+(:meth:`OddsRequest.effort`, an ``Effort``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..compute.seeds import MAX_SEED
+from ..errors import UserError
+from ..game.variants import Rules
+from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
+from .play_model import PlayModel
+
+
+@dataclass(frozen=True)
+class Field:
+    """One option of the question: ``name`` (the Python keyword and the HTTP parameter; the
+    command line's flag is ``--name-with-dashes`` unless ``flag`` says otherwise, and
+    ``param`` renames the HTTP parameter), its ``kind`` (str, int, float or bool; ``repeat``:
+    given any number of times), ``default``, ``help``, the range ``low``..``high`` of a
+    number, the ``choices`` of a name, ``served``: "" when a server takes it, else why not,
+    and ``page``: the page's form offers it."""
+
+    name: str
+    kind: type
+    default: object
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple = ()
+    flag: str = ""
+    param: str = ""
+    repeat: bool = False
+    served: str = ""
+    page: bool = False
+
+    @property
+    def cli_flag(self) -> str:
+        """The command line's flag: ``--deals``, ``--discards``."""
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    @property
+    def http_name(self) -> str:
+        """The HTTP parameter's name (and the page's)."""
+        return self.param or self.name
+
+    def check(self, value):
+        """``value`` when it fits the field (None passes for an option given no value);
+        UserError naming the flag otherwise."""
+        if value is None or self.repeat:
+            return value
+        if self.kind in (int, float) and not isinstance(value, bool):
+            if not ((self.low is None or value >= self.low) and
+                    (self.high is None or value <= self.high)):
+                span = f"at least {self.low:,}" if self.high is None else \
+                    f"between {self.low:,} and {self.high:,}"
+                raise UserError(f"{self.cli_flag} must be {span}, not {value}")
+        if self.choices and value not in self.choices:
+            raise UserError(f"{self.cli_flag} must be one of {', '.join(self.choices)}, not "
+                            f"{value!r}")
+        return value
+
+
+ODDS_FIELDS: tuple[Field, ...] = (
+    Field("trump", str, None, "Only this trump suit (default: all)."),
+    Field("seat", str, "N", "Your seat."),
+    Field("dealer", str, None, "The dealer (default: the seat on your right, so you speak "
+          "first)."),
+    Field("upcard", str, None, "The upcard (knock, cutthroat)."),
+    Field("auction", str, None, "The calls heard before your turn, e.g. 'E pass, S pass' or "
+          "'E 4, S pass'."),
+    Field("bid", str, None, "Only this bid (and passing): 3, 4, 5, ask or moon (bid, ghost)."),
+    Field("all_details", bool, False, "A row for every discard (and every card given in a "
+          "6-ask), not only each call's best; each played on every deal (a run of over "
+          "10,000 deals otherwise chooses them on its first 10,000).", flag="--discards",
+          param="discards"),
+    Field("others", str, DEFAULT_STRATEGY, "The strategy the other calls are made by: "
+          "analyzer (built on first use, then cached), points, random, or a strategy file "
+          "(.toml).", page=True),
+    Field("infer", bool, True, "Deal the unseen cards so that the calls heard are the "
+          "others' strategy's (--no-infer: any cards)."),
+    Field("tremble", float, TREMBLE, "With inference, the chance a seat makes another legal "
+          "call than its strategy's, so no auction is impossible (0: only the strategy's own "
+          "calls; exact mode uses 0).", low=0.0, high=0.49),
+    Field("method", str, "dd", "How hands are played: dd (double dummy), heuristic or pimc "
+          "players.", choices=METHODS, page=True),
+    Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
+          high=10_000),
+    Field("play_check", bool, True, "Double dummy: also play the same deals with heuristic "
+          "card play and say when the best call differs (--no-play-check: skip it)."),
+    Field("deals", int, None, "Random deals to play (default 10,000).", low=1, page=True),
+    Field("precision", float, None, "Deal until every probability's 95% interval is within "
+          "± this.", served="give deals instead: a run to a precision has no fixed size"),
+    Field("exact", bool, False, "Enumerate every layout of the unseen cards (refused when it "
+          "would take too long)."),
+    Field("given", str, (), "A condition on an unseen hand: 'E: void H', 'S: >=2 trump', "
+          "'W: has AS'. Repeatable.", repeat=True),
+    Field("seed", int, 0, "Random seed: the same seed gives the same result on any machine "
+          "and thread count.", low=0, high=MAX_SEED, page=True),
+    Field("workers", int, None, "Threads to use (default: all cores).", low=1,
+          served="the server uses every core for one question at a time"),
+)
+FIELD_BY_NAME = {f.name: f for f in ODDS_FIELDS}
+
+
+def _play(self) -> PlayModel:
+    """How the hands of this question are played."""
+    return PlayModel(self.others, self.method, self.worlds, self.infer, self.tremble)
+
+
+def _effort(self, progress: bool = False, chunk: int | None = None):
+    """How much this question computes, an ``Effort`` (``progress``: a progress bar;
+    ``chunk``: deals a chunk, by default the runner's)."""
+    from ..compute.effort import Effort  # here: the command line's --help imports this module
+
+    extra = {} if chunk is None else {"chunk": chunk}
+    return Effort(self.deals, self.precision, self.exact, self.seed, self.workers,
+                  progress=progress, all_details=self.all_details, **extra)
+
+
+def _request_class():
+    """The frozen dataclass of a question: ``rules``, ``hand``, then one attribute per field
+    of ``ODDS_FIELDS`` (so a field is never written twice)."""
+    fields = [("rules", Rules), ("hand", object)] + [
+        (f.name, object, dataclasses.field(default=tuple(f.default) if f.repeat
+                                           else f.default)) for f in ODDS_FIELDS]
+    return dataclasses.make_dataclass(
+        "OddsRequest", fields, frozen=True,
+        namespace={"__module__": __name__, "play": _play, "effort": _effort,
+                   "__doc__": "The odds question as one value: ``rules``, ``hand`` (text or "
+                              "a natural mask) and one attribute per field of ODDS_FIELDS."})
+
+
+OddsRequest = _request_class()
+
+
+def request(rules: Rules, hand, options: Mapping) -> OddsRequest:
+    """The question of ``hand`` under ``rules`` with ``options`` (field name -> value; the
+    rest at their defaults), each checked against its field: UserError for an unknown option
+    or a value out of range."""
+    unknown = set(options) - set(FIELD_BY_NAME)
+    if unknown:
+        raise UserError(f"unknown option {sorted(unknown)[0]!r} of the odds question")
+    values = {name: FIELD_BY_NAME[name].check(value) for name, value in options.items()}
+    if "given" in values:
+        values["given"] = tuple(values["given"] or ())
+    return OddsRequest(rules=rules, hand=hand, **values)
+
