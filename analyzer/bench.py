@@ -370,7 +370,8 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     rules = make_rules("bid")
     point = decision_point(rules, BENCH_HAND, "N", None, None, None)
     policies, params = others_policies(others, "dd", rules)
-    d = prepare(point, policies, params, True, True, [2], {3})  # bid 3 in hearts
+    d = prepare(point, True, True, trumps=[2], bids={3})  # bid 3 in hearts
+    d.query.policies, d.query.params = policies, params
     out["exact_layouts"], out["exact_estimated_s"] = exact_estimate(d, 1, 4096)
     out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out

@@ -6,4 +6,10 @@ class UserError(ValueError):
 
 
 class TooLong(UserError):
-    """A run refused because it would take longer than the size limit (``--force`` lifts it)."""
+    """A run refused because it would take longer than the size limit: the message says how
+    long (``seconds``, the estimate); the front end adds what to do about it (the command
+    line's ``--force``, a server's limit)."""
+
+    def __init__(self, message: str, seconds: float):
+        super().__init__(message)
+        self.seconds = seconds

@@ -21,7 +21,8 @@ def new_point(point, dealer, upcard, asker, solve):
     """Make ``point`` (int64, slots ``PT``) a decision point with no call heard yet: the
     ``dealer``, the ``upcard`` (-1: none), the ``asker`` whose decision it is (-1: none) and
     ``solve`` (1: the tricks by the double-dummy solver, not by card play); no inference. The
-    one home of a point's slots, with :func:`hear_call` and :func:`set_inference`."""
+    one home of a point's slots, with :func:`hear_call`, :func:`set_inference` and
+    :func:`set_solving`."""
     for i in range(point.shape[0]):
         point[i] = 0
     point[PT.DEALER] = dealer
@@ -49,6 +50,13 @@ def set_inference(point, infer, tremble):
     inference)."""
     point[PT.CHECK] = 1 if infer and point[PT.NCALLS] > 0 else 0
     point[PT.TREMBLE] = tremble if point[PT.CHECK] == 1 else 0
+
+
+@njit(**NRT_FREE)
+def set_solving(point, solve):
+    """Whether the tricks of ``point``'s hands come from the double-dummy solver (1) or from
+    the seats' card play (0)."""
+    point[PT.SOLVE] = solve
 
 
 @njit(**NRT_FREE)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from analyzer.compute.effort import Effort
-from analyzer.compute.engine import auction_turn, state_of
+from analyzer.compute.point import auction_turn, state_of
 from analyzer.game.auction import DecisionPoint, Heard, may_go_alone
 from analyzer.game.notation import card_ids
 from analyzer.game.variants import make_rules

@@ -7,14 +7,14 @@ import random
 import numpy as np
 import pytest
 
-from analyzer.compute.engine import state_of
+from analyzer.compute.point import state_of
 from analyzer.compute.query import run_query
 from analyzer.game.auction import DecisionPoint, parse_heard
 from analyzer.game.notation import SEATS
 from analyzer.game.outcomes import outcome_arrays
 from analyzer.game.records import call_text
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import prepare, set_tremble
+from analyzer.questions.decide import prepare
 from analyzer.strategy.seats import others_policies
 from kernels import codes as K
 from kernels.slots import OPT, X
@@ -116,9 +116,9 @@ def _check_point(variant, point_args, deals, seed):
     point = DecisionPoint(rules, SEATS.index(dealer), SEATS.index(asker),
                           hand_mask(hand),
                           -1 if up is None else card_id(up), parse_heard(text, rules))
-    policies, params = others_policies("points", "dd", rules)
-    d = prepare(point, policies, params, True, True)
-    set_tremble(d.query, 0.0)  # strict: the reference rejects every call off-strategy
+    d = prepare(point, True, True, tremble=0.0)  # strict: the reference rejects every call
+    #                                               off-strategy
+    d.query.policies, d.query.params = others_policies("points", "dd", rules)
     chunk = run_query(d.query, seed, 0, deals, False)
     net = outcome_arrays(rules, point.seat, chunk.results)["net"]
     compared = 0
@@ -165,9 +165,8 @@ def _three_passes(tremble: float):
     rules = make_rules("knock")
     point = DecisionPoint(rules, 0, 0, hand_mask("JS AS KS 9H TD".split()),
                           card_id("QS"), parse_heard("E pass, S pass, W pass", rules))
-    policies, params = others_policies("points", "dd", rules)
-    d = prepare(point, policies, params, True, True)
-    set_tremble(d.query, tremble)
+    d = prepare(point, True, True, tremble=tremble)
+    d.query.policies, d.query.params = others_policies("points", "dd", rules)
     return rules, run_query(d.query, 3, 0, 200, False)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer.compute.point import open_point
 from analyzer.compute.query import run_query
 from analyzer.compute.runner import in_whole_chunks, run_chunks
 from analyzer.compute.solver import solve_positions
@@ -92,7 +93,7 @@ def test_the_query_never_deals_known_cards():
     rules = make_rules("knock")
     hand = " ".join(card_name(c) for c in deck_ids()[:5])
     point = decision_point(rules, hand, "E", "N", card_name(deck_ids()[10]))
-    q = point_query(point, *others_policies("points", "dd", rules), solve=True)
+    q = point_query(point, open_point(point))
     dealt = set(q.cards.tolist())
     assert not any((point.hand >> c) & 1 for c in dealt) and point.upcard not in dealt
     assert len(dealt) == 18 and q.sizes.tolist() == [5, 5, 5, 3]
@@ -104,8 +105,8 @@ def test_given_counts_are_of_the_whole_hand_with_its_placed_cards():
 
     rules = make_rules("knock")
     hand = " ".join(card_name(c) for c in deck_ids()[:5])
-    point = decision_point(rules, hand, "S", "N", card_name(deck_ids()[10]))
-    q = point_query(point, *others_policies("points", "dd", rules), solve=True)
+    point = decision_point(rules, hand, "S", "N", card_name(deck_ids()[10]), "E pass")
+    q = point_query(point, open_point(point))
     nine_h = [c for c in deck_ids() if card_name(c) == "9H"][0]
     cons = parse_given(["E: =1 H", "E: has 9H"], q, 2, None)
     east = q.group_seat.tolist().index(1)
@@ -536,8 +537,8 @@ def test_exact_layouts_sharing_a_table_solve_as_each_alone():
     node counts do not depend on the threads. The layouts start mid-run and span three."""
     rules = make_rules("bid")
     point = decision_point(rules, "JH AH KH QD 9S TC", "N", None, None, None)
-    policies, params = others_policies("points", "dd", rules)
-    d = prepare(point, policies, params, True, True, [2], {3})
+    d = prepare(point, True, True, trumps=[2], bids={3})
+    d.query.policies, d.query.params = others_policies("points", "dd", rules)
     first, n = LAYOUT_RUN // 2, 2 * LAYOUT_RUN
     before = num_threads()
     try:

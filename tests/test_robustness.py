@@ -246,9 +246,13 @@ def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once(monkeypatch):
             if told.wait(60):
                 os.kill(os.getpid(), signal.SIGINT)
 
+    from analyzer.cli.app import say
+    from analyzer.compute.notices import reporting
+
     threading.Thread(target=press_twice, daemon=True).start()
     try:
-        totals = run_chunks(30, work, chunk=10, progress=False)
+        with reporting(say):  # the command line's words for what the runner reports
+            totals = run_chunks(30, work, chunk=10, progress=False)
         assert told.is_set() and not finished  # stopped while the chunk still ran: at once
         assert totals.interrupted and totals.done == 10 and totals.counts["deals"][0] == 10
         assert left_running()  # the launcher then ends the process without waiting for it
@@ -278,8 +282,12 @@ def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monke
         finished.append(first)
         return {"deals": np.array([n])}
 
+    from analyzer.cli.app import say
+    from analyzer.compute.notices import reporting
+
     try:
-        with runner.size_limit(10.0), pytest.raises(TooLong, match="would take more than"):
+        with runner.size_limit(10.0), pytest.raises(TooLong, match="would take more than"), \
+                reporting(say):  # the command line's words for what the runner reports
             runner.run_chunks(1000, work, chunk=10, progress=True, label="tables")
         assert not finished  # refused while the first chunk still ran, not after it
     finally:
@@ -299,7 +307,7 @@ def test_a_report_leaves_out_a_comparison_that_would_take_too_long(tmp_path, mon
 
     def slow_pimc(rules, deals, out_dir, **kw):
         if kw["method"] == "pimc":
-            raise TooLong("200 deals would take about 9 hours here")
+            raise TooLong("200 deals would take about 9 hours here", 9 * 3600)
         return real(rules, deals, out_dir, **kw)
 
     monkeypatch.setattr(report, "build_tables", slow_pimc)

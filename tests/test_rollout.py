@@ -18,7 +18,7 @@ from analyzer.questions.rollout import (
 from analyzer.questions.simulate import simulate
 from analyzer.strategy.seats import seat_policies
 from kernels import codes as K
-from kernels.slots import OPT, M, R
+from kernels.slots import M, R
 
 
 def _match(rules):
@@ -60,11 +60,11 @@ def test_a_rollout_seat_makes_its_querys_best_call():
         for s, c in calls[:j]:
             heard = heard.then(s, c, False)
         hm, dealt = loop.deal(11, index, dealer)
-        row = best_option(rules, roll, dealer, seat, int(hm[M.DEALT + seat]),
-                          int(dealt[R.UPCARD]), heard, (1 << 40) + index * 16 + j)
-        assert row is not None and row[OPT.CALL] == call, (index, calls)
+        option = best_option(rules, roll, dealer, seat, int(hm[M.DEALT + seat]),
+                             int(dealt[R.UPCARD]), heard, (1 << 40) + index * 16 + j)
+        assert option is not None and option.call == call, (index, calls)
         if call != K.PASS and j == len(calls) - 1:
-            assert ((rec[R.ALONE_SEATS] >> seat) & 1) == (row[OPT.ALONE] == 1)
+            assert ((rec[R.ALONE_SEATS] >> seat) & 1) == (option.alone == 1)
         checked += 1
     assert checked >= 4
 

@@ -103,7 +103,8 @@ ONE_HOME = {
     "the bid ladder (kernels.auction.ladder_mask; rules.bid_ladder reads it)": (
         r"range\(\s*3\s*,\s*[^)]*(HAND|hand_size)|\(\s*(K\.)?PASS\s*,\s*3\b",
         "kernels/auction.py"),
-    "a decision point's slots (kernels.forced: new_point, hear_call, set_inference)": (
+    "a decision point's slots (kernels.forced: new_point, hear_call, set_inference, "
+    "set_solving)": (
         r"\bPT\.[A-Z_]+(\s*\+[^\]]*)?\]\s*(\|)?=[^=]", "kernels/forced.py"),
     "whether trump was made on the upcard (kernels.exchange_rules.made_on_upcard)": (
         r"==\s*(L\.)?JOKER\s+or\s+[\w.]*natural_suit\(", "kernels/exchange_rules.py"),

@@ -7,7 +7,8 @@ import sys
 
 import typer
 
-from ..errors import UserError
+from ..compute.notices import reporting
+from ..errors import TooLong, UserError
 from . import help_layout
 
 help_layout.install()
@@ -52,6 +53,18 @@ def _click_error(e: Exception) -> int | None:
 
 
 NOTHING_KEPT = "interrupted before anything was finished: nothing was kept"
+
+
+def say(kind: str, facts: dict) -> None:
+    """What the runner reports to a person waiting (``compute.notices.reporting``), in the
+    command line's words on stderr."""
+    if kind == "slow_start":
+        print(f"{facts['label']}: the first {facts['first']:,} of {facts['total']:,} "
+              f"{facts['unit']} have taken {facts['seconds']:.0f} s so far; progress shows once "
+              f"they are done (Ctrl-C twice stops at once)", file=sys.stderr, flush=True)
+    elif kind == "stopping":
+        print("stopping once the chunk running now is done (Ctrl-C again stops at once, "
+              "without it)", file=sys.stderr, flush=True)
 COMPILES = None  # the CompileWatch of this run of the command line (seconds spent compiling)
 
 
@@ -97,8 +110,12 @@ def run(argv: list[str]) -> int:
         command = typer.main.get_command(app)  # in the try: a Ctrl-C can come while it builds
         # the context is made and invoked here, not through click's (and typer's) main,
         # which would turn Ctrl-C into a silent exit 130 before this function could say so
-        with command.make_context("euchre", list(argv)) as ctx:
+        with command.make_context("euchre", list(argv)) as ctx, reporting(say):
             rv = command.invoke(ctx)
+    except TooLong as e:
+        print(f"error: {' '.join(str(e).split())}; ask for fewer, or add --force to run it "
+              f"anyway", file=sys.stderr)
+        return 2
     except UserError as e:
         print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2

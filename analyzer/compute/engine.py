@@ -7,12 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import codes as KC
-from kernels import layout as L
 from kernels import policies as P
 from kernels.decisions import decision_rows_batch
-from kernels.engine import deal_one, play_batch, play_forced_hand, point_state, replay_hand
-from kernels.forced import hear_call, new_point, start_point
+from kernels.engine import deal_one, play_batch, play_forced_hand, replay_hand
 from kernels.games import (
     MAX_HANDS,
     N_CODES,
@@ -22,19 +19,14 @@ from kernels.games import (
     game_winner,
     play_games,
 )
-from kernels.record import new_instructions
-from kernels.slots import IN, PT, C, G, M, R
+from kernels.slots import C, G, M, R
 from kernels.threads import num_threads
 
-from ..errors import UserError
-from ..game.auction import DecisionPoint
-from ..game.notation import SEATS
 from ..game.records import (
     Record,
     RecordError,
     check_replayed,
     describe_error,
-    empty_arrays,
 )
 from ..game.variants import Rules
 from .seeds import check_seed
@@ -139,103 +131,9 @@ class GameLoop:
                                self.cfg[C.TARGET], self.cfg[C.WIN_BY]))
 
 
-KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}
-
-
-@dataclass(frozen=True)
-class PointState:
-    """What the player at a decision point decides: ``kind`` is ``call`` (``allowed``: the
-    call codes, ``SWAP`` included where it may swap), ``discard`` (the dealer after the
-    pick-up; ``allowed``: the six cards) or ``defend`` (going alone as a defender)."""
-
-    kind: str
-    allowed: int
-
-    def codes(self) -> list[int]:
-        """The call codes or cards of ``allowed``, lowest first."""
-        return [c for c in range(64) if (self.allowed >> c) & 1]
-
-
-def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
-    """A decision point as the kernels take it (int64, slots ``kernels.slots.PT``, written by
-    ``kernels.forced``): the dealer, the upcard, the calls heard (the makers among them who
-    went alone), the asker, and ``solve`` (the tricks double dummy). UserError when the
-    auction is longer than any can be."""
-    heard = point.heard
-    n = len(heard)
-    if n >= KC.MAX_CALLS:
-        raise UserError(f"--auction has {n} calls; no auction is that long")
-    row = np.empty(PT.LEN, dtype=np.int64)
-    new_point(row, point.dealer, point.upcard, point.seat, int(solve))
-    for seat, call in zip(heard.seats, heard.calls, strict=True):
-        hear_call(row, seat, call, (heard.alone >> seat) & 1)
-    return row
-
-
-def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The engine arrays of a decision point ``(hm, rec, ins)``: the asker's hand, the calls
-    heard, and instructions that force them and name the asker
-    (``kernels.forced.start_point``)."""
-    row = point_row(point)
-    hm, rec = empty_arrays()
-    ins = new_instructions()
-    deal_hm = hm.copy()
-    deal_hm[M.DEALT + point.seat] = np.uint64(point.hand)
-    start_point(hm, rec, ins, deal_hm, row)
-    return hm, rec, ins
-
-
 def calls_array(values) -> np.ndarray:
     """Seats or call codes as the int64 array the kernels take."""
     return np.asarray(values, dtype=np.int64).reshape(-1)
-
-
-def auction_turn(point: DecisionPoint) -> int | None:
-    """The seat whose turn it is after the calls heard at ``point`` (its seat and hand are not
-    used), or None when the bidding is over. UserError when the calls heard are not a legal
-    auction."""
-    hm, rec, ins = forced_record(point)
-    ins[IN.ASKER] = -1
-    ins[IN.STOP] = KC.STOP_NEXT
-    point_state(point.rules.arrays, hm, rec, ins)
-    if int(rec[R.ERROR]) == KC.E_NOT_ASKERS_TURN:
-        return int(rec[R.TURN])
-    try:
-        state_of(point)
-    except UserError as e:
-        if "nothing left to decide" in str(e):
-            return None
-        raise
-    return point.seat
-
-
-def state_of(point: DecisionPoint) -> PointState:
-    """What the player decides at ``point`` (the engine plays the calls heard up to it).
-    UserError when the calls heard are not a legal auction, or lead to another seat's turn, or
-    leave the player nothing to decide."""
-    rules = point.rules
-    hm, rec, ins = forced_record(point)
-    ins[IN.STOP] = KC.STOP_NEXT
-    point_state(rules.arrays, hm, rec, ins)
-    error = int(rec[R.ERROR])
-    if error == KC.E_STOPPED:
-        return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))
-    who = SEATS[point.seat]
-    if error == KC.E_NOT_ASKERS_TURN:
-        turn = SEATS[int(rec[R.TURN])]
-        if point.upcard == L.JOKER and not point.heard.calls and turn == SEATS[point.dealer]:
-            raise UserError(f"the joker is turned up, so the dealer ({turn}) names trump "
-                            f"before anyone calls: give {turn}'s call in the auction first")
-        raise UserError(f"after the calls heard it is {turn}'s turn to call, not {who}'s: give "
-                        f"the calls up to {who}'s turn in the auction")
-    if error == KC.E_NO_DECISION:
-        raise UserError(f"after the calls heard {who} has nothing left to decide")
-    if error == KC.E_AUCTION_LONG:
-        raise UserError(f"the bidding is over before the auction's call "
-                        f"{int(rec[R.ERROR_AT]) + 1}")
-    message = describe_error(Record(rules, hm, rec))
-    raise UserError(message.replace("auction call", "the auction's call"))
-
 
 
 def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: int,

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import queue
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from kernels.threads import max_threads, num_threads, set_threads
 
 from ..errors import TooLong, UserError
+from .notices import report as _report
 
 DEFAULT_CHUNK = 2048
 MAX_TOTAL = 2**62  # deal and game indices are 64-bit integers in the kernels
@@ -64,7 +64,9 @@ class Totals:
         self.done += n
 
 
-_observer = threading.local()  # see observed: per thread, so a server's job thread has its own
+# per thread (a server's job thread has its own): the observer of ``observed``, the limit of
+# ``size_limit``
+_local = threading.local()
 
 
 @contextlib.contextmanager
@@ -73,12 +75,12 @@ def observed(on_progress: Callable[[int, int], None], stop: threading.Event):
     total)`` after each chunk and stops, as on Ctrl-C (the totals so far, marked
     interrupted), once ``stop`` is set: how a caller without a terminal (the web page) shows
     progress and cancels."""
-    before = getattr(_observer, "value", None)
-    _observer.value = (on_progress, stop)
+    before = getattr(_local, "observer", None)
+    _local.observer = (on_progress, stop)
     try:
         yield
     finally:
-        _observer.value = before
+        _local.observer = before
 
 
 def set_backend(backend) -> None:
@@ -274,7 +276,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         results = _switched(results_of, work, then, (head, tail), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
                enough)
-    watcher = getattr(_observer, "value", None)
+    watcher = getattr(_local, "observer", None)
     if watcher is not None:
         watcher[0](0, total)  # the size is known before the first piece is done
     try:
@@ -314,19 +316,18 @@ def _slow_start(total: int, progress: bool, label: str, sized: bool):
     def waiting(first: int, n: int, seconds: float) -> None:
         if first != 0:
             return
-        if sized and seconds >= 3 * SLOW_START and _limit_seconds is not None and \
-                n < total and seconds * total / n > _limit_seconds:
+        limit = current_limit()
+        if sized and seconds >= 3 * SLOW_START and limit is not None and \
+                n < total and seconds * total / n > limit:
             # a lower bound (the first chunk is not done): refused now, not in hours
             raise TooLong(f"{total:,} {_unit(label)} would take more than "
                           f"{duration_text(seconds * total / n)} here (the first {n:,} have "
-                          f"taken {seconds:.0f} s and are not done); ask for fewer, or add "
-                          f"--force to run it anyway")
+                          f"taken {seconds:.0f} s and are not done)", seconds * total / n)
         if not progress or said or seconds < SLOW_START:
             return
         said.append(True)
-        print(f"{label}: the first {n:,} of {total:,} {_unit(label)} have taken "
-              f"{seconds:.0f} s so far; progress shows once they are done (Ctrl-C twice "
-              f"stops at once)", file=sys.stderr, flush=True)
+        _report("slow_start", label=label, first=n, total=total, seconds=seconds,
+                unit=_unit(label))
     return waiting
 
 
@@ -335,25 +336,23 @@ def _unit(label: str) -> str:
     return "games" if label == "playing" else "deals"
 
 
-_limit_seconds: float | None = None  # see size_limit
-
-
 @contextlib.contextmanager
 def size_limit(seconds: float | None):
-    """Within this block a run whose first chunk says the whole would take longer than
-    ``seconds`` is refused (UserError with the estimate) instead of started; None: no limit.
-    The CLI sets one unless ``--force``."""
-    global _limit_seconds
-    before, _limit_seconds = _limit_seconds, seconds
+    """Within this block (in this thread) a run whose first part says the whole would take
+    longer than ``seconds`` is refused (TooLong with the estimate) instead of started; None:
+    no limit. The CLI sets one unless ``--force``, the server its own."""
+    before = getattr(_local, "limit", None)
+    _local.limit = seconds
     try:
         yield
     finally:
-        _limit_seconds = before
+        _local.limit = before
 
 
 def current_limit() -> float | None:
-    """The size limit in force (seconds; None: none, e.g. under ``--force``)."""
-    return _limit_seconds
+    """The size limit in force in this thread (seconds; None: none, e.g. under
+    ``--force``)."""
+    return getattr(_local, "limit", None)
 
 
 def duration_text(seconds: float) -> str:
@@ -370,13 +369,14 @@ def duration_text(seconds: float) -> str:
 
 
 def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
-    if _limit_seconds is None or done >= total:
+    limit = current_limit()
+    if limit is None or done >= total:
         return
     estimate = seconds / done * total
-    if estimate > _limit_seconds:
+    if estimate > limit:
         raise TooLong(f"{total:,} {_unit(label)} would take about {duration_text(estimate)} "
-                      f"here (timed on the first {done:,}; memory stays at one chunk's); ask "
-                      f"for fewer, or add --force to run it anyway")
+                      f"here (timed on the first {done:,}; memory stays at one chunk's)",
+                      estimate)
 
 
 class _Chunks:
@@ -410,7 +410,7 @@ def deferred_interrupts():
     numba would turn it into a SystemError) but sets the yielded event, which the chunk loop
     checks between chunks; a second one raises KeyboardInterrupt at once. Outside the main
     thread the handler cannot be installed and nothing changes."""
-    watcher = getattr(_observer, "value", None)
+    watcher = getattr(_local, "observer", None)
     stop = watcher[1] if watcher is not None else threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
@@ -421,8 +421,7 @@ def deferred_interrupts():
             raise KeyboardInterrupt
         stop.set()
         if left_running():
-            print("stopping once the chunk running now is done (Ctrl-C again stops at once, "
-                  "without it)", file=sys.stderr, flush=True)
+            _report("stopping")
 
     before = signal.signal(signal.SIGINT, handler)
     before_term = signal.signal(signal.SIGTERM, handler)
@@ -454,7 +453,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     (after a whole chunk, so where a run stops does not depend on the pieces)."""
     total, start, label = run.total, run.start, run.label
     bar = task = None
-    watcher = getattr(_observer, "value", None)
+    watcher = getattr(_local, "observer", None)
     checked = run.enough is not None  # a run to a precision has no fixed size to refuse
     try:
         for first, n, part, whole in results:

@@ -22,9 +22,10 @@ SHOWN_OUTCOMES = {"we_make": "we make", "we_euchred": "we're set", "they_make": 
 
 
 def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
-    """Per result (``results`` [..., X.LEN]): ``seat``'s net points (a redeal: 0) and which
-    way the hand went (``PROBABILITIES``, and ``failed`` where it could not be played), as
-    arrays shaped like the results without their last axis."""
+    """Per result (``results`` [..., X.LEN]): ``seat``'s net points (a redeal: 0), which way
+    the hand went (``PROBABILITIES``, and ``failed`` where it could not be played) and the
+    card an n-ask brought back (``received``), as arrays shaped like the results without
+    their last axis."""
     status = results[..., X.STATUS].astype(np.int64)
     played = status == K.ST_PLAYED
     declarer = results[..., X.DECLARER].astype(np.int64)
@@ -42,4 +43,5 @@ def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
     return {"net": net, "we_declare": ours, "we_make": ours & made,
             "we_march": ours & (tricks == n), "we_euchred": ours & ~made,
             "they_make": theirs & made, "they_euchred": theirs & ~made,
-            "redeal": status == K.ST_ALL_PASSED, "failed": status < 0}
+            "redeal": status == K.ST_ALL_PASSED, "failed": status < 0,
+            "received": results[..., X.AUX].astype(np.int64) & 63}

@@ -22,10 +22,8 @@ import pandas as pd
 
 from kernels import codes as K
 from kernels import layout as L
-from kernels.forced import set_inference
-from kernels.slots import PT, X
 
-from ..compute.engine import point_row, state_of
+from ..compute.point import OpenPoint, open_point
 from ..compute.query import DealQuery
 from ..game.auction import DecisionPoint
 from ..game.notation import format_card
@@ -34,26 +32,36 @@ from ..game.seating import seating
 from ..game.variants import LADDER
 from ..stats import mean_interval, wilson
 from ..strategy.defaults import TREMBLE
-from .options import option_label, option_rows, point_options
+from .options import option_label, options_array, point_options
 
 
 @dataclass
 class Decision:
-    """A decision point ready to run: its query (deals, options, trick-table scenarios) and
-    the options in order."""
+    """A decision point ready to run: the point opened (``compute.point.OpenPoint``), its
+    query (deals, options, trick-table scenarios) and the options in order."""
 
     point: DecisionPoint
+    opened: OpenPoint
     query: DealQuery
     options: list
     tricks: dict = field(default_factory=dict)  # trump -> scenario of the trick table
 
+    @property
+    def infers(self) -> bool:
+        """Whether its deals are dealt to fit the calls heard."""
+        return self.opened.infers
 
-def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.ndarray | None,
-                solve: bool, infer: bool = True, tremble: float = TREMBLE) -> DealQuery:
-    """The deals of a decision point: the player's cards known, the upcard set aside, the
-    other hands (the ghost hand or dummy at W) and the kitty unseen; the calls heard forced and
-    (``infer``) checked against the ``policies`` of the seats that made them (None: set
-    them on the query later), each seat making another legal call with chance ``tremble``."""
+    @property
+    def tremble(self) -> float:
+        """The chance, in inference, of a call the others' strategy would not make."""
+        return self.opened.tremble
+
+
+def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
+    """The deals of an opened decision point: the player's cards known, the upcard set aside,
+    the other hands (the ghost hand or dummy at W) and the kitty unseen; the calls heard
+    forced and (with inference) checked against the strategies of the seats that made them
+    (set on the query by the caller)."""
     rules = point.rules
     n = rules.hand_size
     known = np.zeros(4, dtype=np.uint64)
@@ -68,46 +76,42 @@ def point_query(point: DecisionPoint, policies: np.ndarray | None, params: np.nd
         others.append(-1)  # the kitty, or the cards the ladder dealer discarded
     q = DealQuery(rules, known, np.array(unseen, dtype=np.int64),
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
-    if policies is not None:
-        q.policies, q.params = policies, params
-    q.point = point_row(point, solve)
-    set_inference(q.point, infer, _per_million(tremble))
+    q.point = opened.row
     return q
 
 
-TREMBLE_UNIT = 1_000_000  # the point keeps the tremble as an integer chance per million
-
-
-def _per_million(tremble: float) -> int:
-    return round(tremble * TREMBLE_UNIT)
-
-
-def set_tremble(q: DealQuery, tremble: float) -> None:
-    """Make the inference of ``q`` allow each seat another legal call than its strategy's
-    with chance ``tremble`` (kept per million in the point; 0 without inference)."""
-    set_inference(q.point, q.point[PT.CHECK] == 1, _per_million(tremble))
-
-
-def tremble_of(q: DealQuery) -> float:
-    """The tremble ``q``'s inference allows (see :func:`set_tremble`)."""
-    return int(q.point[PT.TREMBLE]) / TREMBLE_UNIT
-
-
-def prepare(point: DecisionPoint, policies: np.ndarray, params: np.ndarray, solve: bool,
-            infer: bool = True, trumps: list | None = None, bids: set | None = None
-            ) -> Decision:
-    """The query of a decision point with its legal options (see :func:`point_options`) and,
-    at a ladder auction's call, the trick table: the player's side declaring each trump."""
-    state = state_of(point)
-    options = point_options(point, state, trumps, bids)
-    q = point_query(point, policies, params, solve, infer)
-    q.options = option_rows(options)
-    d = Decision(point, q, options)
+def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: float = TREMBLE,
+            trumps: list | None = None, bids: set | None = None) -> Decision:
+    """The decision at ``point`` opened (one trip to the engine), its query, its legal
+    options (see :func:`point_options`) and, at a ladder auction's call, the trick table: the
+    player's side declaring each trump. The seats' strategies are set on the query after."""
+    opened = open_point(point, solve, infer, tremble)
+    options = point_options(point, opened.state, trumps, bids)
+    q = point_query(point, opened)
+    q.options = options_array(options)
+    d = Decision(point, opened, q, options)
     rules = point.rules
-    if rules.auction == LADDER and state.kind == "call":
+    if rules.auction == LADDER and opened.state.kind == "call":
         for t in (trumps or range(4)):
             d.tricks[t] = q.add(t, point.seat, *seating(rules, point.seat), point.seat)
     return d
+
+
+def played_as(d: Decision, *, solve: bool | None = None, infer: bool | None = None,
+              strategies: tuple | None = None) -> Decision:
+    """A copy of ``d`` on the same deals and options with its hands solved or played
+    (``solve``), with or without inference (``infer``), or with other seats' ``strategies``
+    (``(policies, params)``): the same question asked another way, without a second trip to
+    the engine."""
+    opened = d.opened
+    if solve is not None:
+        opened = opened.with_solving(solve)
+    if infer is not None:
+        opened = opened.with_inference(infer, opened.tremble if infer else 0.0)
+    query = replace(d.query, point=opened.row, scenarios=list(d.query.scenarios))
+    if strategies is not None:
+        query.policies, query.params = strategies
+    return Decision(d.point, opened, query, list(d.options), dict(d.tricks))
 
 
 def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
@@ -116,9 +120,9 @@ def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
     detail another run chose for it."""
     keep = set(labels)
     options = [o for o in d.options if (o.name, o.trump_text, o.detail) in keep]
-    query = replace(d.query, options=option_rows(options),
+    query = replace(d.query, options=options_array(options),
                     scenarios=list(d.query.scenarios) if scenarios else [])
-    return Decision(d.point, query, options, dict(d.tricks) if scenarios else {})
+    return Decision(d.point, d.opened, query, options, dict(d.tricks) if scenarios else {})
 
 
 def option_labels(d: Decision, indices) -> list[tuple]:
@@ -145,8 +149,8 @@ def chunk_counts(d: Decision, chunk) -> dict:
                   accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
                   trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
-    aux = chunk.results[ok][..., X.AUX].astype(np.int64)
-    counts["received"] = np.stack([np.bincount(aux[:, i] & 63, minlength=64)
+    aux = o["received"]
+    counts["received"] = np.stack([np.bincount(aux[:, i], minlength=64)
                                    for i in range(net.shape[1])]) if net.shape[1] else \
         np.zeros((0, 64), dtype=np.int64)
     scen = chunk.outcomes[ok].astype(np.int64)

@@ -18,9 +18,6 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from kernels import policies as P
-from kernels.slots import PT
-
 from ..compute.effort import Effort
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import (
@@ -39,7 +36,7 @@ from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..stats import percent_text
 from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
-from ..strategy.seats import others_policies
+from ..strategy.seats import bids_by_analyzer, others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
@@ -48,10 +45,9 @@ from .decide import (
     keep_options,
     option_labels,
     option_table,
+    played_as,
     prepare,
     restrict_counts,
-    set_tremble,
-    tremble_of,
     trick_table,
     verdict,
 )
@@ -216,26 +212,24 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
     effort.check()
     exact = effort.exact
 
-    def decision(method: str, infer: bool = play.infer) -> Decision:
-        d = prepare(point, None, None, method == "dd", infer, trumps, bids)
-        set_tremble(d.query, 0.0 if exact else play.tremble)  # exact layouts: no random keeping
-        d.query.cons = parse_given(given, d.query, point.seat,
-                                   None if trumps is None else trumps[0])
-        # the strategy last: the question is checked before a first use builds the analyzer
-        d.query.policies, d.query.params = others_policies(play.others, method, point.rules,
-                                                           play.worlds)
-        return d
-
+    # exact layouts keep no deal at random: no tremble
+    d = prepare(point, play.method == "dd", play.infer, 0.0 if exact else play.tremble,
+                trumps, bids)
+    d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
+    # the strategy last: the question is checked before a first use builds the analyzer
+    d.query.policies, d.query.params = others_policies(play.others, play.method, point.rules,
+                                                       play.worlds)
     with using_threads(effort.workers):
-        result = _run(decision(play.method), play, effort,
+        result = _run(d, play, effort,
                       uninformed=None if exact or not play.infer or not play.tremble
-                      else lambda: decision(play.method, infer=False))
+                      else lambda: played_as(d, infer=False))
         if play_check and play.method == "dd" and not exact and not result.interrupted and \
                 result.best.get("runner_up") is not None:
             called = zip(result.options["option"], result.options["trump"],
                          result.options["detail"], strict=True)
-            _check_play(result, keep_options(decision("heuristic"), called), effort.seed,
-                        effort.chunk)
+            heuristic = played_as(d, solve=False, strategies=others_policies(
+                play.others, "heuristic", point.rules, play.worlds))
+            _check_play(result, keep_options(heuristic, called), effort.seed, effort.chunk)
     return result
 
 
@@ -342,9 +336,9 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         seconds=totals.seconds, interrupted=totals.interrupted,
         options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),
         tricks=trick_table(d, counts, exact),
-        best=verdict(d, counts, exact), inference=bool(d.query.point[PT.CHECK]), notes=notes,
+        best=verdict(d, counts, exact), inference=d.infers, notes=notes,
         nodes=int(counts["nodes"]), choices=list(d.options),
-        tremble=tremble_of(d.query),
+        tremble=d.tremble,
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
         uninformed=int(counts.get("uninformed", 0)))
 
@@ -392,7 +386,7 @@ def pooled_bids_note(rules: Rules, policies) -> list[str]:
     lowest bid of such a row where a player might bid another. ``policies``: the seats'
     policy rows. Returns the notes (none or one)."""
     shared = [codes for codes in bid_rows(rules).values() if "-" in codes]
-    if not shared or not (policies[:, 0] == P.D_ANALYZER).any():
+    if not shared or not bids_by_analyzer(policies):
         return []
     return [f"the later calls are the analyzer strategy's, whose table values the bids "
             f"{', '.join(shared)} each as one (by the share of the tricks they need): the "
@@ -408,7 +402,7 @@ def _unusual_auction(d: Decision, counts: dict) -> list[str]:
     share = counts.get("trembled", 0) / max(1, int(counts["accepted"]))
     if share < UNUSUAL:
         return []
-    chance = tremble_of(d.query)
+    chance = d.tremble
     return [f"unusual auction: {share:.0%} of the deals fit the calls heard only by allowing a "
             f"call the others' strategy would not make (each seat makes another legal call "
             f"{percent_text(chance)} of the time; --tremble 0 keeps only the strategy's own calls)"]
@@ -432,7 +426,7 @@ def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -
 def _check_accepted(d: Decision, counts: dict) -> None:
     """UserError when no deal (or too few) fit the conditions and the calls heard."""
     if counts.get("still_unmet", counts["unmet"]) > 0:
-        heard = bool(d.query.point[PT.CHECK]) and "still_unmet" not in counts
+        heard = d.infers and "still_unmet" not in counts
         what = "the calls heard" if heard else "the --given conditions"
         why = ("impossible, or too rare for the strategy the others bid by even allowing "
                "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"

@@ -1,6 +1,6 @@
-"""The options at a decision point: exactly the legal choices there (``compute.engine.state_of``
-says which), each with the player's own follow-up choices spelled out, as the rows the
-kernel plays out (slots ``kernels.query.OPT``)."""
+"""The options at a decision point: exactly the legal choices there (the opened point's
+state says which, ``compute.point``), each with the player's own follow-up choices spelled
+out, as the rows the kernel plays out (``compute.point.option_row``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import numpy as np
 
 from kernels import codes as K
 from kernels import layout as L
-from kernels.slots import OPT
 
-from ..compute.engine import PointState
+from ..compute.point import PointState, option_row, option_rows
 from ..errors import UserError
 from ..game.auction import DecisionPoint
 from ..game.notation import SUITS, format_card
@@ -23,13 +22,26 @@ from ..game.variants import DUMMY, Rules
 @dataclass(frozen=True)
 class CallOption:
     """One option: what it is called, its call (-1 for a decision after the auction), the
-    trump it is for (-1: none or not yet known), a detail, and the kernel row."""
+    trump it is for (-1: none or not yet known), a detail in words, and the player's own
+    choices with it (-1: the player's strategy decides): going alone (1) or not (0), the
+    card discarded, the card given in an n-ask, defending alone (1) or not (0), and the
+    trump it names on winning a ladder auction (``names``; -1 where the call fixes it)."""
 
     name: str
     call: int
     trump: int
     detail: str
-    row: tuple
+    alone: int = -1
+    discard: int = -1
+    give: int = -1
+    defend: int = -1
+    names: int = -1
+
+    @property
+    def row(self) -> tuple:
+        """The option as the kernels play it out (``compute.point.option_row``)."""
+        return option_row(self.call, self.alone, self.discard, self.give, self.names,
+                          self.defend)
 
     @property
     def trump_text(self) -> str:
@@ -42,13 +54,6 @@ def option_label(name: str, trump: str, detail: str = "") -> str:
     its detail (``order up S``, ``name alone C``, ``pick it up S (discard 9C)``, ``bid 4 H``)."""
     key = f"{name} {trump}".strip()
     return f"{key} ({detail})" if detail else key
-
-
-def _row(call=-1, alone=-1, discard=-1, give=-1, trump=-1, defend=-1) -> tuple:
-    row = [-1] * OPT.LEN
-    row[OPT.CALL], row[OPT.ALONE], row[OPT.DISCARD] = call, alone, discard
-    row[OPT.GIVE], row[OPT.TRUMP], row[OPT.DEFEND] = give, trump, defend
-    return tuple(row)
 
 
 def ask_candidates(rules: Rules, hand: int, trump: int) -> list[int]:
@@ -68,21 +73,20 @@ def ask_candidates(rules: Rules, hand: int, trump: int) -> list[int]:
 def _ladder_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
     rules = point.rules
     if code == K.PASS:
-        return [CallOption("pass", code, -1, "", _row(code))]
+        return [CallOption("pass", code, -1, "")]
     if code == K.SWAP:
-        return [CallOption("swap for the ghost hand", code, -1, "then bid by the strategy",
-                           _row(code))]
+        return [CallOption("swap for the ghost hand", code, -1, "then bid by the strategy")]
     name = rules.bid_name(code)
     if code != K.ASK:
-        return [CallOption(name, code, t, "", _row(code, trump=t)) for t in trumps]
-    return [CallOption(name, code, t, f"give {format_card(g)}", _row(code, give=g, trump=t))
+        return [CallOption(name, code, t, "", names=t) for t in trumps]
+    return [CallOption(name, code, t, f"give {format_card(g)}", give=g, names=t)
             for t in trumps for g in ask_candidates(rules, point.hand, t)]
 
 
 def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
     rules = point.rules
     if code == K.PASS:
-        return [CallOption("pass", code, -1, "", _row(code))]
+        return [CallOption("pass", code, -1, "")]
     up = point.upcard
     trump = code - K.NAME if code >= K.NAME else L.natural_suit(up)
     if trumps and trump not in trumps:
@@ -98,9 +102,9 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
         if code == K.ORDER and point.seat == point.dealer:
             for d in _bits(point.hand | (1 << up)):
                 out.append(CallOption(name, code, trump, f"discard {format_card(d)}",
-                                      _row(code, alone=alone, discard=d)))
+                                      alone=alone, discard=d))
         else:
-            out.append(CallOption(name, code, trump, "", _row(code, alone=alone)))
+            out.append(CallOption(name, code, trump, "", alone=alone))
     return out
 
 
@@ -115,11 +119,11 @@ def point_options(point: DecisionPoint, state: PointState, trumps: list | None =
     codes; passing is always kept). UserError when nothing is left."""
     trumps = list(trumps) if trumps else list(range(4))
     if state.kind == "discard":
-        options = [CallOption("discard", -1, -1, format_card(c), _row(discard=c))
+        options = [CallOption("discard", -1, -1, format_card(c), discard=c)
                    for c in state.codes()]
     elif state.kind == "defend":
-        options = [CallOption("defend with partner", -1, -1, "", _row(defend=0)),
-                   CallOption("defend alone", -1, -1, "", _row(defend=1))]
+        options = [CallOption("defend with partner", -1, -1, "", defend=0),
+                   CallOption("defend alone", -1, -1, "", defend=1)]
     else:
         make = _ladder_call if point.rules.bid_ladder else _upcard_call
         legal = state.codes()
@@ -135,6 +139,6 @@ def point_options(point: DecisionPoint, state: PointState, trumps: list | None =
     return options
 
 
-def option_rows(options: list[CallOption]) -> np.ndarray:
-    """The kernel rows of ``options`` (int64 [O, OPT.LEN])."""
-    return np.array([o.row for o in options], dtype=np.int64).reshape(-1, OPT.LEN)
+def options_array(options: list[CallOption]) -> np.ndarray:
+    """The kernel rows of ``options``, as one array."""
+    return option_rows([o.row for o in options])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from kernels import codes as K
-from kernels.slots import OPT, M, R
+from kernels.slots import M, R
 
 from ..compute.effort import Effort
 from ..errors import UserError
@@ -46,12 +46,12 @@ def _made(record: Record, result, j: int, call: int, alone: bool) -> list[int]:
         if record.rules.auction == LADDER:
             if final and call != K.PASS and o.trump != int(rec[R.TRUMP]):
                 continue
-            if final and call == K.ASK and o.row[OPT.GIVE] != int(rec[R.ASK_GIVE]):
+            if final and call == K.ASK and o.give != int(rec[R.ASK_GIVE]):
                 continue
         elif call != K.PASS:
-            if o.row[OPT.ALONE] != int(alone):
+            if o.alone != int(alone):
                 continue
-            if o.row[OPT.DISCARD] >= 0 and o.row[OPT.DISCARD] != int(rec[R.DEALER_DISCARD]):
+            if o.discard >= 0 and o.discard != int(rec[R.DEALER_DISCARD]):
                 continue
         out.append(i)
     return out

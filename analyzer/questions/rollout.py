@@ -20,7 +20,7 @@ import numpy as np
 from kernels import codes as K
 from kernels.forced import force_calls, force_choices
 from kernels.record import new_instructions
-from kernels.slots import OPT, TALLY, M, R
+from kernels.slots import TALLY, M, R
 
 from ..compute.engine import GameLoop, Match, calls_array, games_per_set
 from ..compute.query import run_query
@@ -28,7 +28,8 @@ from ..errors import UserError
 from ..game.auction import DecisionPoint, Heard
 from ..game.variants import Rules
 from ..strategy.seats import others_policies
-from .decide import chunk_counts, prepare, set_tremble
+from .decide import chunk_counts, prepare
+from .options import CallOption
 
 PREFIX = "rollout"
 DEFAULT_DEALS = 200
@@ -69,16 +70,16 @@ def rollout_for(rules: Rules, deals: int, play: str) -> Rollout:
 
 
 def best_option(rules: Rules, roll: Rollout, dealer: int, seat: int, hand: int, upcard: int,
-                heard: Heard, seed: int) -> tuple | None:
-    """The option row (slots ``kernels.query.OPT``) that nets the most for ``seat`` at this
-    call over ``roll.deals`` deals, or None when no deal fits the calls heard."""
+                heard: Heard, seed: int) -> CallOption | None:
+    """The option that nets the most for ``seat`` at this call over ``roll.deals`` deals, or
+    None when no deal fits the calls heard."""
     point = DecisionPoint(rules, dealer, seat, hand, upcard, heard)
-    d = prepare(point, roll.policies, roll.params, solve=roll.solve, infer=True)
-    set_tremble(d.query, roll.tremble)
+    d = prepare(point, solve=roll.solve, infer=True, tremble=roll.tremble)
+    d.query.policies, d.query.params = roll.policies, roll.params
     counts = chunk_counts(d, run_query(d.query, seed, 0, roll.deals))
     if int(counts["accepted"]) == 0:
         return None
-    return d.options[int(np.argmax(counts["net"]))].row
+    return d.options[int(np.argmax(counts["net"]))]
 
 
 def _forced(hm0, rec0, calls: list, alone: int, asker: int = -1, option=None):
@@ -119,13 +120,13 @@ def play_rollout_hand(loop: GameLoop, rollout_seats: int, roll, seed: int, index
         call = int(rec[R.CALL + j])
         went_alone = bool((rec[R.ALONE_SEATS] >> s) & 1) and rec[R.NCALLS] == j + 1
         if (rollout_seats >> s) & 1:
-            row = best_option(rules, roll, dealer, s, int(hm0[M.DEALT + s]),
-                              int(rec0[R.UPCARD]), heard,
-                              ROLLOUT_STREAM + stream * 16 + j)
-            if row is not None:
-                call = int(row[OPT.CALL])
-                went_alone = row[OPT.ALONE] == 1
-                chosen[s] = row
+            option = best_option(rules, roll, dealer, s, int(hm0[M.DEALT + s]),
+                                 int(rec0[R.UPCARD]), heard,
+                                 ROLLOUT_STREAM + stream * 16 + j)
+            if option is not None:
+                call = option.call
+                went_alone = option.alone == 1
+                chosen[s] = option.row
         calls.append((s, call))
         heard = heard.then(s, call, went_alone and call != K.PASS)
         if went_alone and call != K.PASS:

@@ -24,12 +24,19 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from ..compute.runner import size_limit
 from ..errors import UserError
 from ..outputs import strict
 from .guard import LOOPBACK_NAMES, Guard
 from .jobs import Busy, JobRunner
-from .requests import Limits, odds_request_of, review_work, rules_of, spec, table_state
+from .requests import (
+    Limits,
+    limited,
+    odds_request_of,
+    review_work,
+    rules_of,
+    spec,
+    table_state,
+)
 
 HERE = Path(__file__).parent
 MAX_BODY = 1 << 20  # bytes of a request body (a record is a few kilobytes)
@@ -128,7 +135,7 @@ def _odds_work(request: Request):
     label = f"a {question.rules.variant} question"
 
     def work() -> dict:
-        with size_limit(limits.max_seconds):
+        with limited(limits):
             return strict(ask(question).to_dict())
     return label, work, question.deals or 0
 
@@ -231,6 +238,5 @@ async def api_review(request: Request):
 
 def _finished(job) -> JSONResponse:
     if job.error is not None:
-        return _error(422, job.error) if not job.error.startswith("internal error") \
-            else _error(500, job.error)
+        return _error(500 if job.internal else 422, job.error)
     return JSONResponse(job.result)

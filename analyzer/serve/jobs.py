@@ -53,6 +53,7 @@ class Job:
     seconds: float = 0.0
     result: dict | None = None
     error: str | None = None
+    internal: bool = False  # the error is the server's fault, not the question's
     stop: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
 
@@ -151,6 +152,7 @@ class JobRunner:
         except Exception as e:  # noqa: BLE001 - the page gets one line, the log the trace
             traceback.print_exc()
             job.state, job.error = "failed", f"internal error: {type(e).__name__}: {e}"
+            job.internal = True
         finally:
             job.seconds = time.monotonic() - job.started
             job.finished.set()

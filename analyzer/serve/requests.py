@@ -6,6 +6,7 @@ strictly (ASCII whole numbers in range, names from lists, never a path of the se
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -13,9 +14,9 @@ from pathlib import Path
 
 from kernels import layout as L
 
-from ..compute.engine import auction_turn, state_of
+from ..compute.point import auction_turn, state_of
 from ..compute.seeds import MAX_SEED
-from ..errors import UserError
+from ..errors import TooLong, UserError
 from ..game.auction import DecisionPoint, call_choices, heard_text, parse_heard
 from ..game.notation import (
     RED_SUITS,
@@ -73,6 +74,21 @@ class Limits:
             return str(files[name])
         choices = ", ".join([*DECISION_NAMES, *files])
         raise UserError(f"others must be one of: {choices}")
+
+
+@contextlib.contextmanager
+def limited(limits: Limits):
+    """Within this block a question estimated to take longer than ``limits.max_seconds`` is
+    refused, in the server's words (the command line's remedy, ``--force``, is not the
+    page's)."""
+    from ..compute.runner import duration_text, size_limit
+
+    try:
+        with size_limit(limits.max_seconds):
+            yield
+    except TooLong as e:
+        raise UserError(f"{e}; this server answers questions of up to "
+                        f"{duration_text(limits.max_seconds)}: ask for fewer deals") from None
 
 
 def spec(limits: Limits | None = None) -> dict:
@@ -280,7 +296,6 @@ def _depth(value, limit: int) -> int:
 def review_work(body, limits: Limits):
     """``(label, work)``: the review job of a request body (see ``/api/review``); UserError
     when bad."""
-    from ..compute.runner import size_limit
     from ..game.records import load_record, read_json
     from ..outputs import strict
     from ..questions.review import review
@@ -320,7 +335,7 @@ def review_work(body, limits: Limits):
     record = load_record(data)
 
     def work() -> dict:
-        with size_limit(limits.max_seconds):
+        with limited(limits):
             result = review(record, method, max(1, numbers["worlds"]), numbers["seed"],
                             numbers["call_deals"], others)
         return strict(result.to_dict())

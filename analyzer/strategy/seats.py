@@ -54,3 +54,8 @@ def others_policies(strategy: str, method: str, rules: Rules,
     if method == "dd":
         policies[:, 1] = 0
     return policies, params
+
+
+def bids_by_analyzer(policies: np.ndarray) -> bool:
+    """Whether some seat of ``policies`` (``[4, 2]`` rows) bids by the analyzer strategy."""
+    return bool((policies[:, 0] == P.D_ANALYZER).any())
