@@ -38,6 +38,7 @@ from kernels.threads import max_threads, num_threads, set_threads
 
 from ..errors import TooLong, UserError
 from .notices import report as _report
+from .notices import thread_setting
 
 DEFAULT_CHUNK = 2048
 MAX_TOTAL = 2**62  # deal and game indices are 64-bit integers in the kernels
@@ -69,18 +70,12 @@ class Totals:
 _local = threading.local()
 
 
-@contextlib.contextmanager
 def observed(on_progress: Callable[[int, int], None], stop: threading.Event):
     """Within this block (in this thread) every ``run_chunks`` reports ``on_progress(done,
     total)`` after each chunk and stops, as on Ctrl-C (the totals so far, marked
     interrupted), once ``stop`` is set: how a caller without a terminal (the web page) shows
     progress and cancels."""
-    before = getattr(_local, "observer", None)
-    _local.observer = (on_progress, stop)
-    try:
-        yield
-    finally:
-        _local.observer = before
+    return thread_setting(_local, "observer", (on_progress, stop))
 
 
 def set_backend(backend) -> None:
@@ -336,17 +331,11 @@ def _unit(label: str) -> str:
     return "games" if label == "playing" else "deals"
 
 
-@contextlib.contextmanager
 def size_limit(seconds: float | None):
     """Within this block (in this thread) a run whose first part says the whole would take
     longer than ``seconds`` is refused (TooLong with the estimate) instead of started; None:
     no limit. The CLI sets one unless ``--force``, the server its own."""
-    before = getattr(_local, "limit", None)
-    _local.limit = seconds
-    try:
-        yield
-    finally:
-        _local.limit = before
+    return thread_setting(_local, "limit", seconds)
 
 
 def current_limit() -> float | None:
