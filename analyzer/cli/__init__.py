@@ -1,5 +1,10 @@
 """The ``euchre`` command line (typer): ``app`` with every command registered, ``run`` for
-tests and ``main`` for the console script."""
+tests and ``main`` for the console script. One module per command (``play`` holds ``play`` and
+``score``, ``strategy`` its group, ``bench`` the benchmarks)."""
 
-from . import bench, files, hand, odds, serve, strategy, study  # noqa: F401  (registers the commands)
+# the commands register in the order `euchre --help` lists them: a person's order
+# isort: off
+from . import rules, play, solve, odds, evaluate, review, simulate  # noqa: F401
+from . import strategy, table, report, serve, bench  # noqa: F401
+# isort: on
 from .app import app, main, run  # noqa: F401

@@ -213,3 +213,10 @@ def runs_chunks(func):
                                annotation=ForceOption)]
     return _options_as_one(func, "chunks", extra,
                            lambda kw: ChunkRun(kw.pop("scheduler", None), kw.pop("force", False)))
+
+
+def stopped_resumable(where) -> None:
+    """Ctrl-C during a table build: say on stderr where the finished chunks are, exit 130."""
+    err_console.print(f"interrupted: the chunks done are saved in {where}; run the same "
+                      f"command to continue", soft_wrap=True)
+    raise typer.Exit(130) from None

@@ -23,7 +23,7 @@ from kernels.record import new_instructions
 from kernels.slots import IN, OPT, PT, M, R
 
 from ..errors import UserError
-from ..game.auction import DecisionPoint
+from ..game.decision_point import DecisionPoint
 from ..game.notation import SEATS
 from ..game.records import Record, describe_error, empty_arrays
 

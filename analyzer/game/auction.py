@@ -9,12 +9,12 @@ commas, semicolons or new lines, each ``SEAT CALL``); a maker's call may end in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kernels import codes as K
 
 from ..errors import UserError
-from .notation import SEATS, NotationError, format_card, format_hand, parse_seat
+from .notation import SEATS, NotationError, parse_seat
 from .records import RecordError, call_text, parse_call
 from .variants import UPCARD, Rules
 
@@ -86,24 +86,3 @@ def heard_text(heard: Heard, rules: Rules) -> str:
     return ", ".join(f"{SEATS[s]} {call_text(c, rules)}" + (" alone" if (heard.alone >> s) & 1
                                                            and c != K.PASS else "")
                      for s, c in zip(heard.seats, heard.calls, strict=True))
-
-
-@dataclass(frozen=True)
-class DecisionPoint:
-    """A player's decision: the rules, the dealer, the player's seat and cards (a natural
-    mask), the upcard (-1: none) and the calls heard so far."""
-
-    rules: Rules
-    dealer: int
-    seat: int
-    hand: int
-    upcard: int = -1
-    heard: Heard = field(default_factory=Heard)
-
-    def describe(self) -> str:
-        """The point in words: seat, dealer, upcard and the calls heard."""
-        where = f"{SEATS[self.seat]} ({format_hand(self.hand)}), dealer {SEATS[self.dealer]}"
-        if self.upcard >= 0:
-            where += f", upcard {format_card(self.upcard)}"
-        calls = heard_text(self.heard, self.rules)
-        return where + (f"; heard: {calls}" if calls else "; first to speak")

@@ -25,7 +25,7 @@ from kernels import layout as L
 
 from ..compute.point import OpenPoint, open_point
 from ..compute.query import DealQuery
-from ..game.auction import DecisionPoint
+from ..game.decision_point import DecisionPoint
 from ..game.notation import format_card
 from ..game.outcomes import PROBABILITIES, outcome_arrays
 from ..game.seating import seating

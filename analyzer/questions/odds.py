@@ -31,7 +31,8 @@ from ..compute.runner import (
 )
 from ..errors import UserError
 from ..game import notation
-from ..game.auction import DecisionPoint, heard_text, parse_heard
+from ..game.auction import heard_text, parse_heard
+from ..game.decision_point import DecisionPoint
 from ..game.records import call_text
 from ..game.variants import LADDER, Rules, make_rules
 from ..stats import percent_text

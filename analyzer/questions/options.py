@@ -13,7 +13,7 @@ from kernels import layout as L
 
 from ..compute.point import PointState, option_row, option_rows
 from ..errors import UserError
-from ..game.auction import DecisionPoint
+from ..game.decision_point import DecisionPoint
 from ..game.notation import SUITS, format_card
 from ..game.records import call_text
 from ..game.variants import DUMMY, Rules

@@ -25,7 +25,8 @@ from kernels.slots import TALLY, M, R
 from ..compute.engine import GameLoop, Match, calls_array, games_per_set
 from ..compute.query import run_query
 from ..errors import UserError
-from ..game.auction import DecisionPoint, Heard
+from ..game.auction import Heard
+from ..game.decision_point import DecisionPoint
 from ..game.variants import Rules
 from ..strategy.seats import others_policies
 from .decide import chunk_counts, prepare

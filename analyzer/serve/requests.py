@@ -17,7 +17,8 @@ from kernels import layout as L
 from ..compute.point import auction_turn, state_of
 from ..compute.seeds import MAX_SEED
 from ..errors import TooLong, UserError
-from ..game.auction import DecisionPoint, call_choices, heard_text, parse_heard
+from ..game.auction import call_choices, heard_text, parse_heard
+from ..game.decision_point import DecisionPoint
 from ..game.notation import (
     RED_SUITS,
     SEATS,

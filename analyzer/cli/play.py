@@ -1,0 +1,88 @@
+"""``euchre play`` and ``euchre score``: deal and play one hand; check a recorded one."""
+
+from typing import Annotated
+
+import typer
+
+from ..errors import UserError
+from ..game.notation import parse_seat
+from ..game.records import read_json, result_of, to_json
+from ..strategy.defaults import DECISION_NAMES as DECISIONS
+from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS
+from ..strategy.defaults import PLAY_NAMES as PLAYS
+from .app import app
+from .common import (
+    JsonOption,
+    SeedOption,
+    VariantOption,
+    WorldsOption,
+    console,
+    print_json,
+    read_text,
+    rules_for,
+    with_rule_options,
+)
+
+
+@app.command("play")
+@with_rule_options
+def play_cmd(
+    variant: VariantOption,
+    seed: SeedOption = 0,
+    dealer: Annotated[str, typer.Option(help="The dealer's seat (N, E, S; W too with 4 "
+                                        "players).")] = "N",
+    strategy: Annotated[str, typer.Option(help="How players bid and decide: "
+                                          f"{', '.join(DECISIONS)}.")] = DEFAULT_STRATEGY,
+    play: Annotated[str | None, typer.Option(help=f"How players play cards: {', '.join(PLAYS)}"
+                                             " (default: random with the random strategy, "
+                                             "else heuristic).")] = None,
+    worlds: WorldsOption = DEFAULT_WORLDS,
+    json_out: JsonOption = False,
+    rule_opts: dict | None = None,
+):
+    """Deal and play one hand with built-in players and print its record.
+
+    The --json record is the recorded-hand format, so it round-trips:
+
+      euchre play --variant knock --seed 1 --json | euchre score -
+    """
+    from ..questions.play import play_one
+    from .views import print_record
+
+    rules = rules_for(variant, rule_opts)
+    seat = parse_seat(dealer)
+    if seat >= rules.players:
+        raise UserError(f"in {rules.variant} W holds the {rules.seat_w} and cannot deal")
+    record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds)
+    if json_out:
+        print_json(to_json(record), indent=None)  # one line: files of these are JSONL
+    else:
+        how = f"strategy {strategy}" + (f", play {play}" if play else "")
+        print_record(console, record, f"{rules.variant}, seed {seed}, {how}")
+
+
+@app.command("score")
+def score_cmd(
+    record_path: Annotated[str, typer.Argument(metavar="RECORD.json",
+                                               help="A recorded hand (JSON), or - for stdin.")],
+    json_out: JsonOption = False,
+):
+    """Check a recorded hand step by step and print tricks and points per side.
+
+    Every step is validated (a card not in that hand, a bid below the current one, an option
+    the variant lacks ...); a renege is allowed but costs the offending side 2 points.
+
+      euchre score hand.json
+
+      euchre play --variant bid --seed 3 --json | euchre score - --json
+    """
+    from ..questions.play import score_record
+    from .views import print_result
+
+    source = "standard input" if record_path == "-" else record_path
+    record = score_record(read_json(read_text(record_path), source))
+    result = result_of(record)
+    if json_out:
+        print_json(result)
+        return
+    print_result(console, record, result)
