@@ -9,16 +9,7 @@ from ..strategy.defaults import DEFAULT_WORLDS
 from ..strategy.defaults import PLAY_NAMES as PLAYS
 from . import common as opt
 from .app import app
-from .common import (
-    NO_CLUSTER,
-    ChunkRun,
-    console,
-    err_console,
-    print_json,
-    rules_for,
-    runs_chunks,
-    with_rule_options,
-)
+from .common import console, rules_for, runs_chunks, with_rule_options
 
 
 @app.command("simulate")
@@ -44,7 +35,7 @@ def simulate_cmd(
     seed: opt.SeedOption = 0,
     workers: opt.WorkersOption = None,
     json_out: opt.JsonOption = False,
-    chunks: ChunkRun = NO_CLUSTER,
+    chunks: opt.ChunkRun = opt.NO_CLUSTER,
     rule_opts: dict | None = None,
 ):
     """Play whole games between two strategies on the same deals (each deal set is played with
@@ -67,10 +58,10 @@ def simulate_cmd(
         result = simulate(rules, games, strategy, vs, play=play, vs_play=vs_play, seed=seed,
                           worlds=worlds, workers=workers, progress=not json_out)
     if json_out:
-        print_json(result.to_dict())
+        opt.print_json(result.to_dict())
     else:
         print_simulation(console, result)
     if result.interrupted:
-        err_console.print(f"interrupted after {result.games:,} games: these are the results "
+        opt.err_console.print(f"interrupted after {result.games:,} games: these are the results "
                           f"so far")
         raise typer.Exit(130)
