@@ -10,6 +10,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", str(max(2, os.cpu_count() or 1)))
 os.environ.setdefault("EUCHRE_STRATEGY_DEALS", "20000")
 os.environ.setdefault("EUCHRE_STRATEGY_ROUNDS", "2")
 
+import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("default", max_examples=200, deadline=None)
@@ -49,3 +50,19 @@ def pytest_collection_modifyitems(items):
     when the suite has not yet (pytest-xdist hands out tests in this order)."""
     items.sort(key=lambda item: 0 if item.name == "test_cold_then_warm_cache" else
                2 if item.module.__name__.endswith("test_cluster") else 1)
+
+
+@pytest.fixture(scope="module")
+def small_tables():
+    """Strategy tables of ghost and knock on 2,000 deals (the tables' and the report's tests
+    read them)."""
+    from analyzer.game.variants import make_rules
+    from analyzer.questions.tables import build_tables, table_meta
+
+    out = {}
+    for variant in ("ghost", "knock"):
+        rules = make_rules(variant)
+        t = build_tables(rules, 2000, seed=1)
+        t["meta"] = table_meta(rules, t)
+        out[variant] = t
+    return out

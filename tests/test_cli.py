@@ -9,7 +9,9 @@ import pytest
 
 from analyzer.cli import app, run
 from tests.conftest import PLAY_CONFIGS
+from tests.paths import KNOCK_ROW, RECORDS
 from tests.reference import referee
+from tests.test_hostile import assert_one_error, run_cli
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -429,3 +431,30 @@ def test_odds_json_says_which_play_the_later_calls_were_valued_with(capsys):
                          "200")
     assert code == 0, err
     assert "(its values from heuristic play)" in " ".join(out.split())
+
+
+def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
+    """``play`` without --strategy bids as with the analyzer strategy (a played hand, not a
+    constant, is compared)."""
+    plain = run_cli(["play", "--variant", "knock", "--seed", "2", "--json"])
+    best, points = (run_cli(["play", "--variant", "knock", "--seed", "2", "--json",
+                             "--strategy", name]) for name in ("analyzer", "points"))
+    assert plain == best and plain[0] == 0
+    assert points[0] == 0 and points != plain  # the hand tells the strategies apart
+    readme = (ROOT / "README.md").read_text()
+    assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
+
+
+def test_smaller_cases(tmp_path):
+    assert "end in .html or .md" in assert_one_error(
+        ["report", "--variant", "knock", "--deals", "200", "-o", str(tmp_path / "r.pdf")])
+    assert "is a folder" in assert_one_error(["evaluate", str(tmp_path), "--variant", "knock"])
+    twice = tmp_path / "t.txt"
+    twice.write_text("AH JH KD QD JD upcard=9H seat=E seat=W\n" + KNOCK_ROW.replace(",", " ")
+                     .replace(" E N 9H", " seat=E dealer=N upcard=9H") + "\n")
+    code, _, err = run_cli(["evaluate", str(twice), "--variant", "knock", "--deals", "50"])
+    assert code == 0 and "'seat' is given twice" in err and "1 bad row skipped" in err
+    assert "--ace-no-face" in assert_one_error(["rules", "knock", "--ace-no-face"])
+    code, out, _ = run_cli(["review", str(RECORDS / "knock_misplay.json"), "--call-deals",
+                            "0"])
+    assert code == 0 and "<NA>" not in out

@@ -19,6 +19,8 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.evaluate import BadRow, Row, evaluate_file, read_rows
 from analyzer.questions.odds import odds
 from analyzer.questions.options import option_label
+from tests.paths import KNOCK_ROW, hands_file
+from tests.test_hostile import assert_one_error, run_cli
 
 KNOCK = make_rules("knock")
 DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
@@ -218,3 +220,87 @@ def test_tab_separated_files_and_unclosed_quotes(tmp_path):
     rows = list(read_rows(bad))
     assert isinstance(rows[0], Row) and isinstance(rows[1], BadRow)
     assert rows[1].line == 3 and "quote" in rows[1].message and "not closed" in rows[1].message
+
+
+
+
+def test_evaluate_will_not_overwrite_its_input(tmp_path):
+    f = hands_file(tmp_path)
+    before = f.read_bytes()
+    assert "is the input file" in assert_one_error(["evaluate", str(f), "--variant", "knock",
+                                                     "-o", str(f)])
+    assert f.read_bytes() == before
+
+
+def test_a_dealers_options_are_keyed_by_discard(tmp_path):
+    from analyzer.questions.options import option_label
+
+    f = hands_file(tmp_path, ['9S TS AD KD 9H,N,N,QS,"E pass, S pass, W pass"'],
+               header="hand,seat,dealer,upcard,auction")
+    out = tmp_path / "o.csv"
+    code, _, err = run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "200",
+                            "-o", str(out)])
+    assert code == 0, err
+    row = pd.read_csv(out, keep_default_na=False).iloc[0]
+    options = json.loads(row["options"])
+    assert sum("discard" in k for k in options) >= 12  # six discards, alone or not
+    best = option_label(row["best_option"], row["best_trump"], row["best_detail"])
+    assert options[best] == pytest.approx(row["ev"], abs=1e-3)
+    assert max(options.values()) == pytest.approx(row["ev"], abs=1e-3)
+
+
+def test_resume_refuses_an_edited_input(tmp_path):
+    rows = [KNOCK_ROW, "9S TS QH KH AC,E,N,JH", "AS KS QS 9H TD,E,N,JS"]
+    f = hands_file(tmp_path, rows)
+    out = tmp_path / "o.csv"
+    assert run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                    str(out)])[0] == 0
+    journal = out.with_name(out.name + ".partial.csv")
+    settings = out.with_name(out.name + ".partial.json")
+    # an interrupted run: the first two rows priced, then the input edited
+    priced = pd.read_csv(out, keep_default_na=False, dtype=str).head(2)
+    priced.to_csv(journal, index=False)
+    settings.write_text(json.dumps({"file": str(f.resolve()), "variant": "knock",
+                                    "rules": json.loads(json.dumps(_knock_rules())),
+                                    "deals": 50, "method": "dd", "seed": 0,
+                                    "others": "analyzer", "worlds": 20}))
+    out.unlink()
+    hands_file(tmp_path, [rows[0], "9S TS QH KH AD,E,N,JH", rows[2]])
+    line = assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50",
+                             "-o", str(out), "--resume"])
+    assert "line 3" in line and "changed" in line
+
+
+def _knock_rules():
+    from analyzer.game.variants import make_rules
+
+    return make_rules("knock").options
+
+
+def test_excel_csv_with_bom_and_crlf(tmp_path):
+    f = tmp_path / "excel.csv"
+    f.write_bytes(b"\xef\xbb\xbfhand,seat,dealer,upcard\r\n" + KNOCK_ROW.encode() + b"\r\n")
+    code, out, err = run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50"])
+    assert code == 0, err
+    assert "line 2:" in out
+
+
+def test_a_run_that_stops_early_leaves_no_scratch(tmp_path):
+    f = hands_file(tmp_path, ["AH AH KD QD JD,E,N,9H", KNOCK_ROW])
+    out = tmp_path / "o.csv"
+    line = assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                             str(out), "--strict"])
+    assert "line 2" in line and "--resume" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.csv"]
+    # so the next run fails (or succeeds) for its own reason, not "add --resume"
+    assert run_cli(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                    str(out)])[0] == 0
+
+
+def test_nothing_processed_is_a_failure(tmp_path):
+    f = hands_file(tmp_path, ["AH AH KD QD JD,E,N,9H", "XX"])
+    assert "could be evaluated" in assert_one_error(["evaluate", str(f), "--variant",
+                                                     "knock"])
+    empty = tmp_path / "club.jsonl"
+    empty.write_text("")
+    assert "no record" in assert_one_error(["review", str(empty), "--call-deals", "0"])

@@ -4,7 +4,6 @@ determinism, interval coverage, and clean errors."""
 import importlib
 import math
 import random
-import time
 
 import numpy as np
 import pandas as pd
@@ -12,7 +11,6 @@ import pytest
 
 from analyzer.compute.point import open_point
 from analyzer.compute.query import run_query
-from analyzer.compute.runner import in_whole_chunks, run_chunks
 from analyzer.compute.solver import solve_positions
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
@@ -172,97 +170,10 @@ def test_identical_whatever_the_threads_and_chunks():
         pd.testing.assert_frame_equal(f, frames[0])
 
 
-def test_interrupt_keeps_the_chunks_done():
-    calls = []
-
-    def work(first, n):
-        calls.append(first)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return {"x": np.array([n])}
-
-    totals = run_chunks(10_000, in_whole_chunks(work), chunk=100, progress=False)
-    assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
 
 
-def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
-    """A chunk runs as pieces that start small and grow while they are quick (progress and
-    Ctrl-C within a second, whatever a deal costs); the totals are those of whole chunks, a
-    precision stop happens at the same chunk, and Ctrl-C keeps the pieces done."""
-    from analyzer.compute import runner
-
-    monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
-    sizes = []
-
-    def work(first, n):
-        sizes.append(n)
-        indices = np.arange(first, first + n)
-        return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
-
-    whole = run_chunks(5_000, in_whole_chunks(lambda first, n: work(first, n)), chunk=1024,
-                       progress=False)
-    sizes.clear()
-    cut = run_chunks(5_000, work, chunk=1024, progress=False)
-    assert sizes[0] == 16 and max(sizes) == 1024 and len(sizes) > 5
-    for key in whole.counts:
-        assert np.array_equal(whole.counts[key], cut.counts[key])
-
-    def enough(totals):
-        return totals.done >= 1500
-    for each in (in_whole_chunks(lambda first, n: work(first, n)), work):
-        assert run_chunks(5_000, each, chunk=1024, progress=False, enough=enough).done == 2048
-
-    slow_sizes = []
-
-    def slow(first, n):
-        slow_sizes.append(n)
-        time.sleep(0.05 * 5 * n / 16)  # 16 deals take five pieces' time
-        if len(slow_sizes) == 4:
-            raise KeyboardInterrupt
-        return {"x": np.array([n])}
-
-    totals = run_chunks(1_000, slow, chunk=512, progress=False)
-    assert slow_sizes[:3] == [16, 8, 4] and totals.interrupted
-    assert totals.done == 28 and int(totals.counts["x"][0]) == 28
 
 
-def test_a_run_whose_work_changes_part_way_is_one_run():
-    """``then=Switch(at, change)``: the chunks starting below ``at`` run the first work, then
-    ``change`` (told their totals, which it may reshape) gives the work of the rest; progress
-    counts one run of the whole total, and a run stopped before the switch never switches."""
-    import threading
-
-    from analyzer.compute.runner import Switch, observed
-
-    seen, told = [], []
-
-    def first_work(first, n):
-        return {"x": np.array([n, n, n]), "n": np.array([n])}
-
-    def second_work(first, n):
-        assert first >= 250 and (first - 250) % 100 == 0  # chunks start again at the switch
-        return {"x": np.array([2 * n]), "n": np.array([n])}
-
-    def change(totals):
-        told.append(totals.done)
-        totals.counts["x"] = totals.counts["x"][[1]]
-        return second_work
-
-    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
-        totals = run_chunks(1_000, in_whole_chunks(first_work), chunk=100, progress=False,
-                            then=Switch(250, change))
-    assert told == [250] and totals.done == 1_000 and not totals.interrupted
-    assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
-    assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
-
-    def stopping(first, n):
-        if first == 100:
-            raise KeyboardInterrupt
-        return first_work(first, n)
-
-    totals = run_chunks(1_000, in_whole_chunks(stopping), chunk=100, progress=False,
-                        then=Switch(250, change))
-    assert totals.interrupted and totals.done == 100 and told == [250]
 
 
 @pytest.mark.slow

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.cli import run
@@ -20,6 +21,7 @@ from analyzer.questions.review import all_decisions, review, summarise
 from kernels import codes as K
 from kernels.slots import M, R
 from tests.reference import dd_card_values
+from tests.test_hostile import run_cli
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -196,7 +198,6 @@ def test_batch_review_and_bad_records(tmp_path, capsys):
     assert "line 4:" in captured.err and "line 5:" in captured.err
     kinds = {row["kind"]: row for row in summary["by_type"]}
     assert kinds["card"]["decisions"] == cards
-    import pandas as pd
 
     frame = pd.read_csv(out)
     assert len(frame[frame["kind"] == "card"]) == cards
@@ -270,3 +271,21 @@ def test_pimc_worlds_keep_what_the_seat_knows():
                     assert not any((world[s] >> up) & 1 for s in range(4))  # turned down
                 checked += 1
     assert checked > 300
+
+
+def test_play_json_lines_make_a_file_review_reads(tmp_path):
+    club = tmp_path / "club.jsonl"
+    lines = []
+    for seed in range(3):
+        code, out, err = run_cli(["play", "--variant", "knock", "--seed", str(seed), "--json"])
+        assert code == 0, err
+        assert out.count("\n") == 1  # one record, one line
+        lines.append(out)
+    club.write_text("".join(lines))
+    code, out, err = run_cli(["review", str(club), "--call-deals", "0", "--json"])
+    assert code == 0 and "warning" not in err, err
+    assert json.loads(out)["records"] >= 2  # redealt hands are skipped with a warning only
+    pretty = tmp_path / "pretty.jsonl"
+    pretty.write_text("".join(json.dumps(json.loads(x), indent=2) + "\n" for x in lines))
+    code, out2, err = run_cli(["review", str(pretty), "--call-deals", "0", "--json"])
+    assert code == 0 and json.loads(out2)["records"] == json.loads(out)["records"], err

@@ -1,0 +1,234 @@
+"""x"""
+
+import os
+import re
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from analyzer.compute.runner import DEFAULT_CHUNK, in_whole_chunks, observed, run_chunks
+from tests.child import FIRST_CHUNK, Child
+from tests.test_hostile import assert_one_error
+
+
+# each command with one signal, each signal with one command of each kind: the handler is
+# one for both signals, and each of these runs waits seconds for its chunks
+@pytest.mark.parametrize("args, total, sig", [
+    (["odds", "JH", "AH", "KH", "QD", "9S", "TC", "--variant", "bid", "--deals", "5000000"],
+     5_000_000, signal.SIGINT),
+    (["simulate", "--variant", "knock", "--games", "400000000", "--play", "heuristic",
+      "--force"], 400_000_000, signal.SIGTERM),
+])
+def test_ctrl_c_prints_the_estimate_so_far(args, total, sig):
+    """Ctrl-C, or SIGTERM from a supervisor, during a long run: the estimate so far, one line
+    saying so, exit 130."""
+    child = Child(args)
+    child.wait_for(FIRST_CHUNK)  # into the chunks
+    child.proc.send_signal(sig)
+    out, err = child.finish()
+    assert child.proc.returncode == 130, (out[-500:], err[-500:])
+    assert "Traceback" not in err and "SystemError" not in err, err[-800:]
+    said = re.search(r"interrupted after ([\d,]+) (deals|games)", out + err)
+    assert said, (out[-500:], err[-500:])
+    done = int(said[1].replace(",", ""))
+    assert 0 < done < total  # part of the run, the chunks finished before the signal
+    assert re.search(rf"^{said[1]} {said[2]}, ", out, re.M), out  # the estimate is of them
+    assert "%" in out  # the estimate itself: intervals were printed
+
+
+def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once(monkeypatch):
+    """A chunk can run for minutes (a double-deck or PIMC table): the first Ctrl-C says the run
+    stops once it is done, a second stops at once with the chunks finished before it (the
+    signal used to wait for the kernel: minutes with no answer)."""
+    import io
+
+    import numpy as np
+
+    from analyzer.compute.runner import left_running, run_chunks
+
+    release = threading.Event()
+    running = threading.Event()  # the chunk of minutes has started
+    finished = []  # the chunks of minutes that ended (they end only when released)
+
+    def work(first, n):
+        if first > 0:
+            running.set()
+            release.wait(120)  # a kernel of minutes (it, too, releases the GIL)
+            finished.append(first)
+        return {"deals": np.array([n])}
+
+    told = threading.Event()
+
+    class Stderr(io.StringIO):
+        def write(self, text):
+            if "Ctrl-C again stops at once" in text:
+                told.set()  # the first Ctrl-C was handled
+            return super().write(text)
+
+    monkeypatch.setattr(sys, "stderr", Stderr())
+
+    def press_twice():
+        # the first once the chunk of minutes runs, the second once the first was handled
+        # (two signals sent together can arrive as one)
+        if running.wait(60):
+            os.kill(os.getpid(), signal.SIGINT)
+            if told.wait(60):
+                os.kill(os.getpid(), signal.SIGINT)
+
+    from analyzer.cli.app import say
+    from analyzer.compute.notices import reporting
+
+    threading.Thread(target=press_twice, daemon=True).start()
+    try:
+        with reporting(say):  # the command line's words for what the runner reports
+            totals = run_chunks(30, work, chunk=10, progress=False)
+        assert told.is_set() and not finished  # stopped while the chunk still ran: at once
+        assert totals.interrupted and totals.done == 10 and totals.counts["deals"][0] == 10
+        assert left_running()  # the launcher then ends the process without waiting for it
+    finally:
+        release.set()
+
+
+def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monkeypatch,
+                                                                           capsys):
+    """The size estimate came only after the first chunk, which can take hours (a double-deck
+    table): the run says after ``SLOW_START`` seconds that it is still working, and once the
+    first chunk has run three times that long without ending, a run whose chunks would take
+    longer than the limit at that pace (a lower bound) is refused then."""
+    import numpy as np
+
+    from analyzer.compute import runner
+    from analyzer.errors import TooLong
+
+    monkeypatch.setattr(runner, "SLOW_START", 0.2)
+    release = threading.Event()
+    finished = []  # the first chunk ends only when released
+
+    def work(first, n):
+        release.wait(120)
+        finished.append(first)
+        return {"deals": np.array([n])}
+
+    from analyzer.cli.app import say
+    from analyzer.compute.notices import reporting
+
+    try:
+        with runner.size_limit(10.0), pytest.raises(TooLong, match="would take more than"), \
+                reporting(say):  # the command line's words for what the runner reports
+            runner.run_chunks(1000, work, chunk=10, progress=True, label="tables")
+        assert not finished  # refused while the first chunk still ran, not after it
+    finally:
+        release.set()
+    err = capsys.readouterr().err
+    assert "the first 10 of 1,000 deals have taken" in err
+
+
+def test_runaway_sizes_are_refused_with_an_estimate():
+    chunks = []  # (games done, games asked) after each chunk run (the runner's progress hook)
+    with observed(lambda done, total: chunks.append((done, total)), threading.Event()):
+        line = assert_one_error(["odds", "JH", "JD", "AH", "KH", "QH", "9S", "--variant",
+                                 "bid", "--deals", "99999999999999999999"])
+        assert "too many" in line and chunks == []  # refused before dealing any
+        line = assert_one_error(["simulate", "--variant", "knock", "--games",
+                                 "99999999999999"])
+    assert "would take about" in line and "--force" in line
+    # timed within the first chunk (its first pieces) and refused then, not after playing on
+    assert chunks[0][0] == 0 and chunks[0][1] >= 99999999999999 and len(chunks) > 1, chunks
+    assert all(done <= DEFAULT_CHUNK for done, _ in chunks), chunks
+
+
+def test_interrupt_keeps_the_chunks_done():
+    calls = []
+
+    def work(first, n):
+        calls.append(first)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return {"x": np.array([n])}
+
+    totals = run_chunks(10_000, in_whole_chunks(work), chunk=100, progress=False)
+    assert totals.interrupted and totals.done == 200 and int(totals.counts["x"][0]) == 200
+
+
+def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
+    """A chunk runs as pieces that start small and grow while they are quick (progress and
+    Ctrl-C within a second, whatever a deal costs); the totals are those of whole chunks, a
+    precision stop happens at the same chunk, and Ctrl-C keeps the pieces done."""
+    from analyzer.compute import runner
+
+    monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
+    sizes = []
+
+    def work(first, n):
+        sizes.append(n)
+        indices = np.arange(first, first + n)
+        return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
+
+    whole = run_chunks(5_000, in_whole_chunks(lambda first, n: work(first, n)), chunk=1024,
+                       progress=False)
+    sizes.clear()
+    cut = run_chunks(5_000, work, chunk=1024, progress=False)
+    assert sizes[0] == 16 and max(sizes) == 1024 and len(sizes) > 5
+    for key in whole.counts:
+        assert np.array_equal(whole.counts[key], cut.counts[key])
+
+    def enough(totals):
+        return totals.done >= 1500
+    for each in (in_whole_chunks(lambda first, n: work(first, n)), work):
+        assert run_chunks(5_000, each, chunk=1024, progress=False, enough=enough).done == 2048
+
+    slow_sizes = []
+
+    def slow(first, n):
+        slow_sizes.append(n)
+        time.sleep(0.05 * 5 * n / 16)  # 16 deals take five pieces' time
+        if len(slow_sizes) == 4:
+            raise KeyboardInterrupt
+        return {"x": np.array([n])}
+
+    totals = run_chunks(1_000, slow, chunk=512, progress=False)
+    assert slow_sizes[:3] == [16, 8, 4] and totals.interrupted
+    assert totals.done == 28 and int(totals.counts["x"][0]) == 28
+
+
+def test_a_run_whose_work_changes_part_way_is_one_run():
+    """``then=Switch(at, change)``: the chunks starting below ``at`` run the first work, then
+    ``change`` (told their totals, which it may reshape) gives the work of the rest; progress
+    counts one run of the whole total, and a run stopped before the switch never switches."""
+    import threading
+
+    from analyzer.compute.runner import Switch, observed
+
+    seen, told = [], []
+
+    def first_work(first, n):
+        return {"x": np.array([n, n, n]), "n": np.array([n])}
+
+    def second_work(first, n):
+        assert first >= 250 and (first - 250) % 100 == 0  # chunks start again at the switch
+        return {"x": np.array([2 * n]), "n": np.array([n])}
+
+    def change(totals):
+        told.append(totals.done)
+        totals.counts["x"] = totals.counts["x"][[1]]
+        return second_work
+
+    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
+        totals = run_chunks(1_000, in_whole_chunks(first_work), chunk=100, progress=False,
+                            then=Switch(250, change))
+    assert told == [250] and totals.done == 1_000 and not totals.interrupted
+    assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
+    assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
+
+    def stopping(first, n):
+        if first == 100:
+            raise KeyboardInterrupt
+        return first_work(first, n)
+
+    totals = run_chunks(1_000, in_whole_chunks(stopping), chunk=100, progress=False,
+                        then=Switch(250, change))
+    assert totals.interrupted and totals.done == 100 and told == [250]
