@@ -50,14 +50,11 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .bits import lowest_bit, popcount
+from .bits import EVEN_BITS, ODD_BITS, ONE, lowest_bit, popcount
 from .config import HAVE_BMI2, JIT, NRT_FREE
 from .layout import SLOT_MASKS
 from .slots import E
 
-ONE = np.uint64(1)
-EVEN_BITS = np.uint64(0x5555555555555555)
-ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out
 UNKNOWN_UB = 15
 STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the CTX word

@@ -30,17 +30,14 @@ Working memory is one uint64 array ``w`` per thread (hands, counters, move lists
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .bits import highest_bit, lowest_bit, popcount
+from .bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
 from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
 from .partition_table import bucket_of, new_tables, pdep, pext, position_key, probe, store
 from .rules import next_active
 from .slots import MEMO_ENTRIES, MEMO_WORDS, Q, W
 
-ONE = np.uint64(1)
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
-EVEN_BITS = np.uint64(0x5555555555555555)
-ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 
 
 MAX_TRICKS_DEEP = 14
