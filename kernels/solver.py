@@ -35,12 +35,10 @@ from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
 from .partition_table import bucket_of, new_tables, pdep, pext, position_key, probe, store
 from .rules import next_active
-from .slots import MEMO_ENTRIES, MEMO_WORDS, Q, W
+from .slots import MAX_TRICKS_DEEP, MEMO_ENTRIES, MEMO_WORDS, Q, W  # noqa: F401
 
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
 
-
-MAX_TRICKS_DEEP = 14
 TT_WAYS = 64  # entries of a bucket in a large (double-deck) table
 SMALL_TT_WAYS = 4  # in a small (single-deck) one, where a deal visits few positions
 HISTORY_WEIGHT = 32  # a lead's ordering score per doubling of its history: the history leads
