@@ -23,8 +23,8 @@ from analyzer.compute.solver import solver_arrays as kept_arrays
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
 from analyzer.questions.solve import solve_deal
-from kernels.partition_table import bucket_of, new_tables, position_key, probe, store
 from kernels.solver import solve_batch
+from kernels.solver.partition_table import bucket_of, new_tables, position_key, probe, store
 from kernels.threads import num_threads
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids

@@ -13,7 +13,7 @@ over single card plays, with
     trumps;
   - partition search: a transposition table at trick boundaries whose entries each hold a
     bound for a *set* of positions — those that agree on the hand shapes and on who holds the
-    cards that decided the answer (``kernels.partition_table``); every answer of ``_trick``
+    cards that decided the answer (``kernels.solver.partition_table``); every answer of ``_trick``
     comes with those cards in ``w[W.REL]``;
   - one move per run of equivalent cards (adjacent among the cards still out and on the table,
     held by the same hand);
@@ -30,12 +30,12 @@ Working memory is one uint64 array ``w`` per thread (hands, counters, move lists
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
-from .config import JIT, NRT_FREE, PARALLEL_JIT
-from .layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
+from ..bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..config import JIT, NRT_FREE, PARALLEL_JIT
+from ..layout import SLOT_MASKS, TRUMP_SLOT, beats, normalise_mask
+from ..rules import next_active
+from ..slots import MAX_TRICKS_DEEP, MEMO_ENTRIES, MEMO_WORDS, Q, W  # noqa: F401
 from .partition_table import bucket_of, new_tables, pdep, pext, position_key, probe, store
-from .rules import next_active
-from .slots import MAX_TRICKS_DEEP, MEMO_ENTRIES, MEMO_WORDS, Q, W  # noqa: F401
 
 TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]
 
@@ -735,7 +735,7 @@ def _lead_moves(w, base, leader, best):
 def _trick(w, tt, leader, target, depth):
     """1 if the declaring side can take at least ``target`` more tricks from this trick start
     (``leader`` to lead), else 0; ``w[W.REL]`` gets the cards that decided the answer (see
-    ``kernels.partition_table``): the bounds first, then the last two tricks by
+    ``kernels.solver.partition_table``): the bounds first, then the last two tricks by
     ``_endgame``, else the search (``_search``)."""
     rem = popcount(w[W.HANDS + leader])
     cut = _cutoff(w, leader, target, rem)
