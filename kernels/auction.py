@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from .bidding import N_CODES, call_likelihood, ladder_values
+from .bits import ONE
 from .codes import (
     ASK,
     AUCTION_LADDER,
@@ -60,8 +61,6 @@ from .rules import next_active
 from .seating import players_mask
 from .slots import IN, C, K, M, R
 from .upcard_model import upcard_call_values
-
-ONE = np.uint64(1)
 
 
 @njit(**NRT_FREE)

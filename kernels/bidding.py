@@ -18,14 +18,11 @@ model instead (``kernels.upcard_model``, the one home of the upcard calls' value
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit, popcount
+from .bits import ONE, lowest_bit, popcount
 from .codes import ASK, MOON, NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
 from .slots import PR, T
-
-ONE = np.uint64(1)
-
 
 # card weights (``points_table``): trump by rank, then side cards by rank
 W_TRUMP = 0  # right, left, A, K, Q, T, 9, 8, 7, joker

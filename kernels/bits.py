@@ -12,6 +12,12 @@ from numba.extending import intrinsic
 
 from .config import NRT_FREE
 
+ONE = np.uint64(1)  # a uint64 one: numba types a uint64 mixed with an int64 as float64
+# the double deck's twin cards sit side by side (bits 2k and 2k + 1, one class): the masks of
+# the lower and of the upper copies
+EVEN_BITS = np.uint64(0x5555555555555555)
+ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
+
 
 def _bit_intrinsic(build):
     """An ``@intrinsic`` uint64 -> uint64 whose code is ``build(builder, x)``."""

@@ -27,7 +27,7 @@ from .bidding import (
     round2_context,
     trump_bucket,
 )
-from .bits import lowest_bit
+from .bits import ONE, lowest_bit
 from .codes import (
     AUCTION_LADDER,
     E_STOPPED,
@@ -46,7 +46,6 @@ from .layout import JOKER, natural_suit
 from .slots import IN, OPT, PT, RW, C, M, R, X
 from .solver import new_deal
 
-ONE = np.uint64(1)
 MAX_ROWS = 16
 ASKER = 0  # the tables are seen from seat N
 

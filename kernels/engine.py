@@ -35,8 +35,6 @@ from .slots import IN, C, K, M, R
 from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
 
-ONE = np.uint64(1)
-
 
 @njit(**NRT_FREE)
 def score_hand(rules, rec):

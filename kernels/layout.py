@@ -35,6 +35,7 @@ DECK_DOUBLE = 4
 
 TRUMP_SLOT = 3
 SLOT_MASKS = np.array([np.uint64(0xFFFF) << np.uint64(16 * s) for s in range(4)], dtype=np.uint64)
+TRUMP_MASK = SLOT_MASKS[TRUMP_SLOT]  # the trumps, in the normalised layout
 NO_CARD = -1
 
 

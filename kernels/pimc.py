@@ -12,15 +12,13 @@ are reproducible whatever the threads.
 import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, popcount
+from .bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
 from .codes import NOBODY
 from .config import JIT, NRT_FREE
 from .layout import SLOT_MASKS
 from .rng import random_set_bit, uniform_int
 from .slots import TR, K
-from .solver import EVEN_BITS, ODD_BITS, card_values, set_position
-
-ONE = np.uint64(1)
+from .solver import card_values, set_position
 
 
 @njit(**JIT)

@@ -9,14 +9,12 @@ Following suit: partner_winning_play_low -> second_hand_low -> win_cheaply -> pl
 Void in the led suit: partner_winning_discard -> trump_in -> overtrump -> discard_loser
 """
 
-import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, popcount
+from .bits import ONE, highest_bit, lowest_bit, popcount
 from .config import NRT_FREE
 from .layout import SLOT_MASKS, TRUMP_SLOT, beats
 
-ONE = np.uint64(1)
 TRUMPS = SLOT_MASKS[TRUMP_SLOT]
 
 

@@ -33,7 +33,7 @@ from .bidding import (
     threshold,
     trump_bucket,
 )
-from .bits import lowest_bit, popcount
+from .bits import ONE, lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .exchange_heuristics import discard_card, keep_best
@@ -66,8 +66,6 @@ PICK_DISCARD = 0
 PICK_ASK_GIVE = 1
 PICK_ASK_RETURN = 2
 PICK_JOKER_DISCARD = 3
-
-ONE = np.uint64(1)
 
 
 @njit(**NRT_FREE)

@@ -29,8 +29,8 @@ from .engine import new_agents, next_hand, play_hand, play_out
 from .forced import play_option, start_point
 from .layout import DECK_DOUBLE, normalise_mask
 from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
-from .slots import IN, PT, C, M, R, S, X
-from .solver import W, new_deal, next_deal_same_table, solve_exact
+from .slots import IN, PT, C, M, R, S, W, X
+from .solver import new_deal, next_deal_same_table, solve_exact
 
 # Which deals a chunk plays: ``first .. first + n - 1`` of the stream ``seed``.
 DealRange = namedtuple("DealRange", ["seed", "first", "n"])

@@ -4,13 +4,12 @@ slots ``M``) and instructions (``ins``, slots ``IN``) shared by the engine's pha
 import numpy as np
 from numba import njit
 
+from .bits import ONE
 from .codes import MODE_FORCED, MODE_PLAY, ST_PLAYED
 from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE
 from .rng import GOLDEN, mix64
 from .slots import IN, C, M, R
-
-ONE = np.uint64(1)
 
 
 @njit(**NRT_FREE)

@@ -281,6 +281,7 @@ class S(IntEnum):
 
 # ---- solver
 
+MAX_TRICKS_DEEP = 14  # the tricks one search nests at most: W's move lists have room for them
 MEMO_ENTRIES = 32  # answers solve_exact remembers: a deal's options often end alike
 MEMO_WORDS = 6
 
@@ -300,9 +301,9 @@ class W(IntEnum):
     MEMO_NEXT = 12  # the memo entry the next new answer goes to
     REL = 13  # the cards that decided the answer _trick (or a cut-off) just returned
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
-    MEMO = 16 + 64 * 14  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
-    HISTORY = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS  # the leads that cut, by seat and card
-    LEN = 16 + 64 * 14 + MEMO_ENTRIES * MEMO_WORDS + 4 * 64
+    MEMO = MOVES + 64 * MAX_TRICKS_DEEP  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
+    HISTORY = MEMO + MEMO_ENTRIES * MEMO_WORDS  # the leads that cut, by seat and card
+    LEN = HISTORY + 4 * 64
 
 
 class Q(IntEnum):

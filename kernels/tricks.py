@@ -6,7 +6,7 @@ does not follow suit is kept and counted as a renege."""
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit
+from .bits import ONE, lowest_bit
 from .codes import E_CARD_NOT_HELD, E_PLAYS_MISSING, MODE_REPLAY, NOBODY
 from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE, normalise_mask
@@ -17,8 +17,6 @@ from .rng import random_set_bit
 from .rules import card_strength, legal_mask, next_active
 from .seating import declaring_mask, on_declaring_side
 from .slots import IN, TR, C, K, R
-
-ONE = np.uint64(1)
 
 
 @njit(**NRT_FREE)

@@ -35,13 +35,12 @@ from .bidding import (
     trump_bucket,
     upcard_values,
 )
-from .bits import lowest_bit, popcount
+from .bits import ONE, lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .layout import COPY_OFFSET, N_SUITS, RANK_A, RANK_K, RANKS_PER_SUIT, natural_suit
 from .slots import FM, PR
 
-ONE = np.uint64(1)
 F_VOIDS = W_COUNT  # the features after the card classes (``hand_features``)
 F_TOP_BY_LENGTH = W_COUNT + 1  # right, left, trump ace, each times the trump length
 F_BOWERS = W_COUNT + 4  # both bowers

@@ -23,8 +23,8 @@ from analyzer.compute.solver import solver_arrays as kept_arrays
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
 from analyzer.questions.solve import solve_deal
-from kernels.partition_table import bucket_of, new_tables, position_key, probe, store
 from kernels.solver import solve_batch
+from kernels.solver.partition_table import bucket_of, new_tables, position_key, probe, store
 from kernels.threads import num_threads
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids
@@ -261,7 +261,7 @@ def test_a_twin_played_before_the_partners_card_beats_the_entry():
 # answered 5 where the brute force says 4: a table entry stored where a hand's
 # cards of a run were equivalent (the search tried the run's lowest card for all of them) held
 # for a position where a card of the run in the entry's region was no longer equivalent to
-# the small card below it, a move the search never tried (kernels.solver._with_run).
+# the small card below it, a move the search never tried (kernels.solver.moves.with_run).
 RUN_SPLIT = ({"N": "TC AD QH AH JS AS", "E": "JC 9D TD KD KH TS", "W": "9C QC AC 9H 9S QS"},
              "H", "N")
 

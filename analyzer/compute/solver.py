@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernels import solver as S
-from kernels.partition_table import E, table_buckets
+from kernels.solver.partition_table import E, table_buckets
 from kernels.threads import num_threads
 
 from ..game.variants import Rules

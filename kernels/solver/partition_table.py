@@ -10,15 +10,15 @@ set of positions: every position with
     the result (the **region** of the entry); the cards of a suit below its region are *small*:
     which small cards a hand holds, and which small cards were played before, does not matter.
 
-The search (``kernels.solver``) returns with each answer the cards that decided it: the cards a
-quick-trick cut-off counted, the card that won a trick *by rank* (another card of its suit was
-played to that trick), and, through every trick below, the cards that decided the answers
-there (the chosen line's at a cut-off, every line's when no move reaches the goal). The
+The search (``kernels.solver.search``) returns with each answer the cards that decided it: the
+cards a quick-trick cut-off counted, the card that won a trick *by rank* (another card of its
+suit was played to that trick), and, through every trick below, the cards that decided the
+answers there (the chosen line's at a cut-off, every line's when no move reaches the goal). The
 region of a suit is then every card of it at or above the lowest deciding card. Why a bound
-then holds for the whole set: map each card of one position to the same card of the other
-(in the region) or to any small card of the same hand and suit; small cards never win a trick
-by rank (the winner is in the region), so every line of play maps to a line with the same
-tricks, and after each trick the two positions agree again on the region below.
+then holds for the whole set: map each card of one position to the same card of the other (in
+the region) or to any small card of the same hand and suit; small cards never win a trick by
+rank (the winner is in the region), so every line of play maps to a line with the same tricks,
+and after each trick the two positions agree again on the region below.
 
 Positions are compared over *relative* ranks (``pext`` of each hand by the cards still out),
 as before, so an entry also holds across the solves of a deal and across deals. In the double
@@ -50,14 +50,11 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .bits import lowest_bit, popcount
-from .config import HAVE_BMI2, JIT, NRT_FREE
-from .layout import SLOT_MASKS
-from .slots import E
+from ..bits import EVEN_BITS, ODD_BITS, ONE, lowest_bit, popcount
+from ..config import HAVE_BMI2, JIT, NRT_FREE
+from ..layout import SLOT_MASKS
+from ..slots import E
 
-ONE = np.uint64(1)
-EVEN_BITS = np.uint64(0x5555555555555555)
-ODD_BITS = np.uint64(0xAAAAAAAAAAAAAAAA)
 PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out
 UNKNOWN_UB = 15
 STAMP_SHIFT = np.uint64(26)  # the deal generation sits above the seats in the CTX word

@@ -1,0 +1,116 @@
+"""Quick tricks: the tricks the side to lead is sure to cash from the top, counted at a trick
+start (DDS's quick tricks). ``quick_tricks``: the leader's run of top trumps, then, once no
+opponent can hold a trump, its runs of top side cards; ``entry_tricks`` (double deck): a low
+lead to a suit whose top card the partner holds, then the partner's quick tricks. Each
+returns, with the count, the cards that counted it (the deciding cards of the partition
+table).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..bits import ONE, highest_bit, lowest_bit, popcount
+from ..config import NRT_FREE
+from ..layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT
+from ..slots import W
+
+
+@njit(**NRT_FREE)
+def run_above(mine, others):
+    """The cards of ``mine`` above every card of ``others``: the unbroken run from the top
+    that ``mine`` holds."""
+    if not others:
+        return mine
+    bit = ONE << np.uint64(highest_bit(others))
+    return mine & ~(bit | (bit - ONE))
+
+
+@njit(**NRT_FREE)
+def quick_tricks(w, leader):
+    """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
+    and the cards that count them: the run of top trumps the leader holds, then, if no
+    opponent can have a trump left after those leads, the runs of top cards of each side suit
+    in the leader's hand."""
+    own = w[W.HANDS + leader]
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    mine = decl if (decl >> leader) & 1 else active & ~decl
+    allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
+    counted = run_above(own & TRUMP_MASK, allc & ~own & TRUMP_MASK)
+    q = popcount(counted)
+    most = 0
+    for s in range(4):
+        if (active >> s) & 1 and not (mine >> s) & 1:
+            c = popcount(w[W.HANDS + s] & TRUMP_MASK)
+            if c > most:
+                most = c
+    if most <= q:
+        for slot in range(3):
+            side = run_above(own & SLOT_MASKS[slot], allc & ~own & SLOT_MASKS[slot])
+            q += popcount(side)
+            counted |= side
+    n = popcount(own)
+    return (q if q < n else n), counted
+
+
+@njit(inline="always", **NRT_FREE)
+def ruffable_suits(hand):
+    """The side suits ``hand`` can ruff (a 4-bit mask of slots): those it holds none of,
+    when it holds a trump."""
+    suits = 0
+    if hand & TRUMP_MASK:
+        for q in range(4):
+            if q != TRUMP_SLOT and not (hand & SLOT_MASKS[q]):
+                suits |= 1 << q
+    return suits
+
+
+@njit(**NRT_FREE)
+def entry_tricks(w, leader):
+    """``(tricks, cards)``: the tricks the side of ``leader`` is sure of by leading a card of a
+    suit whose highest card still out its partner holds, to that card (the partner then leads):
+    one, and the partner's quick tricks after it (0 when no such suit). The entry must win:
+    the partner's card is the highest (double deck: the opponent playing before the partner
+    does not hold its twin), and in a side suit each opponent follows or has no trump."""
+    p = leader ^ 2
+    active = np.int64(w[W.ACTIVE])
+    decl = np.int64(w[W.DECL])
+    if not (active >> p) & 1 or ((decl >> p) & 1) != ((decl >> leader) & 1):
+        return 0, np.uint64(0)
+    own = w[W.HANDS + leader]
+    pard = w[W.HANDS + p]
+    left = (leader + 1) & 3  # plays second, before the partner
+    right = (leader + 3) & 3
+    lho = w[W.HANDS + left] if (active >> left) & 1 else np.uint64(0)
+    rho = w[W.HANDS + right] if (active >> right) & 1 else np.uint64(0)
+    allc = own | pard | lho | rho
+    double = w[W.DOUBLE] != 0
+    ruffed = ruffable_suits(lho) | ruffable_suits(rho)
+    best = 0
+    best_cards = np.uint64(0)
+    for slot in range(4):
+        mask = SLOT_MASKS[slot]
+        if not (pard & mask) or not (own & mask):
+            continue
+        hi = np.uint64(highest_bit(allc & mask))
+        top = ONE << hi
+        if not (pard & top):
+            continue
+        twin = ONE << (hi ^ ONE)
+        if double and (lho & twin):
+            continue
+        low_own = own & mask & ~(top | twin)
+        if not low_own:
+            continue
+        if (ruffed >> slot) & 1:
+            continue
+        lead = ONE << np.uint64(lowest_bit(low_own))
+        w[W.HANDS + p] = pard ^ top
+        w[W.HANDS + leader] = own ^ lead
+        q, counted = quick_tricks(w, p)
+        w[W.HANDS + p] = pard
+        w[W.HANDS + leader] = own
+        if q + 1 > best:
+            best = q + 1
+            best_cards = counted | top | twin
+    return best, best_cards
