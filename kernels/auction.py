@@ -40,9 +40,10 @@ from .codes import (
     STOP_DISCARD,
     STOP_NEXT,
     SWAP,
+    call_trump,
 )
 from .config import JIT, NRT_FREE
-from .exchange_rules import exchange_pool
+from .exchange_rules import exchange_pool, made_on_upcard
 from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
 from .policies import (
     D_ANALYZER,
@@ -422,7 +423,7 @@ def _round(ag, hands, cfg, rec, j, names):
             return -2, j
         j += 1
         if c != PASS:
-            rec[R.TRUMP] = natural_suit(rec[R.UPCARD]) if c == ORDER else c - NAME
+            rec[R.TRUMP] = call_trump(c, rec[R.UPCARD])
             rec[R.ROUND] = 1 if names == 0 else 2
             return seat, j
         seat = next_active(seat, everyone)
@@ -465,7 +466,7 @@ def auction_upcard(ag, hands, rules, hm, rec):
         if c < 0:
             return False
         maker, j = dealer, 1
-        rec[R.TRUMP] = c - NAME
+        rec[R.TRUMP] = call_trump(c, up)
         rec[R.ROUND] = 1
     else:
         maker, j = _round(ag, hands, cfg, rec, 0, 0)
@@ -479,6 +480,6 @@ def auction_upcard(ag, hands, rules, hm, rec):
             return False
     if not close_auction(ag.ins, rec, j, maker):
         return False
-    if rec[R.ROUND] == 1:
+    if made_on_upcard(up, rec[R.TRUMP], rec[R.ROUND]):
         return dealer_picks_up(ag, hands, rules, hm, rec)
     return True

@@ -22,6 +22,7 @@ from .bits import ONE, lowest_bit, popcount
 from .codes import ASK, MOON, NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
+from .seating import partner
 from .slots import PR, T
 
 # card weights (``points_table``): trump by rank, then side cards by rank
@@ -265,7 +266,7 @@ def order_points(hand, trump, upcard, seat, dealer, players, params):
     if seat == dealer:
         return hand_points(hand | (ONE << np.uint64(upcard)), trump, params, seat) - \
             params[seat, PR.UP_DEALER]
-    if partnered(players) and (seat + 2) % 4 == dealer:
+    if partnered(players) and partner(seat) == dealer:
         return p + up * params[seat, PR.UP_PARTNER]
     return p - up * params[seat, PR.UP_OPPONENT]
 

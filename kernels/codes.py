@@ -6,6 +6,11 @@ Seats are 0..3 = N E S W clockwise. In the three-player variants seat W holds th
 or the dummy and never plays.
 """
 
+from numba import njit
+
+from .config import NRT_FREE
+from .layout import natural_suit
+
 # Calls in an auction. Plain bids are their number of tricks (3..11), so numeric order is the
 # bidding ladder: 3 < 4 < ... < ASK < MOON.
 PASS = 0
@@ -79,3 +84,16 @@ MAX_CALLS = 16
 MAX_TRICKS = 12
 NOBODY = 255  # no seat (the upcard's holder before anyone took it)
 RENEGE_PENALTY = 2  # points a side (a player, without partners) loses for a renege
+
+
+@njit(**NRT_FREE)
+def call_trump(call, upcard):
+    """The trump an upcard auction's ``call`` makes: the upcard's suit for an order (natural
+    card ``upcard``), the suit named for a name; -1 for any other call (or an order without an
+    upcard). The one home of "call code -> trump": the engine's auction and the analyzer's
+    options and records read it."""
+    if NAME <= call < NAME + 4:
+        return call - NAME
+    if call == ORDER and upcard >= 0:
+        return natural_suit(upcard)
+    return -1

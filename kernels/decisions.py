@@ -5,7 +5,7 @@ end of the hand (the rest by the policies, the cards by their play policies or t
 
 Each row (slots ``RW``) is one call at one point: which point, the analyzer table's option and
 context for it (``kernels.bidding``), the trump its hand features are read for, and how the
-hand ended (slots ``kernels.query.X``).
+hand ended (slots ``kernels.slots.X``).
 """
 
 import numpy as np

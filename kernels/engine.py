@@ -30,7 +30,7 @@ from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
 from .record import clear_outcome, fail, new_instructions, stopping
 from .rng import STREAM_PLAY, reseed, stream_state
-from .seating import declaring_mask, first_leader, on_declaring_side
+from .seating import declaring_mask, first_leader, on_declaring_side, partner
 from .slots import IN, C, K, M, R
 from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
@@ -58,10 +58,10 @@ def score_hand(rules, rec):
     for s in range(players):
         if rec[R.RENEGES + s] > 0:
             if cfg[C.PARTNERS] == 1:
-                partner = (s + 2) & 3
-                if s < partner or rec[R.RENEGES + partner] == 0:
+                other = partner(s)
+                if s < other or rec[R.RENEGES + other] == 0:
                     rec[R.POINTS + s] -= RENEGE_PENALTY
-                    rec[R.POINTS + partner] -= RENEGE_PENALTY
+                    rec[R.POINTS + other] -= RENEGE_PENALTY
             else:
                 rec[R.POINTS + s] -= RENEGE_PENALTY
 

@@ -8,16 +8,21 @@ from numba import njit
 
 from .bits import highest_bit
 from .config import NRT_FREE
-from .layout import JOKER, SLOT_MASKS, TRUMP_SLOT, natural_suit, normalise_mask
+from .layout import JOKER, TRUMP_MASK, natural_suit, normalise_mask
 from .record import card_bit
 from .slots import C
 
 
 @njit(**NRT_FREE)
-def made_on_upcard(upcard, trump):
+def made_on_upcard(upcard, trump, round_made=0):
     """Whether ``trump`` is made on the natural card ``upcard`` (-1: none), so the dealer takes
-    it: the upcard's suit, or a turned-up joker (the dealer names trump, British rule). An
-    auction knows it by its round (trump made in round 1); a deal without one, by this."""
+    it. An auction knows it by its round (``round_made``: trump made in round 1, not 2: with
+    the option to name the turned-down suit, a round-2 name of it is not a pick-up); a deal
+    without an auction (``round_made`` 0), or a player who reads only the upcard and trump,
+    by the rule: the upcard's suit, or a turned-up joker (the dealer names trump, British
+    rule). The one home of this rule (a structure test fails on a second spelling)."""
+    if round_made > 0:
+        return round_made == 1
     return upcard >= 0 and (upcard == JOKER or natural_suit(upcard) == trump)
 
 
@@ -32,7 +37,7 @@ def exchange_pool(rules, hand, taken):
 @njit(**NRT_FREE)
 def best_trump(hand, trump, rules):
     """Natural id of the best trump in natural mask ``hand`` under ``trump``, or -1."""
-    nh = normalise_mask(hand, rules.to_norm[trump]) & SLOT_MASKS[TRUMP_SLOT]
+    nh = normalise_mask(hand, rules.to_norm[trump]) & TRUMP_MASK
     if nh == 0:
         return -1
     return rules.from_norm[trump, highest_bit(nh)]

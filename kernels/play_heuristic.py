@@ -13,9 +13,7 @@ from numba import njit
 
 from .bits import ONE, highest_bit, lowest_bit, popcount
 from .config import NRT_FREE
-from .layout import SLOT_MASKS, TRUMP_SLOT, beats
-
-TRUMPS = SLOT_MASKS[TRUMP_SLOT]
+from .layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT, beats
 
 
 @njit(**NRT_FREE)
@@ -32,8 +30,8 @@ def lead_trump_as_maker(hand, unplayed, my_side_declared):
     when that trump is the highest still out (draw their trumps)."""
     if not my_side_declared:
         return -1
-    trumps = hand & TRUMPS
-    out = TRUMPS & unplayed & ~hand
+    trumps = hand & TRUMP_MASK
+    out = TRUMP_MASK & unplayed & ~hand
     if trumps == 0 or out == 0:
         return -1
     top = highest_bit(trumps)
@@ -131,7 +129,7 @@ def heuristic_card(hand, legal, unplayed, pos, last, led, win_card, partner_winn
         return lowest_bit(legal)  # play_low
     if partner_winning:
         return lowest_loser(legal)  # partner_winning_discard
-    trumps = legal & TRUMPS
+    trumps = legal & TRUMP_MASK
     if trumps:
         b = cheapest_winner(trumps, win_card, double)  # trump_in / overtrump
         if b >= 0:

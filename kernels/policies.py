@@ -37,6 +37,7 @@ from .bits import ONE, lowest_bit, popcount
 from .codes import NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .exchange_heuristics import discard_card, keep_best
+from .exchange_rules import made_on_upcard
 from .layout import JOKER, natural_suit
 from .pimc import dd_card, pimc_card
 from .rng import random_set_bit, uniform_int
@@ -143,10 +144,10 @@ def choose_yes_no(policy, params, rng, seat, question, hand, trump, upcard, deal
     if question == Q_ACE_NO_FACE:
         return True
     place = (seat - dealer) % players
-    round1 = upcard >= 0 and natural_suit(upcard) == trump
+    round1 = made_on_upcard(upcard, trump)
     p = hand_points(hand, trump, params, seat)
     if policy == D_ANALYZER and question == Q_ALONE and upcard >= 0:
-        return analyzer_alone(params, seat, hand, trump, upcard, place, p)
+        return analyzer_alone(params, seat, hand, trump, upcard, place, p, round1)
     if question == Q_ALONE:
         kind = T.ORDER_ALONE if round1 else T.NAME_ALONE
         return p >= threshold(params, seat, place, kind)

@@ -47,13 +47,20 @@ def declaring_mask(cfg, declarer, active):
     return m
 
 
+@njit(inline="always", **NRT_FREE)
+def partner(seat):
+    """The seat opposite ``seat`` (a partnership's other player). The one home of this rule:
+    kernels and the analyzer call it (a structure test fails on a spelled-out form)."""
+    return (seat + 2) & 3
+
+
 @njit(**NRT_FREE)
 def sits_out_with(cfg, seat, declarer):
     """The seat that sits out when ``seat`` goes alone: the partner in the four-player
     variants; when a defender of a three-player hand goes alone, the other defender; -1 when
     nobody does (a three-player maker going alone gives up the dummy instead)."""
     if cfg[C.PARTNERS] == 1:
-        return (seat + 2) & 3
+        return partner(seat)
     if seat == declarer:
         return -1
     return 3 - seat - declarer

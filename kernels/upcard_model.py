@@ -217,13 +217,12 @@ def analyzer_round2(hand, allowed, params, seat, place, turned):
 
 
 @njit(**JIT)
-def analyzer_alone(params, seat, hand, trump, upcard, place, points):
-    """Whether the analyzer maker goes alone with ``trump`` (ordered up in round 1 when it is
-    the ``upcard``'s suit, else named in round 2): the lone call's value against the same call
-    with the partner, from the seat's fitted model when it has one, else from its table
-    (``points``: the hand's)."""
+def analyzer_alone(params, seat, hand, trump, upcard, place, points, round1):
+    """Whether the analyzer maker goes alone with ``trump`` (made on the ``upcard``, ordered up
+    in round 1, when ``round1``; else named in round 2): the lone call's value against the
+    same call with the partner, from the seat's fitted model when it has one, else from its
+    table (``points``: the hand's)."""
     tb = trump_bucket(hand, trump)
-    round1 = natural_suit(upcard) == trump
     if round1:
         ctx = round1_context(place, upcard, tb)
     else:

@@ -4,6 +4,7 @@ batch kernel, and functions short enough to read."""
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -106,12 +107,21 @@ ONE_HOME = {
     "a decision point's slots (kernels.forced: new_point, hear_call, set_inference, "
     "set_solving)": (
         r"\bPT\.[A-Z_]+(\s*\+[^\]]*)?\]\s*(\|)?=[^=]", "kernels/forced.py"),
+    # issue 41: it was spelled four ways (the joker case, the suit alone twice, the round)
     "whether trump was made on the upcard (kernels.exchange_rules.made_on_upcard)": (
-        r"==\s*(L\.)?JOKER\s+or\s+[\w.]*natural_suit\(", "kernels/exchange_rules.py"),
+        r"==\s*(L\.)?JOKER\s+or\s+[\w.]*natural_suit\(|"
+        r"natural_suit\([^()]*\)\s*==\s*\w*trump\b|\btrump\s*==\s*[\w.]*natural_suit\(|"
+        r"R\.ROUND\]\s*(!=|==)\s*1\b", "kernels/exchange_rules.py"),
     "the cards taken in an exchange (kernels.exchange_rules.exchange_pool)": (
         r"\bhand\s*\|\s*taken\b|hands\[decl\w*\]\s*\|\s*hands\[3\]|\|\s*dummy\b|"
-        r"hands\[dealer\]\s*\|=",
+        r"hands\[dealer\]\s*\|=|\bhand\s*\|\s*\(\s*(1|ONE)\s*<<\s*(np\.uint64\()?\s*up\b",
         "kernels/exchange_rules.py"),
+    "the trump a call makes (kernels.codes.call_trump)": (
+        r"-\s*(K\.|KC\.)?NAME\b", "kernels/codes.py"),
+    "the partner's seat (kernels.seating.partner)": (
+        r"\(\s*\w+(\.\w+)?(\([^()]*\))?\s*\+\s*2\s*\)\s*(&\s*3|%\s*4)|"
+        r"\b(seat|leader|s|decl|declarer|dealer)\s*\^\s*2\b",
+        "kernels/seating.py"),
     # issue 41: a uint64 one was defined in 13 kernel modules, the twin masks in two, the
     # solver's depth in the solver and again as 14 in W's layout
     "the uint64 one (kernels.bits.ONE)": (
@@ -387,3 +397,17 @@ def test_every_slot_enum_lives_in_slots():
              if isinstance(node, ast.ClassDef)
              and any(getattr(b, "id", None) == "IntEnum" for b in node.bases)]
     assert not found, f"slot enums outside kernels/slots.py: {found}"
+
+
+def test_docs_name_a_slot_layout_where_it_lives():
+    """Six docstrings pointed at slot enums by the modules they had moved out of
+    (``kernels.query.X``, ``kernels.bidding.PR``): a reader went to the wrong file. Every
+    mention of a slot layout names ``kernels.slots``."""
+    enums = [node.name for node in ast.walk(ast.parse((ROOT / "kernels/slots.py").read_text()))
+             if isinstance(node, ast.ClassDef)
+             and any(getattr(b, "id", None) == "IntEnum" for b in node.bases)]
+    wrong = re.compile(rf"kernels\.(?!slots\b)\w+\.({'|'.join(enums)})\b")
+    found = [f"{rel(path)}:{i}" for path in [*sources(*PACKAGES), *sorted((ROOT / "docs").glob(
+        "*.md"))] for i, line in enumerate(path.read_text().splitlines(), 1)
+        if wrong.search(line)]
+    assert len(enums) > 10 and not found, found

@@ -15,6 +15,7 @@ from ..game.describe import describe, option_help_lines
 from ..game.notation import SEATS, format_card
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
+from ..game.seating import partner
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
 from ..stats import percent_text
@@ -267,7 +268,7 @@ def print_review_summary(console: Console, good: list, by_type, costliest) -> No
 def print_solution(console: Console, rules, result, lone: bool) -> None:
     """A solved deal: each side's tricks, the best choices, every opening lead's value."""
     side = result.declarer if not rules.partnership or lone else \
-        result.declarer + SEATS[(SEATS.index(result.declarer) + 2) % 4]
+        result.declarer + SEATS[partner(SEATS.index(result.declarer))]
     console.print(f"[bold]{rules.variant}[/bold]: trump {result.trump}, declarer "
                   f"{result.declarer}, {result.leader} leads.")
     console.print(f"Declaring side ({side}): {result.declarer_tricks} tricks; defenders: "

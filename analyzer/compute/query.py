@@ -43,7 +43,7 @@ class DealQuery:
     ``known[4]`` are the natural masks of the cards known to be in each seat (the asker's own
     hand, cards placed by a condition); ``cards`` the unseen natural ids, dealt in groups of
     ``sizes`` to ``group_seat`` (-1: the kitty or a dead hand); ``cons`` constraint rows (see
-    ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.query.S``) answered
+    ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.slots.S``) answered
     on every deal; ``point`` the decision point (slots ``kernels.slots.PT``: the upcard, the
     calls heard, inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
     ``policies``/``params`` the seats' strategies and how they play the cards (unless
@@ -92,7 +92,7 @@ class DealQuery:
 class QueryChunk:
     """One chunk's answers: per deal and scenario the declaring side's tricks; per deal the
     tries it took (negative when its conditions were never met), the solver nodes and each
-    seat's cards as dealt; per deal and option how it ended (slots ``kernels.query.X``)."""
+    seat's cards as dealt; per deal and option how it ended (slots ``kernels.slots.X``)."""
 
     outcomes: np.ndarray
     tries: np.ndarray

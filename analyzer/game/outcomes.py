@@ -1,6 +1,6 @@
 """How a played-out hand ended, from the player's side: its net points and which way it went
 (our side made or was set, they made or were set, a redeal), vectorised over the results the
-kernels return (slots ``kernels.query.X``)."""
+kernels return (slots ``kernels.slots.X``)."""
 
 from __future__ import annotations
 

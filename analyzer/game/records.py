@@ -18,6 +18,7 @@ import numpy as np
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.exchange_rules import made_on_upcard
 from kernels.record import reset_record
 from kernels.slots import M, R
 
@@ -75,8 +76,9 @@ def call_text(code: int, rules: Rules) -> str:
     ``swap``)."""
     if code in CALL_WORDS:
         return CALL_WORDS[code]
-    if K.NAME <= code < K.NAME + 4:
-        return f"name {SUITS[code - K.NAME]}"
+    named = int(K.call_trump(code, -1))  # a name: its suit (an order without upcard: none)
+    if named >= 0:
+        return f"name {SUITS[named]}"
     return str(code)
 
 
@@ -355,7 +357,8 @@ def check_replayed(record: Record, recorded_trump: int) -> None:
         if record.rules.has_upcard and recorded_trump >= 0 and recorded_trump != rec[R.TRUMP]:
             raise RecordError(f"trump {SUITS[recorded_trump]} does not follow from the auction, "
                               f"which makes {SUITS[rec[R.TRUMP]]} trump")
-        if "discard" in record.given and rec[R.ROUND] != 1:
+        if "discard" in record.given and not made_on_upcard(rec[R.UPCARD], rec[R.TRUMP],
+                                                            rec[R.ROUND]):
             raise RecordError("the dealer discards only after taking the upcard, and trump was "
                               "not made on the upcard")
         return
@@ -464,7 +467,8 @@ def contract_text(record: Record) -> str:
     c = int(rec[R.CONTRACT])
     if rules.auction == LADDER:
         return rules.bid_name(c)
-    how = "ordered up" if rec[R.ROUND] == 1 else "named in round 2"
+    how = "ordered up" if made_on_upcard(rec[R.UPCARD], rec[R.TRUMP], rec[R.ROUND]) \
+        else "named in round 2"
     if rec[R.UPCARD] == L.JOKER:
         how = "named under the joker"
     parts = [how]

@@ -20,8 +20,8 @@ MODES = ("normal", "alone", "ask", "moon")
 
 
 def partner(seat: int) -> int:
-    """The seat opposite."""
-    return (seat + 2) & 3
+    """The seat opposite (``kernels.seating.partner``, the rule's one home)."""
+    return int(KS.partner(seat))
 
 
 def next_active(seat: int, active: int) -> int:

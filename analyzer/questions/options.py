@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import codes as K
-from kernels import layout as L
+from kernels.exchange_rules import exchange_pool
 
 from ..compute.point import PointState, option_row, option_rows
 from ..errors import UserError
@@ -88,7 +88,7 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
     if code == K.PASS:
         return [CallOption("pass", code, -1, "")]
     up = point.upcard
-    trump = code - K.NAME if code >= K.NAME else L.natural_suit(up)
+    trump = int(K.call_trump(code, up))
     if trumps and trump not in trumps:
         return []
     with_partner = " with the dummy" if rules.seat_w == DUMMY else ""
@@ -100,7 +100,8 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
     for alone in (0, 1):
         name = word + (" alone" if alone else with_partner)
         if code == K.ORDER and point.seat == point.dealer:
-            for d in _bits(point.hand | (1 << up)):
+            pool, _ = exchange_pool(rules.arrays, np.uint64(point.hand), np.uint64(1 << up))
+            for d in _bits(int(pool)):
                 out.append(CallOption(name, code, trump, f"discard {format_card(d)}",
                                       alone=alone, discard=d))
         else:

@@ -1,6 +1,6 @@
 """Named strategies: who bids how (decision policy) and who plays how (play policy), with
 their parameters. The kernels see integer ids (``kernels.policies``) and a parameter row per
-seat (slots ``kernels.bidding.PR``)."""
+seat (slots ``kernels.slots.PR``)."""
 
 from __future__ import annotations
 

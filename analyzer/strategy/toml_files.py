@@ -47,7 +47,7 @@ class StrategyData:
     up: tuple = (0.5, 0.75, 0.5)
 
     def params_row(self, worlds: int) -> np.ndarray:
-        """The seat's parameter row of the kernels (``kernels.bidding.PR``)."""
+        """The seat's parameter row of the kernels (``kernels.slots.PR``)."""
         row = B.DEFAULT_PARAMS.copy()
         row[B.PR.WORLDS], row[B.PR.VOID], row[B.PR.VOID_MIN] = worlds, self.void, self.void_min
         row[B.PR.UP_DEALER], row[B.PR.UP_PARTNER], row[B.PR.UP_OPPONENT] = self.up

@@ -12,6 +12,7 @@ from numba import njit
 from ..bits import ONE, highest_bit, lowest_bit, popcount
 from ..config import NRT_FREE
 from ..layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT
+from ..seating import partner
 from ..slots import W
 
 
@@ -72,7 +73,7 @@ def entry_tricks(w, leader):
     one, and the partner's quick tricks after it (0 when no such suit). The entry must win:
     the partner's card is the highest (double deck: the opponent playing before the partner
     does not hold its twin), and in a side suit each opponent follows or has no trump."""
-    p = leader ^ 2
+    p = partner(leader)
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
     if not (active >> p) & 1 or ((decl >> p) & 1) != ((decl >> leader) & 1):
