@@ -14,6 +14,8 @@ from kernels.rules import legal_mask_natural, trick_winner_natural
 from tests import reference as ref
 from tests.cards import DECKS, card_name, deck_ids
 
+pytestmark = [pytest.mark.solver, pytest.mark.engine]
+
 u64 = st.integers(min_value=0, max_value=2**64 - 1)
 
 

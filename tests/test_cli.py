@@ -13,6 +13,8 @@ from tests.paths import KNOCK_ROW, RECORDS
 from tests.reference import referee
 from tests.test_hostile import assert_one_error, run_cli
 
+pytestmark = pytest.mark.cli
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 

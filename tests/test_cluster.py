@@ -18,6 +18,8 @@ from analyzer.questions.odds import odds
 from analyzer.questions.simulate import simulate
 from analyzer.questions.tables import build_tables
 
+pytestmark = pytest.mark.cluster
+
 KNOCK_HAND = dict(hand="AH JH KD QD JD", variant="knock", upcard="9H", seat="E", dealer="N",
                   others="points")
 

@@ -23,6 +23,8 @@ from tests.cards import card_id, card_name, hand_mask
 from tests.reference import deck, legal_calls, players_of
 from tests.rollout_reference import Inconsistent, Option, rollout
 
+pytestmark = pytest.mark.odds
+
 OPTION_SETS = {
     "bid": [{}, {"stick_the_dealer": True}, {"double_deck": True}],
     "ghost": [{}],

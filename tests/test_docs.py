@@ -17,6 +17,8 @@ import pytest
 from analyzer.cli import app, run
 from analyzer.strategy.toml_files import strategy_text
 
+pytestmark = pytest.mark.cli
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CAPS = {"--deals": 200, "--games": 30}

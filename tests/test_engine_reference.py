@@ -10,6 +10,8 @@ from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
 from tests.reference import SEATS, referee
 
+pytestmark = pytest.mark.engine
+
 HANDS = 10_000  # per configuration
 
 

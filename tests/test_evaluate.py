@@ -22,6 +22,8 @@ from analyzer.questions.options import option_label
 from tests.paths import KNOCK_ROW, hands_file
 from tests.test_hostile import assert_one_error, run_cli
 
+pytestmark = [pytest.mark.review, pytest.mark.cli]
+
 KNOCK = make_rules("knock")
 DECK = [r + s for s in "CDHS" for r in "9TJQKA"]
 

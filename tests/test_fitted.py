@@ -21,6 +21,8 @@ from kernels.rng import stream_state
 from kernels.slots import FM, PR
 from kernels.upcard_model import hand_features_batch, model_value, round1_features_batch
 
+pytestmark = pytest.mark.strategy
+
 KNOCK = make_rules("knock")
 SUITS = "CDHS"
 PARTNER_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}

@@ -14,6 +14,8 @@ from analyzer.cli import run
 from analyzer.game.variants import option_flag
 from tests.conftest import PLAY_CONFIGS, config_id
 
+pytestmark = [pytest.mark.engine, pytest.mark.review]
+
 GOLDEN = Path(__file__).parent / "data" / "golden"
 UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
 SEED = 11

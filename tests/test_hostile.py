@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from analyzer.cli import run
 
+pytestmark = pytest.mark.cli
+
 SLOW = os.environ.get("EUCHRE_HOSTILE_SLOW") == "1"
 SCALE = 10 if SLOW else 1
 

@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from numba import njit
 
 from tests.cache_probe import float_scalars
+
+pytestmark = [pytest.mark.structure, pytest.mark.solver]
 
 PROBE = Path(__file__).with_name("cache_probe.py")
 

@@ -9,6 +9,8 @@ import pytest
 from tests.child import FIRST_CHUNK, Child
 from tests.test_hostile import run_cli
 
+pytestmark = pytest.mark.cli
+
 
 @pytest.mark.parametrize("command, sig", [("strategy build", signal.SIGTERM),
                                           ("review", signal.SIGINT)])

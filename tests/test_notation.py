@@ -18,6 +18,8 @@ from analyzer.game.notation import (
 from analyzer.game.variants import make_rules
 from tests.cards import card_name, deck_ids
 
+pytestmark = [pytest.mark.cli, pytest.mark.engine]
+
 RULES = {
     "knock": make_rules("knock"),
     "joker": make_rules("knock", joker=True),

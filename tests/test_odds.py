@@ -23,6 +23,8 @@ from kernels.slots import S
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.cards import card_name, deck_ids
 
+pytestmark = pytest.mark.odds
+
 
 def chi2_critical(df: int, z: float = 3.09) -> float:
     """Upper 0.1% point of chi-square with ``df`` degrees of freedom (Wilson-Hilferty)."""

@@ -12,6 +12,8 @@ from analyzer.compute.runner import observed
 from tests.paths import RECORDS, ROOT, hands_file
 from tests.test_hostile import assert_one_error, run_cli
 
+pytestmark = pytest.mark.cli
+
 
 @pytest.mark.parametrize("where", ["missing-folder", "parent-is-a-file", "read-only"])
 def test_unwritable_outputs_fail_before_any_work(tmp_path, where):

@@ -20,6 +20,8 @@ from analyzer.questions.play_model import PlayModel
 from analyzer.strategy.best_response import SHIPPED
 from kernels import layout as L
 
+pytestmark = [pytest.mark.engine, pytest.mark.odds]
+
 # the shipped strategies' rules (the analyzer strategy, as shipped), and four more (the
 # point count: no strategy to build in a test)
 CONFIGS = [(variant, opts, "analyzer") for variant, opts in SHIPPED] + [

@@ -26,6 +26,8 @@ from kernels.threads import max_threads, num_threads, set_threads
 from tests.conftest import thread_counts
 from tests.reference import referee
 
+pytestmark = [pytest.mark.engine, pytest.mark.strategy]
+
 RULES = make_rules("knock")
 TO_NORM, FROM_NORM = RULES.layout
 HEARTS = 2

@@ -4,11 +4,14 @@ source's chart does (euchrestrategy.info's Euchre Point System)."""
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from analyzer.game.notation import parse_hand
 from analyzer.game.variants import make_rules
 from analyzer.strategy.toml_files import load_strategy
 from kernels import bidding as B
+
+pytestmark = pytest.mark.strategy
 
 FILE = Path(__file__).parent.parent / "analyzer/strategy/published/euchrestrategy-info.toml"
 HEARTS = 2

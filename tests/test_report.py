@@ -15,6 +15,8 @@ from matplotlib import image
 from reports.how_to_bid import how_to_bid
 from reports.report import write_html, write_markdown
 
+pytestmark = pytest.mark.reports
+
 
 class _Outline(html.parser.HTMLParser):
     def __init__(self):

@@ -23,6 +23,8 @@ from kernels.slots import M, R
 from tests.reference import dd_card_values
 from tests.test_hostile import run_cli
 
+pytestmark = pytest.mark.review
+
 RECORDS = Path(__file__).parent / "records"
 
 

@@ -20,6 +20,8 @@ from analyzer.strategy.seats import seat_policies
 from kernels import codes as K
 from kernels.slots import M, R
 
+pytestmark = [pytest.mark.engine, pytest.mark.strategy]
+
 
 def _match(rules):
     pa, ra = seat_policies("points", "heuristic", rules=rules)

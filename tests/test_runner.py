@@ -14,6 +14,8 @@ from analyzer.compute.runner import DEFAULT_CHUNK, in_whole_chunks, observed, ru
 from tests.child import FIRST_CHUNK, Child
 from tests.test_hostile import assert_one_error
 
+pytestmark = [pytest.mark.odds, pytest.mark.cli]
+
 
 # each command with one signal, each signal with one command of each kind: the handler is
 # one for both signals, and each of these runs waits seconds for its chunks

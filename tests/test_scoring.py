@@ -12,6 +12,8 @@ from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
 from tests.reference import SEATS, referee
 
+pytestmark = pytest.mark.engine
+
 BOTH = CT_MAKER_ALONE | CT_DEFENDER_ALONE
 
 

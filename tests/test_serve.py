@@ -18,6 +18,8 @@ from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
 from analyzer.serve.requests import Limits, odds_request_of, table_state
 
+pytestmark = pytest.mark.serve
+
 KNOCK = {"hand": "JS AS KS 9H TD", "variant": "knock", "upcard": "QS", "seat": "E",
          "dealer": "N", "deals": "3000", "seed": "5", "others": "points"}
 LOCAL = "http://127.0.0.1:8000"

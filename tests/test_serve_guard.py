@@ -15,6 +15,8 @@ import pytest
 
 from tests.served import server, wait_for
 
+pytestmark = pytest.mark.serve
+
 QUESTION = "/api/odds?" + urlencode({"hand": "JS AS KS 9H TD", "variant": "knock",
                                      "upcard": "QS", "seat": "E", "dealer": "N",
                                      "deals": "500", "others": "points"})

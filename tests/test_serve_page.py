@@ -18,6 +18,8 @@ import pytest
 from analyzer.cli import run
 from tests.served import PHONE, SHOTS, browser, console_errors, full_screenshot, server, wait_for
 
+pytestmark = pytest.mark.serve
+
 
 @pytest.fixture(scope="module")
 def url():

@@ -19,6 +19,8 @@ from kernels.slots import X
 from tests.cards import card_name
 from tests.rollout_reference import Option, rollout
 
+pytestmark = [pytest.mark.strategy, pytest.mark.reports]
+
 LADDER_CALLS = {B.L_PASS: "pass", B.L_BID3: "3", B.L_BID4: "4", B.L_BID5: "5", B.L_ASK: "ask",
                 B.L_MOON: "moon", B.L_SWAP: "swap"}
 UPCARD_CALLS = {B.U_PASS: ("pass", 0), B.U_ORDER: ("order", 0), B.U_ALONE: ("order", 1),
