@@ -23,7 +23,6 @@ from .codes import (
     E_JOKER_DISCARD,
     E_NOT_ASKERS_TURN,
     E_REDEAL_NOT_ALLOWED,
-    E_STOPPED,
     E_SWAP_NOT_ALLOWED,
     E_TRUMP_NOT_ALLOWED,
     MAX_CALLS,
@@ -57,7 +56,7 @@ from .policies import (
     choose_upcard_call,
     choose_yes_no,
 )
-from .record import card_bit, fail, flip_kept, held_copy, stopping, tolerated
+from .record import card_bit, fail, flip_kept, held_copy, stop_here, stopping, tolerated
 from .rules import next_active
 from .seating import players_mask
 from .slots import IN, C, K, M, R
@@ -133,15 +132,6 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
                                natural_suit(rec[R.UPCARD]), values)
     chance = call_likelihood(values, allowed, heard, own, ag.ins[IN.TREMBLE] / 1_000_000)
     return tolerated(ag.ins, rec, chance)
-
-
-@njit(**NRT_FREE)
-def stop_here(rec, kind, seat, allowed):
-    """Stop the engine at the asker's decision of ``kind`` (``STOP_*``); returns False."""
-    rec[R.STOP_KIND] = kind
-    rec[R.TURN] = seat
-    rec[R.ALLOWED] = np.int64(allowed)
-    return fail(rec, E_STOPPED, 0)
 
 
 @njit(**NRT_FREE)
@@ -394,6 +384,8 @@ def auction_ladder(ag, hands, cfg, hm, rec):
     if replay:
         if rec[R.TRUMP] < 0 or rec[R.TRUMP] > 3:
             return fail(rec, E_TRUMP_NOT_ALLOWED, 0)
+    elif ag.ins[IN.MODE] == MODE_FORCED and ag.ins[IN.NAMED] >= 0:
+        rec[R.TRUMP] = ag.ins[IN.NAMED]  # a point in the play: the trump named is known
     elif ag.ins[IN.MODE] == MODE_FORCED and winner == ag.ins[IN.ASKER] and ag.ins[IN.F_TRUMP] >= 0:
         rec[R.TRUMP] = ag.ins[IN.F_TRUMP]
     else:

@@ -48,6 +48,8 @@ STOP_IN_PLAY = 2  # ... the seats in between deciding by their policies
 STOP_CALL = 0  # the asker's call (R.ALLOWED: the calls, SWAP included where it may swap)
 STOP_DISCARD = 1  # the dealer's discard after the pick-up (R.ALLOWED: the six cards)
 STOP_DEFEND = 2  # a defender going alone or not
+STOP_CARD = 3  # the asker's card (R.ALLOWED: its legal cards, a natural mask)
+STOP_KEEP = 4  # a cutthroat maker's keep (R.ALLOWED: its cards and the dummy's)
 
 # Status of a hand (R.STATUS).
 ST_PLAYED = 0

@@ -22,6 +22,7 @@ from .codes import (
     MODE_REPLAY,
     NOBODY,
     RENEGE_PENALTY,
+    STOP_NEXT,
 )
 from .config import JIT, NRT_FREE, PARALLEL_JIT
 from .dealing import deal_hand
@@ -94,14 +95,14 @@ def play_hand(rules, ag, hm, rec):
     active = exchanges(ag, hands, rules, hm, rec)
     if active < 0:
         return False
-    if stopping(ag.ins):
+    if stopping(ag.ins) and ag.ins[IN.STOP] != STOP_NEXT:  # stopping at a call: none is left
         return fail(rec, E_NO_DECISION, rec[R.NCALLS])
     for s in range(4):
         hm[M.PLAY + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
     leader = first_leader(cfg, rec[R.DECLARER], rec[R.DEALER], rec[R.MAKER_ALONE] == 1,
                           rec[R.DEFENDER_ALONE], active)
-    if ag.ins[IN.SOLVE] == 1:
-        solved_tricks(ag, hands, rules, rec, active, leader)
+    if ag.ins[IN.SOLVE] == 1 and ag.ins[IN.FORCED_PLAYS] == 0 and ag.ins[IN.F_CARD] < 0:
+        solved_tricks(ag, hands, rules, rec, active, leader)  # (else the play solves the rest)
         return True
     if not play_tricks(ag, hands, rules, rec, active, leader):
         return False

@@ -2,9 +2,10 @@
 contracts of the ladder auction; going alone, the dummy and a lone defender in the upcard
 auction. Each returns the 4-bit mask of seats that play, or -1 after a replay error."""
 
+import numpy as np
 from numba import njit
 
-from .auction import discard_cards, forced_card, pick_card, stop_here
+from .auction import discard_cards, forced_card, pick_card
 from .bits import highest_bit, popcount
 from .codes import (
     ASK,
@@ -21,6 +22,7 @@ from .codes import (
     MOON,
     SEAT_W_DUMMY,
     STOP_DEFEND,
+    STOP_KEEP,
 )
 from .config import JIT, NRT_FREE
 from .exchange_rules import ask_returns, exchange_pool
@@ -32,7 +34,7 @@ from .policies import (
     choose_dummy_discard,
     choose_yes_no,
 )
-from .record import card_bit, fail, flip_kept, held_copy
+from .record import card_bit, fail, flip_kept, held_copy, stop_here, stopping
 from .rules import next_active
 from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
 from .slots import IN, C, K, M, R
@@ -112,10 +114,15 @@ def take_dummy(ag, hands, rules, hm, rec, alone):
             return fail(rec, E_DUMMY_DISCARD, 0)
     else:
         combined, keep = exchange_pool(rules, hands[decl], hands[3])
-        if ag.ins[IN.MODE] == MODE_REPLAY:
-            dropped = hm[M.DUMMY_DISCARD]
+        own = ag.ins[IN.MODE] == MODE_FORCED and decl == ag.ins[IN.ASKER]
+        if ag.ins[IN.MODE] == MODE_REPLAY or (own and ag.ins[IN.F_DROP] > 0):
+            dropped = hm[M.DUMMY_DISCARD] if ag.ins[IN.MODE] == MODE_REPLAY else \
+                np.uint64(ag.ins[IN.F_DROP])
             if (dropped & ~combined) != 0 or popcount(dropped) != popcount(combined) - keep:
                 return fail(rec, E_DUMMY_DISCARD, 0)
+            hm[M.DUMMY_DISCARD] = dropped
+        elif own and stopping(ag.ins):
+            return stop_here(rec, STOP_KEEP, decl, combined)
         else:
             dropped = choose_dummy_discard(ag.policies[decl, 0], ag.rng, combined, keep,
                                            rec[R.TRUMP], rules)

@@ -29,6 +29,9 @@ def new_point(point, dealer, upcard, asker, solve):
     point[PT.UPCARD] = upcard
     point[PT.ASKER] = asker
     point[PT.SOLVE] = solve
+    point[PT.NAMED] = -1
+    point[PT.OWN_DISCARD] = -1
+    point[PT.OWN_GIVE] = -1
 
 
 @njit(**NRT_FREE)
@@ -41,6 +44,27 @@ def hear_call(point, seat, call, alone):
     point[PT.NCALLS] = n + 1
     if alone:
         point[PT.HEARD_ALONE] |= 1 << seat
+
+
+@njit(**NRT_FREE)
+def hear_play(point, seat, card):
+    """Add to ``point`` a card played: ``seat`` played natural card ``card`` (in play order
+    from the first lead)."""
+    n = point[PT.NPLAYS]
+    point[PT.PLAYS + n] = (seat << 8) | card
+    point[PT.NPLAYS] = n + 1
+
+
+@njit(**NRT_FREE)
+def set_own_play(point, named, discard, give, drop):
+    """What the asker knows of the hand since the auction beyond the cards played: the trump
+    a ladder auction's winner ``named`` (-1: not known), and its own put-away cards: its
+    ``discard`` as the dealer, the card it ``give``s in an n-ask (-1: none), the cards it
+    ``drop``ped as a cutthroat maker (a natural mask; 0: none)."""
+    point[PT.NAMED] = named
+    point[PT.OWN_DISCARD] = discard
+    point[PT.OWN_GIVE] = give
+    point[PT.OWN_DROP] = drop
 
 
 @njit(**NRT_FREE)
@@ -76,13 +100,17 @@ def force_calls(rec, ins, seats, calls, n, alone, asker):
 
 @njit(**NRT_FREE)
 def force_choices(ins, option):
-    """The asker's own choices after its call, from an option row (slots ``OPT``; -1: its
-    policy's): going alone, the discard, the card given away, the trump, a lone defence."""
-    ins[IN.F_ALONE] = option[OPT.ALONE]
-    ins[IN.F_DISCARD] = option[OPT.DISCARD]
-    ins[IN.F_GIVE] = option[OPT.GIVE]
-    ins[IN.F_TRUMP] = option[OPT.TRUMP]
-    ins[IN.F_DEFEND] = option[OPT.DEFEND]
+    """The asker's own choices after its call, from an option row (slots ``OPT``; -1, or no
+    card dropped: its policy's, or what the instructions say already: the choices the asker
+    made before a point in the play): going alone, the discard, the card given away, the
+    trump, a lone defence, a card to play, the cards a cutthroat maker drops."""
+    for slot, f_slot in ((OPT.ALONE, IN.F_ALONE), (OPT.DISCARD, IN.F_DISCARD),
+                         (OPT.GIVE, IN.F_GIVE), (OPT.TRUMP, IN.F_TRUMP),
+                         (OPT.DEFEND, IN.F_DEFEND), (OPT.CARD, IN.F_CARD)):
+        if option[slot] >= 0:
+            ins[f_slot] = option[slot]
+    if option[OPT.DROP] > 0:
+        ins[IN.F_DROP] = option[OPT.DROP]
 
 
 @njit(**NRT_FREE)
@@ -99,6 +127,13 @@ def start_point(hm, rec, ins, deal_hm, point):
     n = point[PT.NCALLS]
     force_calls(rec, ins, point[PT.CALL_SEAT:PT.CALL_SEAT + n], point[PT.CALL:PT.CALL + n], n,
                 point[PT.HEARD_ALONE], point[PT.ASKER])
+    ins[IN.NAMED] = point[PT.NAMED]
+    ins[IN.F_DISCARD] = point[PT.OWN_DISCARD]  # the asker's own choices it has made already
+    ins[IN.F_GIVE] = point[PT.OWN_GIVE]
+    ins[IN.F_DROP] = point[PT.OWN_DROP]
+    ins[IN.FORCED_PLAYS] = point[PT.NPLAYS]
+    for k in range(point[PT.NPLAYS]):
+        ins[IN.PLAYS + k] = point[PT.PLAYS + k]
 
 
 @njit(**NRT_FREE)

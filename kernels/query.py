@@ -76,12 +76,22 @@ def _deal_masks(deal_hm, dealt, deck):
 
 
 @njit(**NRT_FREE)
+def in_play(point):
+    """Whether ``point`` is in the play (cards heard, or the asker's own put-away cards or a
+    ladder's named trump known): a deal must then be checked against them, inference or not."""
+    return point[PT.NPLAYS] > 0 or point[PT.NAMED] >= 0 or point[PT.OWN_DISCARD] >= 0 or \
+        point[PT.OWN_GIVE] >= 0 or point[PT.OWN_DROP] != 0
+
+
+@njit(**NRT_FREE)
 def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;
-    the draws from ``key``); the engine stops at the asker's turn."""
+    the draws from ``key``), with inference (``PT.CHECK``); and whether the cards heard and
+    the asker's own put-away cards fit the deal (always); the engine stops at the asker's
+    turn."""
     start_point(hm, rec, ag.ins, deal_hm, point)
-    ag.ins[IN.CHECK] = 1
+    ag.ins[IN.CHECK] = point[PT.CHECK]
     ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
     ag.ins[IN.TREMBLE_KEY] = np.int64(key)
     ag.ins[IN.STOP] = STOP_NEXT
@@ -110,7 +120,7 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
             if dealing.group_seat[g] >= 0:
                 dealt[dealing.group_seat[g]] |= groups[g]
         _deal_masks(deal_hm, dealt, rules.deck)
-        if point[PT.CHECK] == 0:
+        if point[PT.CHECK] == 0 and not in_play(point):
             return t
         # the tremble draws of this try, from (seed, index, try): the deal stream is untouched
         key = mix64(mix64(np.uint64(seed)) + np.uint64(index) * GOLDEN + np.uint64(t))

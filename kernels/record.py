@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE
-from .codes import MODE_FORCED, MODE_PLAY, ST_PLAYED
+from .codes import E_STOPPED, MODE_FORCED, MODE_PLAY, ST_PLAYED
 from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE
 from .rng import GOLDEN, mix64
@@ -45,7 +45,8 @@ def reset_instructions(ins):
     ins[:] = 0
     ins[IN.MODE] = MODE_PLAY
     ins[IN.ASKER] = -1
-    for slot in (IN.F_ALONE, IN.F_DISCARD, IN.F_GIVE, IN.F_TRUMP, IN.F_DEFEND):
+    for slot in (IN.F_ALONE, IN.F_DISCARD, IN.F_GIVE, IN.F_TRUMP, IN.F_DEFEND, IN.F_CARD,
+                 IN.NAMED):
         ins[slot] = -1
 
 
@@ -130,3 +131,12 @@ def stopping(ins):
     """Whether the instructions ``ins`` are a forced run that stops at a decision of the asker
     (``IN.STOP``): the auction's calls and, once the play is reached, the engine ask it."""
     return ins[IN.MODE] == MODE_FORCED and ins[IN.STOP] > 0
+
+
+@njit(**NRT_FREE)
+def stop_here(rec, kind, seat, allowed):
+    """Stop the engine at the asker's decision of ``kind`` (``STOP_*``); returns False."""
+    rec[R.STOP_KIND] = kind
+    rec[R.TURN] = seat
+    rec[R.ALLOWED] = np.int64(allowed)
+    return fail(rec, E_STOPPED, 0)

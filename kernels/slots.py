@@ -19,6 +19,8 @@ integer constants, so they cost nothing at run time.
 
 from enum import IntEnum
 
+MAX_PLAYS = 48  # the cards of a hand's play at most: 12 tricks of 4 (the double deck)
+
 
 class C(IntEnum):
     """The configuration vector: what the variant can do (``kernels.codes`` values) and the
@@ -105,7 +107,15 @@ class IN(IntEnum):
     # with CHECK, a forced call another seat's strategy would not make may still be kept:
     TREMBLE = 12  # the chance, per million, that a seat makes another legal call (0: never)
     TREMBLE_KEY = 13  # the random key of this try's tremble draws (kernels.record.tolerated)
-    LEN = 14
+    # MODE_FORCED in play: the cards played before the asker's decision, and its own choices
+    FORCED_PLAYS = 14  # plays read from PLAYS before the seats' policies take over
+    F_CARD = 15  # the asker's card at its play decision (-1: its policy's)
+    F_DROP = 16  # the cutthroat maker's cards dropped from its hand and the dummy (0: policy's)
+    NAMED = 17  # the trump a ladder auction's winner named, when known (-1: its choice)
+    CONJURE = 18  # 1: another seat's forced play needs no card held (the others' hands are not
+    #               dealt: a point opened for its turn and legal cards); voids still hold
+    PLAYS = 19  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
+    LEN = 19 + MAX_PLAYS
 
 
 class M(IntEnum):
@@ -241,7 +251,14 @@ class PT(IntEnum):
     CALL = 22  # 16 slots
     TREMBLE = 38  # with CHECK: the chance, per million, of a call the strategy would not make
     UPCARD = 39  # the card turned up (-1: none)
-    LEN = 40
+    # a point in the play: what the asker saw and did since the auction
+    NAMED = 40  # the trump a ladder auction's winner named (-1: not known, the play not begun)
+    OWN_DISCARD = 41  # the asker's own discard as the dealer (-1: none)
+    OWN_GIVE = 42  # the card the asker gave in an n-ask (-1: none)
+    OWN_DROP = 43  # the cards the asker, a cutthroat maker, dropped (a natural mask; 0: none)
+    NPLAYS = 44  # cards played so far
+    PLAYS = 45  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
+    LEN = 45 + MAX_PLAYS
 
 
 class OPT(IntEnum):
@@ -253,7 +270,9 @@ class OPT(IntEnum):
     GIVE = 3
     TRUMP = 4
     DEFEND = 5
-    LEN = 6
+    CARD = 6  # the asker's card at a play decision
+    DROP = 7  # the cards a cutthroat maker drops (a natural mask; 0: its policy's)
+    LEN = 8
 
 
 class X(IntEnum):

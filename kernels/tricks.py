@@ -1,22 +1,39 @@
 """The hand engine's play phase: the tricks from the first lead, each card the seat's play
 policy's (random and heuristic cards are chosen inline: a call that passes the engine's arrays
 costs more than those players' whole choice), or in a replay the record's, where a card that
-does not follow suit is kept and counted as a renege."""
+does not follow suit is kept and counted as a renege.
+
+A forced run (a decision point in the play) first plays the cards heard (``IN.PLAYS``): each
+must be the turn's seat's, held and legal, or the deal does not fit what the asker saw
+(``E_INCONSISTENT``); then the asker's own card (``IN.F_CARD``), or the run stops there
+(``STOP_CARD``); with ``IN.SOLVE`` the rest of the hand after them is solved double dummy."""
 
 import numpy as np
 from numba import njit
 
 from .bits import ONE, lowest_bit
-from .codes import E_CARD_NOT_HELD, E_PLAYS_MISSING, MODE_REPLAY, NOBODY
+from .codes import (
+    E_CARD_NOT_HELD,
+    E_INCONSISTENT,
+    E_NO_DECISION,
+    E_NOT_ASKERS_TURN,
+    E_PLAYS_MISSING,
+    MODE_FORCED,
+    MODE_REPLAY,
+    NOBODY,
+    STOP_CARD,
+    STOP_NEXT,
+)
 from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE, normalise_mask
 from .play_heuristic import heuristic_card
 from .policies import P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
-from .record import card_bit, fail, held_copy
+from .record import card_bit, fail, held_copy, stop_here, stopping
 from .rng import random_set_bit
 from .rules import card_strength, legal_mask, next_active
 from .seating import declaring_mask, on_declaring_side
 from .slots import IN, TR, C, K, R
+from .solver import exact, set_position
 
 
 @njit(**NRT_FREE)
@@ -71,10 +88,79 @@ def _extra_plays(cfg, rec, n_active):
     return -1
 
 
+@njit(**NRT_FREE)
+def _forced_card(ins, know, k, seat, hand, legal, rules, rec, at):
+    """The normalised bit of forced play number ``k`` (``IN.PLAYS``): -1 (and the deal's
+    misfit recorded) when it is another seat's turn, or a card ``seat`` does not hold
+    (natural mask ``hand``) or that does not follow suit (``legal``, normalised). With
+    ``IN.CONJURE`` another seat than the asker need not hold it (its hand is not dealt), but
+    may not play a suit it has shown out of."""
+    code = ins[IN.PLAYS + k]
+    if (code >> 8) != seat:
+        fail(rec, E_INCONSISTENT, at)
+        return -1
+    card = held_copy(hand, code & 255, rules.cfg)
+    if card < 0 and ins[IN.CONJURE] == 1 and seat != ins[IN.ASKER]:
+        b = rules.to_norm[rec[R.TRUMP], code & 255]
+        if (know[K.VOIDS + seat] >> np.uint64(b >> 4)) & ONE:
+            fail(rec, E_INCONSISTENT, at)
+            return -1
+        return b
+    if card < 0:
+        fail(rec, E_INCONSISTENT, at)
+        return -1
+    b = rules.to_norm[rec[R.TRUMP], card]
+    if not (legal & (ONE << np.uint64(b))):
+        fail(rec, E_INCONSISTENT, at)
+        return -1
+    return b
+
+
+@njit(**NRT_FREE)
+def _asker_card(ins, seat, hand, legal, rules, rec, at):
+    """The asker's own card at its decision (``hand``: its natural mask, ``legal`` its legal
+    cards normalised): ``IN.F_CARD`` as a normalised bit, or -2 to let its policy play, or -1
+    when the run stops here (the decision: ``STOP_CARD``, the legal cards as a natural mask)
+    or the card given is not one it may play."""
+    trump = rec[R.TRUMP]
+    if ins[IN.F_CARD] >= 0:
+        card = held_copy(hand, ins[IN.F_CARD], rules.cfg)
+        b = rules.to_norm[trump, card] if card >= 0 else -1
+        if b < 0 or not (legal & (ONE << np.uint64(b))):
+            fail(rec, E_CARD_NOT_HELD, at)
+            return -1
+        return b
+    if stopping(ins):
+        natural = np.uint64(0)
+        rest = legal
+        while rest:
+            b = lowest_bit(rest)
+            rest &= rest - ONE
+            natural |= ONE << np.uint64(rules.from_norm[trump, b])
+        stop_here(rec, STOP_CARD, seat, natural)
+        return -1
+    return -2
+
+
+@njit(**JIT)
+def solve_rest(ag, nh, trick, pos, rules, rec, active, decl_mask):
+    """Instead of playing on: the declaring side's tricks still to come from this moment of
+    the trick ``trick`` (``pos`` cards on the table; ``nh`` the hands left, normalised), every
+    seat playing double dummy, added to ``R.DECL_TRICKS``."""
+    double = 1 if (rules.cfg[C.DECK] & DECK_DOUBLE) else 0
+    w = ag.work
+    set_position(w, nh, active, decl_mask, double)
+    guess = (rules.cfg[C.HAND] - trick[TR.NUMBER] + 1) // 2
+    rec[R.DECL_TRICKS] += exact(w, ag.table, trick[TR.LEADER], trick[TR.CARDS:TR.CARDS + 4],
+                                trick[TR.SEATS:TR.SEATS + 4], pos, guess)
+
+
 @njit(**JIT)
 def play_tricks(ag, hands, rules, rec, active, leader):
     """Play the tricks from ``leader``'s first lead, filling the record's plays, trick leaders
-    and winners and the tricks of each seat. Returns False after a replay error."""
+    and winners and the tricks of each seat. Returns False after a replay error, or when a
+    forced run stops at the asker's card, or finds the deal does not fit the cards heard (see
+    the module)."""
     cfg = rules.cfg
     to_norm = rules.to_norm
     from_norm = rules.from_norm
@@ -94,6 +180,15 @@ def play_tricks(ag, hands, rules, rec, active, leader):
     rec[R.FIRST_LEADER] = leader
     decl = rec[R.DECLARER]
     decl_mask = declaring_mask(cfg, decl, active)
+    ins = ag.ins
+    forced_run = ins[IN.MODE] == MODE_FORCED
+    n_forced = ins[IN.FORCED_PLAYS] if forced_run else 0
+    asker = ins[IN.ASKER] if forced_run else -1
+    # double dummy from the asker's card on (or from the cards heard, when it has none)
+    solve_from = n_forced + (1 if ins[IN.F_CARD] >= 0 else 0) \
+        if forced_run and ins[IN.SOLVE] == 1 else -1
+    asked = False
+    k = 0  # cards played so far
     for t in range(cfg[C.HAND]):
         rec[R.TRICK_LEADER + t] = leader
         trick[TR.LEADER] = leader
@@ -104,12 +199,33 @@ def play_tricks(ag, hands, rules, rec, active, leader):
         win_seat = -1
         for pos in range(n_active):
             trick[TR.COUNT] = pos
+            if k == solve_from:
+                solve_rest(ag, nh, trick, pos, rules, rec, active, decl_mask)
+                return True
             legal = legal_mask(nh[seat], led)
             slot = R.PLAYS + 4 * t + pos
+            b = -2  # -2: the seat's play policy chooses
             if replay:
                 b = _recorded_card(hands, seat, legal, rules, rec, slot, 4 * t + pos)
                 if b < 0:
                     return False
+            elif k < n_forced:
+                b = _forced_card(ins, ag.know, k, seat, hands[seat], legal, rules, rec,
+                                 4 * t + pos)
+                if b < 0:
+                    return False
+            elif seat == asker and not asked:
+                asked = True
+                b = _asker_card(ins, seat, hands[seat], legal, rules, rec, 4 * t + pos)
+                if b == -1:
+                    return False
+            elif forced_run and not asked and stopping(ins) and ins[IN.STOP] == STOP_NEXT:
+                rec[R.TURN] = seat  # the asker's card was asked, but it is this seat's turn
+                return fail(rec, E_NOT_ASKERS_TURN, 4 * t + pos)
+            if b >= 0:
+                if not replay:
+                    rec[slot] = from_norm[trump, b]
+                    hands[seat] &= ~card_bit(rec[slot])
             else:
                 policy = ag.policies[seat, PLAY]
                 if policy == P_RANDOM:
@@ -126,6 +242,7 @@ def play_tricks(ag, hands, rules, rec, active, leader):
                 else:
                     b = choose_card_solving(ag, seat, legal, nh, trick, decl_mask, double)
                 rec[slot] = from_norm[trump, b]
+            k += 1
             nh[seat] &= ~(ONE << np.uint64(b))
             ag.know[K.PLAYED] |= ONE << np.uint64(b)
             if pos > 0 and (b >> 4) != led:
@@ -150,4 +267,8 @@ def play_tricks(ag, hands, rules, rec, active, leader):
         at = _extra_plays(cfg, rec, n_active)
         if at >= 0:
             return fail(rec, E_PLAYS_MISSING, at)
+    if k < n_forced:  # more cards heard than the hand has: no deal fits them
+        return fail(rec, E_INCONSISTENT, 4 * cfg[C.HAND])
+    if forced_run and stopping(ins) and not asked:
+        return fail(rec, E_NO_DECISION, 4 * cfg[C.HAND])
     return True

@@ -53,8 +53,9 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     rules = r.rules
     up = f", upcard {r.upcard}" if r.upcard else ""
     heard = f"heard: {r.auction}" if r.auction else "first to speak"
+    played = f"; played: {r.played}" if r.played else ""
     console.print(f"[bold]{rules.variant}[/bold]: {r.seat} holds {r.hand} (dealer {r.dealer}"
-                  f"{up}); {heard}")
+                  f"{up}); {heard}{played}")
     how = "every layout" if r.exact else f"{r.deals:,} deals"
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
     play = "double dummy" if r.method == "dd" else f"{r.method} play"
@@ -64,6 +65,8 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
         if r.others_play not in (None, r.method) else ""
     console.print(f"{how}, {play}, later calls by the {r.others} strategy{valued}, seed {r.seed}, "
                   f"rules: {changed}; {timing_text(r.seconds)}{fit}")
+    if r.inferred:
+        console.print("from the cards played: " + "; ".join(r.inferred))
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))
     console.print(whole_numbers(_options_table(r, details)))
@@ -114,21 +117,31 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     kinds = [k for k in SHOWN_OUTCOMES if k != "redeal" or redeal]
     rows = options.to_dict(orient="records")
     names = [_call_name(row) for row in rows]
+    in_play = r.decision != "call"  # a discard, a keep, a card: the tricks it brings matter
     # two-line headers: seven columns of figures and the calls fit 80 columns
-    cols = ["call", "net\npoints", "vs\nbest",
+    cols = [CHOICE_WORDS[r.decision][0], "net\npoints", "vs\nbest",
+            *(["our\ntricks"] if in_play else []),
             *(f"{SHOWN_OUTCOMES[k].replace(' ', chr(10), 1)} %" for k in kinds)]
     t = Table(*cols, box=None,
-              title="Every call, played out on the same deals (we = your side"
-                    + ("; gets: the card the ask most often brings back)" if
-                       r.rules.has_ask else ")"))
+              title=f"Every {CHOICE_WORDS[r.decision][1]}, played out on the same deals (we = "
+                    f"your side" + ("; gets: the card the ask most often brings back)" if
+                                    r.rules.has_ask and not in_play else ")"))
     for name, row in zip(names, rows, strict=True):
         ev = f"{row['ev']:+.2f}" if r.exact else \
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
             f"{row['vs_best']:+.2f}"
-        t.add_row(name, ev, vs, *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"],
-                                       r.exact, compact=True) for k in kinds])
+        tricks = [f"{row['tricks']:.2f}"] if in_play else []
+        t.add_row(name, ev, vs, *tricks,
+                  *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"], r.exact,
+                         compact=True) for k in kinds])
     return t
+
+
+# each decision's column heading and its options in words
+CHOICE_WORDS = {"call": ("call", "call"), "discard": ("discard", "discard"),
+                "defend": ("choice", "choice"), "keep": ("keep", "keep"),
+                "card": ("card", "card")}
 
 
 def _print_verdict(console: Console, r: OddsResult) -> None:

@@ -18,17 +18,37 @@ import numpy as np
 from kernels import codes as KC
 from kernels import layout as L
 from kernels.engine import point_state
-from kernels.forced import hear_call, new_point, set_inference, set_solving, start_point
+from kernels.forced import (
+    hear_call,
+    hear_play,
+    new_point,
+    set_inference,
+    set_own_play,
+    set_solving,
+    start_point,
+)
 from kernels.record import new_instructions
-from kernels.slots import IN, OPT, PT, M, R
+from kernels.rules import next_active
+from kernels.seating import contract_active
+from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError
 from ..game.decision_point import DecisionPoint
-from ..game.notation import SEATS
+from ..game.notation import SEATS, format_card
 from ..game.records import Record, describe_error, empty_arrays
 
-KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend"}
+KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend",
+         KC.STOP_CARD: "card", KC.STOP_KEEP: "keep"}
 TREMBLE_UNIT = 1_000_000  # the point row keeps the tremble as an integer chance per million
+
+
+# a point with cards played, stopped at a decision before the play: what the question lacks
+BEFORE_PLAY = {
+    "call": "--played comes after the last call, but the auction is not complete: it is your "
+            "turn to call",
+    "discard": "you are the dealer and took the upcard: give your discard (--discarded)",
+    "keep": "you took the dummy: give the cards you dropped (--discarded)",
+    "defend": "--played: say first whether you defend alone (not supported yet)"}
 
 
 class NotYourTurn(UserError):
@@ -47,10 +67,15 @@ class NothingToDecide(UserError):
 class PointState:
     """What the player at a decision point decides: ``kind`` is ``call`` (``allowed``: the
     call codes, ``SWAP`` included where it may swap), ``discard`` (the dealer after the
-    pick-up; ``allowed``: the six cards) or ``defend`` (going alone as a defender)."""
+    pick-up; ``allowed``: the six cards), ``defend`` (going alone as a defender), ``keep``
+    (a cutthroat maker's hand from its cards and the dummy's; ``allowed``: the ten) or
+    ``card`` (a card to play; ``allowed``: the legal ones, natural ids)."""
 
     kind: str
     allowed: int
+    playing: int = 0  # the seats that play the hand, once it is in the play (else 0)
+    trump: int = -1  # once it is in the play
+    voids: tuple = (0, 0, 0, 0)  # per seat, the cards of the suits it has shown out of
 
     def codes(self) -> list[int]:
         """The call codes or cards of ``allowed``, lowest first."""
@@ -100,10 +125,17 @@ def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
     n = len(heard)
     if n >= KC.MAX_CALLS:
         raise UserError(f"--auction has {n} calls; no auction is that long")
+    if len(point.played) > MAX_PLAYS:
+        raise UserError(f"--played has {len(point.played)} cards; no hand has that many")
     row = np.empty(PT.LEN, dtype=np.int64)
     new_point(row, point.dealer, point.upcard, point.seat, int(solve))
     for seat, call in zip(heard.seats, heard.calls, strict=True):
         hear_call(row, seat, call, (heard.alone >> seat) & 1)
+    for seat, card in point.played:
+        hear_play(row, seat, card)
+    one = point.discarded if point.discarded & (point.discarded - 1) == 0 else 0
+    card = one.bit_length() - 1 if one else -1  # one card put away: a discard or a card given
+    set_own_play(row, point.named, card, card, 0 if one else point.discarded)
     return row
 
 
@@ -115,8 +147,10 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndar
     hm, rec = empty_arrays()
     ins = new_instructions()
     deal_hm = hm.copy()
-    deal_hm[M.DEALT + point.seat] = np.uint64(point.hand)
+    deal_hm[M.DEALT + point.seat] = np.uint64(point.dealt_hand())
+    deal_hm[M.DEALT + 3] |= np.uint64(point.dummy)  # a cutthroat maker has seen the dummy
     start_point(hm, rec, ins, deal_hm, row)
+    ins[IN.CONJURE] = 1  # the other hands are not dealt: their plays need no cards
     return hm, rec, ins
 
 
@@ -140,8 +174,26 @@ def state_of(point: DecisionPoint) -> PointState:
     point_state(rules.arrays, hm, rec, ins)
     error = int(rec[R.ERROR])
     if error == KC.E_STOPPED:
-        return PointState(KINDS[int(rec[R.STOP_KIND])], int(rec[R.ALLOWED]))
+        kind = KINDS[int(rec[R.STOP_KIND])]
+        if kind != "card" and point.played:
+            raise UserError(BEFORE_PLAY[kind])
+        if kind != "card":
+            return PointState(kind, int(np.uint64(rec[R.ALLOWED])))
+        active = int(contract_active(rules.arrays.cfg, rec[R.DECLARER], rec[R.MAKER_ALONE] == 1,
+                                     rec[R.DEFENDER_ALONE]))
+        return PointState(kind, int(np.uint64(rec[R.ALLOWED])), active.bit_count(),
+                          int(rec[R.TRUMP]), shown_out(rules, rec, active))
     who = SEATS[point.seat]
+    if error == KC.E_NOT_ASKERS_TURN and point.played and rec[R.DECLARER] < 0:
+        raise UserError(f"--played comes after the last call, but the auction is not complete: "
+                        f"it is {SEATS[int(rec[R.TURN])]}'s turn to call")
+    if error == KC.E_NOT_ASKERS_TURN and rec[R.DECLARER] >= 0:
+        turn = SEATS[int(rec[R.TURN])]
+        raise NotYourTurn(f"it is {turn}'s turn to play, not {who}'s" +
+                          (" (after the cards played)" if point.played else ""),
+                          int(rec[R.TURN]))
+    if error == KC.E_INCONSISTENT and point.in_play:
+        raise UserError(_misfit(point, rec))
     if error == KC.E_NOT_ASKERS_TURN:
         turn = SEATS[int(rec[R.TURN])]
         if point.upcard == L.JOKER and not point.heard.calls and turn == SEATS[point.dealer]:
@@ -160,6 +212,59 @@ def state_of(point: DecisionPoint) -> PointState:
     raise UserError(message.replace("auction call", "the auction's call"))
 
 
+def shown_out(rules, rec: np.ndarray, active: int) -> tuple:
+    """Per seat, the cards of the suits (effective: the bowers are trump) it has shown out of
+    in the tricks played so far in ``rec`` by the seats of the 4-bit mask ``active``
+    (natural masks)."""
+    to_norm, _ = rules.layout
+    trump = int(rec[R.TRUMP])
+    slots = [0, 0, 0, 0]
+    for t in range(rules.hand_size):
+        seat, led = int(rec[R.TRICK_LEADER + t]), -1
+        for pos in range(4):
+            card = int(rec[R.PLAYS + 4 * t + pos])
+            if card < 0:
+                break
+            slot = int(to_norm[trump, card]) >> 4
+            if led < 0:
+                led = slot
+            elif slot != led:
+                slots[seat] |= 1 << led
+            seat = int(next_active(seat, active))
+    deck = int(L.deck_mask(rules.deck))
+    return tuple(sum(1 << c for c in range(64) if deck >> c & 1
+                     and slots[s] >> (int(to_norm[trump, c]) >> 4) & 1) for s in range(4))
+
+
+def _misfit(point: DecisionPoint, rec: np.ndarray) -> str:
+    """Why the cards played do not fit the hand as the engine plays it (the point's own
+    cards: the other hands are not dealt yet, so a play of theirs can be wrong only in its
+    turn)."""
+    at = int(rec[R.ERROR_AT])
+    n = len(point.played)
+    if at >= 4 * point.rules.hand_size:
+        return f"--played has {n} cards, more than the hand's tricks hold"
+    k = _play_index(point, rec, at)
+    if k is None or k >= n:
+        return "--played does not fit the hand"
+    seat, card = point.played[k]
+    if seat != point.seat:
+        return (f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)}) is out of turn or "
+                f"impossible there")
+    return (f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)}) does not follow suit "
+            f"(a renege), or you did not hold it")
+
+
+def _play_index(point: DecisionPoint, rec: np.ndarray, at: int) -> int | None:
+    """The index in ``point.played`` of the play the engine failed at (``at``: trick * 4 +
+    position), counting the plays of the tricks before it."""
+    trick, pos = divmod(at, 4)
+    count = 0
+    for t in range(trick):
+        count += sum(1 for p in range(4) if rec[R.PLAYS + 4 * t + p] >= 0)
+    return count + pos
+
+
 def auction_turn(point: DecisionPoint) -> int | None:
     """The seat whose turn it is after the calls heard at ``point`` (its seat and hand are not
     used), or None when the bidding is over. UserError when the calls heard are not a legal
@@ -174,13 +279,15 @@ def auction_turn(point: DecisionPoint) -> int | None:
 
 
 def option_row(call: int = -1, alone: int = -1, discard: int = -1, give: int = -1,
-               trump: int = -1, defend: int = -1) -> tuple:
+               trump: int = -1, defend: int = -1, card: int = -1, drop: int = 0) -> tuple:
     """An option played out from a point, as the kernels take it (slots ``OPT``): the
     player's call, whether it goes alone, its discard, the card it gives in an n-ask, the
-    trump it names, whether it defends alone (-1: the player's strategy decides)."""
+    trump it names, whether it defends alone, the card it plays (-1: the player's strategy
+    decides), the cards a cutthroat maker drops (a natural mask; 0: its strategy's)."""
     row = [-1] * OPT.LEN
     row[OPT.CALL], row[OPT.ALONE], row[OPT.DISCARD] = call, alone, discard
     row[OPT.GIVE], row[OPT.TRUMP], row[OPT.DEFEND] = give, trump, defend
+    row[OPT.CARD], row[OPT.DROP] = card, np.int64(np.uint64(drop))
     return tuple(row)
 
 

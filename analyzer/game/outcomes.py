@@ -22,10 +22,11 @@ SHOWN_OUTCOMES = {"we_make": "we make", "we_euchred": "we're set", "they_make": 
 
 
 def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
-    """Per result (``results`` [..., X.LEN]): ``seat``'s net points (a redeal: 0), which way
-    the hand went (``PROBABILITIES``, and ``failed`` where it could not be played) and the
-    card an n-ask brought back (``received``), as arrays shaped like the results without
-    their last axis."""
+    """Per result (``results`` [..., X.LEN]): ``seat``'s net points (a redeal: 0), its side's
+    tricks (``tricks``; against a declarer of three players, the defenders'), which way the
+    hand went (``PROBABILITIES``, and ``failed`` where it could not be played) and the card
+    an n-ask brought back (``received``), as arrays shaped like the results without their
+    last axis."""
     status = results[..., X.STATUS].astype(np.int64)
     played = status == K.ST_PLAYED
     declarer = results[..., X.DECLARER].astype(np.int64)
@@ -40,7 +41,9 @@ def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
     needs = np.array([tricks_needed(rules, c) for c in range(int(contract.max(initial=0)) + 1)])
     made = tricks >= needs[contract]
     net = np.where(played, net_points(rules, contract, tricks, ours), 0.0)
-    return {"net": net, "we_declare": ours, "we_make": ours & made,
+    # our side's tricks: the declaring side's when we declare, the rest when they do
+    mine = np.where(ours, tricks, np.where(played, n - tricks, 0))
+    return {"net": net, "tricks": mine, "we_declare": ours, "we_make": ours & made,
             "we_march": ours & (tricks == n), "we_euchred": ours & ~made,
             "they_make": theirs & made, "they_euchred": theirs & ~made,
             "redeal": status == K.ST_ALL_PASSED, "failed": status < 0,

@@ -22,11 +22,13 @@ import pandas as pd
 
 from kernels import codes as K
 from kernels import layout as L
+from kernels.dealing import OP_LE
 
 from ..compute.point import OpenPoint, open_point
-from ..compute.query import DealQuery
-from ..game.decision_point import DecisionPoint
-from ..game.notation import format_card
+from ..compute.query import DealQuery, no_constraints
+from ..errors import UserError
+from ..game.decision_point import DecisionPoint, dealer_took_upcard
+from ..game.notation import SEATS, format_card
 from ..game.outcomes import PROBABILITIES, outcome_arrays
 from ..game.seating import seating
 from ..game.variants import LADDER
@@ -65,19 +67,45 @@ def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
     rules = point.rules
     n = rules.hand_size
     known = np.zeros(4, dtype=np.uint64)
-    known[point.seat] = np.uint64(point.hand)
-    seen = point.hand | ((1 << point.upcard) if point.upcard >= 0 else 0)
+    known[point.seat] = np.uint64(point.dealt_hand())
+    known[3] |= np.uint64(point.dummy)  # a cutthroat maker who took it has seen the dummy
+    up = (1 << point.upcard) if point.upcard >= 0 else 0
+    for seat, card in point.played:  # a seat held what it played (the dealer: not the upcard)
+        if seat != point.seat and (1 << card) != up:
+            known[seat] |= np.uint64(1 << card)
+    seen = int(np.bitwise_or.reduce(known)) | up | point.discarded
     deck = int(L.deck_mask(rules.deck))
     unseen = [c for c in range(64) if (deck >> c) & 1 and not (seen >> c) & 1]
     others = [s for s in range(4) if s != point.seat]
-    sizes = [n] * len(others)
+    sizes = [n - int(known[s]).bit_count() for s in others]
+    if min(sizes) < 0:
+        raise UserError(f"--played: {SEATS[others[sizes.index(min(sizes))]]} played more cards "
+                        f"than a hand holds")
     if len(unseen) > sum(sizes):
         sizes.append(len(unseen) - sum(sizes))
         others.append(-1)  # the kitty, or the cards the ladder dealer discarded
     q = DealQuery(rules, known, np.array(unseen, dtype=np.int64),
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     q.point = opened.row
+    q.cons = void_rows(point, opened.state, others)
     return q
+
+
+def void_rows(point: DecisionPoint, state, groups: list[int]) -> tuple:
+    """Constraint rows (``kernels.dealing``) for the suits each seat has shown out of: none of
+    them among its unseen cards (the dealer who took the upcard may have discarded one: at
+    most one). A deal that breaks one is refused by the engine too, when it plays the cards
+    heard: the rows only spare the tries."""
+    rows = []
+    for g, seat in enumerate(groups):
+        if seat >= 0 and state.voids[seat]:
+            took = seat == point.dealer and dealer_took_upcard(point)
+            rows.append((g, state.voids[seat], OP_LE, 1 if took else 0))
+    if not rows:
+        return no_constraints()
+    g, m, o, v = zip(*rows, strict=True)
+    return (np.array(g, np.int64), np.array(m, np.uint64), np.array(o, np.int64),
+            np.array(v, np.int64))
 
 
 def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: float = TREMBLE,
@@ -86,6 +114,7 @@ def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: floa
     options (see :func:`point_options`) and, at a ladder auction's call, the trick table: the
     player's side declaring each trump. The seats' strategies are set on the query after."""
     opened = open_point(point, solve, infer, tremble)
+    _check_tricks(point, opened.state)
     options = point_options(point, opened.state, trumps, bids)
     q = point_query(point, opened)
     q.options = options_array(options)
@@ -97,17 +126,54 @@ def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: floa
     return d
 
 
+def inferred(d: Decision) -> list[str]:
+    """What the cards played tell of the others' hands, in words: the suits each seat has
+    shown out of (trump by that name), and where the upcard is when the dealer took it."""
+    point, state = d.point, d.opened.state
+    if state.kind != "card":
+        return []
+    to_norm, _ = point.rules.layout
+    out = []
+    for seat in range(4):
+        mask = state.voids[seat]
+        if seat == point.seat or not mask:
+            continue
+        names = sorted({"trump" if int(to_norm[state.trump, c]) >> 4 == L.TRUMP_SLOT
+                        else SUITS_WORDS[L.natural_suit(c)] for c in range(64) if mask >> c & 1})
+        out.append(f"{SEATS[seat]} has no {' and no '.join(names)} (it showed out)")
+    up = point.upcard
+    if up >= 0 and dealer_took_upcard(point) and point.seat != point.dealer and \
+            not any(c == up for _, c in point.played):
+        out.append(f"the dealer {SEATS[point.dealer]} holds the upcard {format_card(up)} (its "
+                   f"strategy's discard decides, deal by deal: a discard is unseen)")
+    return out
+
+
+SUITS_WORDS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _check_tricks(point: DecisionPoint, state) -> None:
+    """UserError when the tricks of ``--played`` as written (``;`` between them) are not the
+    engine's: every trick but the last has a card of each seat that plays."""
+    n = state.playing
+    for t, size in enumerate(point.trick_sizes, start=1):
+        if size > n or (size < n and t < len(point.trick_sizes)):
+            raise UserError(f"--played: trick {t} has {size} cards; {n} seats play this hand")
+
+
 def played_as(d: Decision, *, solve: bool | None = None, infer: bool | None = None,
-              strategies: tuple | None = None) -> Decision:
+              strategies: tuple | None = None, tremble: float | None = None) -> Decision:
     """A copy of ``d`` on the same deals and options with its hands solved or played
-    (``solve``), with or without inference (``infer``), or with other seats' ``strategies``
-    (``(policies, params)``): the same question asked another way, without a second trip to
-    the engine."""
+    (``solve``), with or without inference (``infer``) or another ``tremble``, or with other
+    seats' ``strategies`` (``(policies, params)``): the same question asked another way,
+    without a second trip to the engine."""
     opened = d.opened
     if solve is not None:
         opened = opened.with_solving(solve)
-    if infer is not None:
-        opened = opened.with_inference(infer, opened.tremble if infer else 0.0)
+    if infer is not None or tremble is not None:
+        keep = opened.infers if infer is None else infer
+        opened = opened.with_inference(keep, (opened.tremble if tremble is None else tremble)
+                                       if keep else 0.0)
     query = replace(d.query, point=opened.row, scenarios=list(d.query.scenarios))
     if strategies is not None:
         query.policies, query.params = strategies
@@ -145,7 +211,8 @@ def chunk_counts(d: Decision, chunk) -> dict:
     # einsum, not ``net.T @ net``: BLAS's threads keep spinning after the product and take
     # the cores from the kernel's next chunk (a default query ran 8% longer); every term is
     # a multiple of 1/4 far below 2**53, so the sums are exact in any order
-    counts.update(net=net.sum(axis=0), products=np.einsum("di,dj->ij", net, net),
+    counts.update(net=net.sum(axis=0), tricks=o["tricks"].sum(axis=0),
+                  products=np.einsum("di,dj->ij", net, net),
                   accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
                   trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
@@ -160,7 +227,8 @@ def chunk_counts(d: Decision, chunk) -> dict:
     return counts
 
 
-PER_OPTION = PROBABILITIES + ("failed", "net", "received")  # chunk_counts' rows per option
+# chunk_counts' rows per option
+PER_OPTION = PROBABILITIES + ("failed", "net", "tricks", "received")
 
 
 def restrict_counts(counts: dict, kept: list[int]) -> None:
@@ -223,7 +291,8 @@ def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
         ev, lo, hi = mean_interval(counts["net"][i], counts["products"][i, i], deals)
         row = {"option": opt.name, "trump": opt.trump_text, "detail": opt.detail,
                "label": option_label(opt.name, opt.trump_text, opt.detail), "ev": ev,
-               "ev_low": ev if exact else lo, "ev_high": ev if exact else hi}
+               "ev_low": ev if exact else lo, "ev_high": ev if exact else hi,
+               "tricks": float(counts["tricks"][i] / deals) if deals else math.nan}
         diff = paired(counts, i, best, exact)
         row.update(vs_best=diff[0], vs_best_low=diff[1], vs_best_high=diff[2])
         for name in PROBABILITIES:

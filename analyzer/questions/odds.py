@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -32,9 +32,9 @@ from ..compute.runner import (
 from ..errors import UserError
 from ..game import notation
 from ..game.auction import heard_text, parse_heard
-from ..game.decision_point import DecisionPoint
+from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
 from ..game.records import call_text
-from ..game.variants import LADDER, Rules, make_rules
+from ..game.variants import DUMMY, LADDER, Rules, make_rules
 from ..stats import percent_text
 from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
 from ..strategy.seats import bids_by_analyzer, others_policies
@@ -43,6 +43,7 @@ from .decide import (
     Decision,
     best_per_call,
     chunk_counts,
+    inferred,
     keep_options,
     option_labels,
     option_table,
@@ -92,6 +93,9 @@ class OddsResult:
     deals_asked: int = 0  # the deals (or layouts) run: ``deals`` are those that fit
     heuristic_play: dict | None = None  # the verdict on the same deals with heuristic card play
     uninformed: int = 0  # deals dealt ignoring the calls heard (no try fitted them)
+    decision: str = "call"  # what is decided: call, discard, defend, keep or card
+    played: str = ""  # the cards played so far (the point's)
+    inferred: list = field(default_factory=list)  # what the cards played say of the others
 
     @property
     def acceptance(self) -> float:
@@ -124,25 +128,32 @@ class OddsResult:
                 "details": [] if self.details is None else records(self.details),
                 "tricks": records(self.tricks),
                 "best": self.best, "heuristic_play": self.heuristic_play,
+                "decision": self.decision, "played": self.played, "inferred": self.inferred,
                 "notes": self.notes}
 
 
 def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = None,
-                   upcard: str | None = None, auction=None) -> DecisionPoint:
+                   upcard: str | None = None, auction=None, play: dict | None = None
+                   ) -> DecisionPoint:
     """The decision point of a question: cards parsed and checked (UserError naming what is
-    wrong); the dealer defaults to the seat on the player's right."""
+    wrong); the dealer defaults to the seat on the player's right. ``hand`` is what the seat
+    holds now; ``play`` the play so far, as text: ``played`` the cards played (``"E JC, S
+    9C; ..."``), ``discarded`` the seat's own cards put away, ``named`` the trump a bid's
+    winner named, ``dummy`` the cutthroat dummy the seat took."""
+    play = play or {}
+    played, discarded, named, dummy = (play.get(k) for k in ("played", "discarded", "named",
+                                                              "dummy"))
     reader = notation.CardReader(rules)
     try:
         mask = hand if isinstance(hand, int) else reader.cards(hand)
-        up = None if upcard is None else reader.card(upcard)
+        up = None if upcard is None else notation.CardReader(rules).card(upcard)
+        away = reader.cards(discarded) if discarded else 0
+        seen_dummy = reader.cards(dummy) if dummy else 0
     except notation.NotationError as e:
         raise UserError(str(e)) from None
     s = notation.parse_seat(seat)
     if s >= rules.players:
         raise UserError(f"{notation.SEATS[s]} does not play in {rules.variant}")
-    if bin(mask).count("1") != rules.hand_size:
-        raise UserError(f"the hand has {bin(mask).count('1')} cards; {rules.variant} hands "
-                        f"have {rules.hand_size}")
     d = (s - 1) % rules.players if dealer is None else notation.parse_seat(dealer)
     if d >= rules.players:
         raise UserError(f"{notation.SEATS[d]} does not play in {rules.variant}, so it cannot deal")
@@ -150,8 +161,42 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
         raise UserError(f"{rules.variant} odds need the --upcard")
     if not rules.has_upcard and up is not None:
         raise UserError(f"{rules.variant} has no upcard")
-    return DecisionPoint(rules, d, s, mask, -1 if up is None else up,
-                         parse_heard(auction or "", rules))
+    if up is not None and not (reader.used >> up) & 1:
+        reader.used |= 1 << up  # a card played or put away may not be the upcard but the dealer's
+    plays, sizes = parse_played(played or "", rules, reader) if played else ((), [])
+    point = DecisionPoint(rules, d, s, mask, -1 if up is None else up,
+                          parse_heard(auction or "", rules), plays,
+                          -1 if named is None else notation.parse_suit(named), away,
+                          tuple(sizes), seen_dummy)
+    if seen_dummy and (rules.seat_w != DUMMY or seen_dummy.bit_count() != rules.hand_size):
+        raise UserError(f"--dummy is the {rules.hand_size} cards of a cutthroat dummy")
+    _check_cards(point, sizes)
+    return point
+
+
+def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
+    """UserError when the cards of ``point`` cannot be a hand: the upcard where only the
+    dealer who took it can have it, or the seat's cards now, played and put away not a
+    hand's worth."""
+    rules, up = point.rules, point.upcard
+    took = up >= 0 and point.seat == point.dealer and dealer_took_upcard(point)
+    if up >= 0 and (point.hand | point.discarded) >> up & 1 and not took:
+        raise UserError(f"you hold the upcard {notation.format_card(up)}, but only the dealer "
+                        f"holds it once it is ordered up")
+    if any(c == up and seat != point.dealer for seat, c in point.played):
+        raise UserError(f"--played: only the dealer can play the upcard "
+                        f"{notation.format_card(up)}")
+    dealt = point.dealt_hand().bit_count()
+    if dealt != rules.hand_size and not point.in_play:
+        raise UserError(f"the hand has {point.hand.bit_count()} cards; {rules.variant} hands "
+                        f"have {rules.hand_size}")
+    if dealt != rules.hand_size:
+        now = point.hand.bit_count()
+        mine = sum(1 for seat, _ in point.played if seat == point.seat)
+        parts = f"the {now} cards you hold" + (f", the {mine} you played" if mine else "") + \
+            (f", the {point.discarded.bit_count()} you put away" if point.discarded else "")
+        raise UserError(f"{parts} make {dealt} cards as dealt; {rules.variant} hands have "
+                        f"{rules.hand_size}")
 
 
 def _bids(rules: Rules, bid) -> set | None:
@@ -195,8 +240,15 @@ odds.__signature__ = inspect.Signature(
 def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`), with a progress bar when
     ``progress``, ``chunk`` deals at a time."""
-    point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction)
-    trumps = None if q.trump is None else [notation.parse_suit(q.trump)]
+    in_play = bool(q.played or q.discarded)
+    named = q.trump if in_play and q.rules.auction == LADDER else None
+    if in_play and q.rules.auction == LADDER and q.trump is None:
+        raise UserError("once the play has begun in bid or ghost, give the trump the winner "
+                        "named (--trump)")
+    point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
+                           {"played": q.played, "discarded": q.discarded, "named": named,
+                            "dummy": q.dummy})
+    trumps = None if q.trump is None or in_play else [notation.parse_suit(q.trump)]
     return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
                    bids=_bids(q.rules, q.bid), play_check=q.play_check)
 
@@ -216,6 +268,9 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
     # exact layouts keep no deal at random: no tremble
     d = prepare(point, play.method == "dd", play.infer, 0.0 if exact else play.tremble,
                 trumps, bids)
+    if few_layouts(d, effort):  # late in a hand: every layout, not random deals
+        effort, exact = replace(effort, exact=True, deals=None), True
+        d = played_as(d, tremble=0.0)
     d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
     # the strategy last: the question is checked before a first use builds the analyzer
     d.query.policies, d.query.params = others_policies(play.others, play.method, point.rules,
@@ -234,6 +289,18 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
     return result
 
 
+AUTO_EXACT = 10_000  # a point in the play with at most this many layouts is priced on each
+
+
+def few_layouts(d: Decision, effort: Effort) -> bool:
+    """Whether a question in the play (no run size asked but deals) has so few layouts of the
+    unseen cards (at most ``AUTO_EXACT``, and no more than the deals asked) that each is
+    played once instead of random deals: an exact answer for less work."""
+    if effort.exact or effort.precision is not None or d.opened.state.kind != "card":
+        return False
+    return d.query.layouts() <= min(AUTO_EXACT, effort.deals or AUTO_EXACT)
+
+
 def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     """Play the same deals again with heuristic card play (``d``: each call at the detail
     double dummy chose for it, such as the card given in an n-ask) and keep its verdict in
@@ -248,8 +315,8 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     other = verdict(d, counts, False)
     result.heuristic_play = other
     best = result.best
-    if (other["call"], other["trump"]) == (best["call"], best["trump"]):
-        return
+    if (other["call"], other["trump"]) == (best["call"], best["trump"]) or best["too_close"]:
+        return  # the same call, or double dummy calls no call sure to begin with
     result.notes.append(
         f"the best call depends on how well the cards are played: double dummy (everyone "
         f"sees every card) {best['label']} by {best['margin']:+.2f}; heuristic play "
@@ -341,7 +408,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         nodes=int(counts["nodes"]), choices=list(d.options),
         tremble=d.tremble,
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
-        uninformed=int(counts.get("uninformed", 0)))
+        uninformed=int(counts.get("uninformed", 0)), decision=d.opened.state.kind,
+        played=played_text(p.played), inferred=inferred(d))
 
 
 # A run of more deals than this plays every detail of a call (the card given in an n-ask, the

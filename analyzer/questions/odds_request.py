@@ -72,7 +72,8 @@ class Field:
 
 
 ODDS_FIELDS: tuple[Field, ...] = (
-    Field("trump", str, None, "Only this trump suit (default: all)."),
+    Field("trump", str, None, "Only this trump suit (default: all); once the play has begun "
+          "in bid or ghost, the trump the winner named."),
     Field("seat", str, "N", "Your seat."),
     Field("dealer", str, None, "The dealer (default: the seat on your right, so you speak "
           "first)."),
@@ -80,6 +81,14 @@ ODDS_FIELDS: tuple[Field, ...] = (
     Field("auction", str, None, "The calls heard before your turn, e.g. 'E pass, S pass' or "
           "'E 4, S pass'."),
     Field("bid", str, None, "Only this bid (and passing): 3, 4, 5, ask or moon (bid, ghost)."),
+    Field("played", str, None, "The cards played so far, after a complete auction: tricks in "
+          "order, ';' between them, e.g. 'E JC, S 9C, W 9S, N AS; E 9H' (your hand is then "
+          "what you hold now).", page=False),
+    Field("dummy", str, None, "Cutthroat: the dummy's cards, once you made trump and took it "
+          "(your keep is then the question)."),
+    Field("discarded", str, None, "The cards you put away, once the play has begun: your "
+          "discard as the dealer, the cards you dropped from the dummy, the card you gave in "
+          "an n-ask."),
     Field("all_details", bool, False, "A row for every discard (and every card given in a "
           "6-ask), not only each call's best; each played on every deal (a run of over "
           "10,000 deals otherwise chooses them on its first 10,000).", flag="--discards",

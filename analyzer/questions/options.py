@@ -36,12 +36,14 @@ class CallOption:
     give: int = -1
     defend: int = -1
     names: int = -1
+    card: int = -1  # the card played, at a play decision
+    drop: int = 0  # the cards a cutthroat maker drops (a natural mask)
 
     @property
     def row(self) -> tuple:
         """The option as the kernels play it out (``compute.point.option_row``)."""
         return option_row(self.call, self.alone, self.discard, self.give, self.names,
-                          self.defend)
+                          self.defend, self.card, self.drop)
 
     @property
     def trump_text(self) -> str:
@@ -109,6 +111,38 @@ def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
     return out
 
 
+def keep_options(point: DecisionPoint, state: PointState) -> list[CallOption]:
+    """A cutthroat maker's keeps from its cards and the dummy's (``state.allowed``): of each
+    suit (effective: the bowers are trump) the highest cards, in every split of a hand's worth
+    among the suits — keeping a lower card of a suit for a higher one is never better, so
+    these are every keep worth pricing."""
+    rules = point.rules
+    to_norm, _ = rules.layout
+    trump = int(K.call_trump(next(c for c in reversed(point.heard.calls) if c != K.PASS),
+                             point.upcard))
+    suits: dict[int, list[int]] = {}
+    for c in _bits(state.allowed):
+        suits.setdefault(int(to_norm[trump, c]) >> 4, []).append(c)
+    for cards in suits.values():
+        cards.sort(key=lambda c: -int(to_norm[trump, c]))
+    keys = sorted(suits, reverse=True)  # trump first
+    out = []
+    for counts in _splits([len(suits[k]) for k in keys], rules.hand_size):
+        kept = [c for k, n in zip(keys, counts, strict=True) for c in suits[k][:n]]
+        drop = state.allowed & ~sum(1 << c for c in kept)
+        words = " ".join(format_card(c) for c in kept)
+        out.append(CallOption(f"keep {words}", -1, -1, "", drop=drop))
+    return out
+
+
+def _splits(sizes: list[int], total: int) -> list[tuple]:
+    """Every way to take ``total`` items from groups of ``sizes``, as counts per group."""
+    if not sizes:
+        return [()] if total == 0 else []
+    return [(n, *rest) for n in range(min(sizes[0], total), -1, -1)
+            for rest in _splits(sizes[1:], total - n)]
+
+
 def _bits(mask: int) -> list[int]:
     return [c for c in range(64) if (mask >> c) & 1]
 
@@ -119,7 +153,12 @@ def point_options(point: DecisionPoint, state: PointState, trumps: list | None =
     ``trumps`` given (suit indices) and, in a ladder auction, to the ``bids`` given (call
     codes; passing is always kept). UserError when nothing is left."""
     trumps = list(trumps) if trumps else list(range(4))
-    if state.kind == "discard":
+    if state.kind == "card":
+        options = [CallOption(f"play {format_card(c)}", -1, -1, "", card=c)
+                   for c in state.codes()]
+    elif state.kind == "keep":
+        options = keep_options(point, state)
+    elif state.kind == "discard":
         options = [CallOption("discard", -1, -1, format_card(c), discard=c)
                    for c in state.codes()]
     elif state.kind == "defend":
