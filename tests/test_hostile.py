@@ -108,6 +108,51 @@ def odds_args(draw):
                    + draw(junk)]
 
 
+MID_HAND = ["AS", "KS", "TD", "QD"]  # W's, after N picked up QS: W's turn in trick 2
+MID_TRICKS = [["E 9C", "S 9D", "W 9H", "N AC"], ["N KC", "E QC", "S AD"]]
+
+
+@st.composite
+def played_args(draw):
+    """An odds question in the play with one thing wrong in the play so far: a card twice,
+    a card both held and played, a renege, a seat out of turn, a trick too long, the auction
+    incomplete, junk for a card, a seat or the put-away cards, a dummy outside cutthroat."""
+    tricks = [list(t) for t in MID_TRICKS]
+    auction = "E pass, S pass, W pass, N pick up"
+    extra: list[str] = []
+    what = draw(st.sampled_from(["twice", "held", "renege", "turn", "long", "auction",
+                                 "card", "seat", "discarded", "dummy"]))
+    t = draw(st.integers(0, 1))
+    i = draw(st.integers(0, len(tricks[t]) - 1))
+    seat, card = tricks[t][i].split()
+    if what == "twice":
+        others = [p.split()[1] for tr in tricks for p in tr if p.split()[1] != card]
+        tricks[t][i] = f"{seat} {draw(st.sampled_from(others))}"
+    elif what == "held":
+        tricks[t][i] = f"{seat} {draw(st.sampled_from(MID_HAND))}"
+    elif what == "renege":
+        tricks[1][2] = f"S {draw(st.sampled_from(['TC', '9C']))}"  # S showed out of clubs
+    elif what == "turn":
+        a = draw(st.integers(0, 1))
+        tricks[1][a], tricks[1][a + 1] = tricks[1][a + 1], tricks[1][a]
+    elif what == "long":
+        tricks[0].append(draw(st.sampled_from(["E TC", "S KH", "N 9S"])))
+    elif what == "auction":
+        auction = draw(st.sampled_from(["E pass, S pass", "", "E pass"]))
+    elif what == "card":
+        tricks[t][i] = f"{seat} {draw(junk)}"
+    elif what == "seat":
+        tricks[t][i] = f"{draw(junk)} {card}"
+    elif what == "discarded":
+        extra = ["--discarded", draw(junk | st.sampled_from(["9H", "AS", "QS KH"]))]
+    else:
+        extra = ["--dummy", draw(junk | st.just("9C TC QC KH AD"))]
+    played = "; ".join(", ".join(tr) for tr in tricks)
+    return ["odds", *MID_HAND, "--variant", "knock", "--upcard", "QS", "--seat", "W",
+            "--dealer", "N", "--auction", auction, "--played", played, "--deals", "100",
+            *extra]
+
+
 @st.composite
 def record_text(draw):
     """A recorded hand as text with one thing wrong."""
@@ -210,6 +255,21 @@ def _cases(n: int):
 @given(odds_args())
 def test_hostile_odds_questions(args):
     assert_one_error(args)
+
+
+@_cases(120)
+@given(played_args())
+def test_hostile_questions_in_the_play(args):
+    assert_one_error(args)
+
+
+def test_the_play_question_the_mutations_start_from_answers():
+    played = "; ".join(", ".join(tr) for tr in MID_TRICKS)
+    code, out, err = run_cli(["odds", *MID_HAND, "--variant", "knock", "--upcard", "QS",
+                              "--seat", "W", "--dealer", "N", "--auction",
+                              "E pass, S pass, W pass, N pick up", "--played", played,
+                              "--deals", "100"])
+    assert code == 0 and "play AS" in out, err
 
 
 @_cases(200)

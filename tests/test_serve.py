@@ -23,6 +23,9 @@ pytestmark = pytest.mark.serve
 KNOCK = {"hand": "JS AS KS 9H TD", "variant": "knock", "upcard": "QS", "seat": "E",
          "dealer": "N", "deals": "3000", "seed": "5", "others": "points"}
 LOCAL = "http://127.0.0.1:8000"
+MID_PLAY = {"hand": "AS KS TD QD", "variant": "knock", "upcard": "QS", "seat": "W",
+            "dealer": "N", "auction": "E pass, S pass, W pass, N pick up",
+            "played": "E 9C, S 9D, W 9H, N AC; N KC, E QC, S AD", "deals": "100"}
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +117,14 @@ def test_the_table_says_the_rules_in_force_and_the_dealers_discard():
     ({**KNOCK, "joker": "maybe"}, "true or false"),
     ({**KNOCK, "auction": "E fly"}, "auction"),
     ({k: v for k, v in KNOCK.items() if k != "hand"}, "hand is required"),
+    # the play so far (issue 42): W holds AS KS TD QD after N picked up QS
+    ({**MID_PLAY, "played": "E 9C, S 9C"}, "played once"),  # a card played twice
+    ({**MID_PLAY, "played": "E AS"}, "played once"),  # in the hand and played
+    ({**MID_PLAY, "played": "E 9C, W 9H"}, "it is S's turn"),
+    ({**MID_PLAY, "played": "E 9C, S 9D, W 9H, N AC; N KC, E QC, S TC"}, "renege"),
+    ({**MID_PLAY, "played": "E 9C, S TC, W 9H, N AC, E KC"}, "trick 1 has 5 cards"),
+    ({**MID_PLAY, "auction": "E pass, S pass"}, "auction is not complete"),
+    ({**MID_PLAY, "dummy": "TS JS TH JH QH"}, "cutthroat dummy"),
 ])
 def test_hostile_odds_requests_get_422_and_one_line(client, params, words):
     got = client.get("/api/odds", params=params)

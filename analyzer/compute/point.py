@@ -248,11 +248,34 @@ def _misfit(point: DecisionPoint, rec: np.ndarray) -> str:
     if k is None or k >= n:
         return "--played does not fit the hand"
     seat, card = point.played[k]
+    play = f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)})"
+    active = int(contract_active(point.rules.arrays.cfg, rec[R.DECLARER],
+                                 rec[R.MAKER_ALONE] == 1, rec[R.DEFENDER_ALONE]))
+    written = _written_trick(point.trick_sizes, k)
+    if written is not None and point.trick_sizes[written] > active.bit_count():
+        return (f"--played: trick {written + 1} has {point.trick_sizes[written]} cards; "
+                f"{active.bit_count()} seats play this hand")
+    trick, pos = divmod(at, 4)
+    turn = int(rec[R.TRICK_LEADER + trick])
+    for _ in range(pos):
+        turn = int(next_active(turn, active))
+    if seat != turn:
+        return f"{play} is out of turn: it is {SEATS[turn]}'s turn to play"
+    if seat != point.seat and shown_out(point.rules, rec, active)[seat] >> card & 1:
+        return f"{play} is a renege: {SEATS[seat]} showed out of that suit before"
     if seat != point.seat:
-        return (f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)}) is out of turn or "
-                f"impossible there")
+        return f"{play} is impossible there"
     return (f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)}) does not follow suit "
             f"(a renege), or you did not hold it")
+
+
+def _written_trick(sizes: tuple, k: int) -> int | None:
+    """The trick (0-based, as written in --played) that holds play ``k``."""
+    for t, size in enumerate(sizes):
+        if k < size:
+            return t
+        k -= size
+    return None
 
 
 def _play_index(point: DecisionPoint, rec: np.ndarray, at: int) -> int | None:

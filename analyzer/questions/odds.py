@@ -161,8 +161,6 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
         raise UserError(f"{rules.variant} odds need the --upcard")
     if not rules.has_upcard and up is not None:
         raise UserError(f"{rules.variant} has no upcard")
-    if up is not None and not (reader.used >> up) & 1:
-        reader.used |= 1 << up  # a card played or put away may not be the upcard but the dealer's
     plays, sizes = parse_played(played or "", rules, reader) if played else ((), [])
     point = DecisionPoint(rules, d, s, mask, -1 if up is None else up,
                           parse_heard(auction or "", rules), plays,
@@ -183,7 +181,11 @@ def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
     if up >= 0 and (point.hand | point.discarded) >> up & 1 and not took:
         raise UserError(f"you hold the upcard {notation.format_card(up)}, but only the dealer "
                         f"holds it once it is ordered up")
-    if any(c == up and seat != point.dealer for seat, c in point.played):
+    upcard_player = [seat for seat, c in point.played if c == up]
+    if upcard_player and not dealer_took_upcard(point):
+        raise UserError(f"--played: the upcard {notation.format_card(up)} was turned down, so "
+                        f"no one holds it")
+    if upcard_player and upcard_player[0] != point.dealer:
         raise UserError(f"--played: only the dealer can play the upcard "
                         f"{notation.format_card(up)}")
     dealt = point.dealt_hand().bit_count()
@@ -391,7 +393,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
                      f"dealt to fit the calls heard (too unlikely for the others' strategy, "
                      f"even allowing --tremble), so they were dealt ignoring the calls heard")
-    _check_accepted(d, counts)
+    _check_accepted(d, counts, exact)
     notes += _unusual_auction(d, counts)
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
@@ -492,9 +494,10 @@ def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -
     return merged
 
 
-def _check_accepted(d: Decision, counts: dict) -> None:
-    """UserError when no deal (or too few) fit the conditions and the calls heard."""
-    if counts.get("still_unmet", counts["unmet"]) > 0:
+def _check_accepted(d: Decision, counts: dict, exact: bool = False) -> None:
+    """UserError when no deal (or too few) fit the conditions and the calls heard (in exact
+    mode a layout that does not fit is one of those left out: only none fitting is)."""
+    if counts.get("still_unmet", counts["unmet"]) > 0 and not exact:
         heard = d.infers and "still_unmet" not in counts
         what = "the calls heard" if heard else "the --given conditions"
         why = ("impossible, or too rare for the strategy the others bid by even allowing "
@@ -503,4 +506,5 @@ def _check_accepted(d: Decision, counts: dict) -> None:
                         f"{int(counts.get('still_unmet', counts['unmet']))} deals found none in "
                         f"{MAX_TRIES:,} tries each ({why})")
     if int(counts["accepted"]) == 0:
-        raise UserError("no layout meets the --given conditions and the calls heard")
+        raise UserError("no layout meets the --given conditions, the calls heard and the "
+                        "cards played")
