@@ -229,9 +229,27 @@ def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
                method="pimc", worlds=30, seed=1)
     cards = r.decisions[r.decisions["kind"] == "card"]
     js = cards[(cards["trick"] == 3) & (cards["seat"] == "E")].iloc[0]
-    assert js.choice == "JS" and js.best == "AS" and js.cost_points > 0.5
+    assert js.choice == "JS" and js.best == "AS" and js.cost_tricks > 0.5 and js.cost_points > 0
     # the last trick has one legal card each: nothing to judge
     assert (cards[cards["trick"] == 5]["cost_points"] == 0).all()
+
+
+def test_pimc_review_judges_a_card_as_the_odds_at_that_moment():
+    """One home: the PIMC review's value of E's JS at trick 3 is ``euchre odds`` asked at
+    that moment (E's four cards, the calls heard, the cards played) on as many deals as
+    worlds, with the same seed."""
+    record = load_record(json.loads((RECORDS / "knock_misplay.json").read_text()))
+    r = review(record, method="pimc", worlds=30, seed=1)
+    js = r.decisions[(r.decisions["kind"] == "card") & (r.decisions["choice"] == "JS")].iloc[0]
+    asked = odds("AS JS KD", "knock", upcard="QS",
+                 seat="E", dealer="N", auction="E pass, S pass, W pass, N pass, E name D",
+                 played="E TH, S AD, W AH, N QH; S AC, W JC, N 9C, E QC; S KS, W TS, N 9S",
+                 deals=30, seed=1, play_check=False)
+    values = asked.options.set_index("label")
+    assert js.best == "AS" and js.cost_points == pytest.approx(
+        values.loc["play AS", "ev"] - values.loc["play JS", "ev"], abs=1e-3)
+    assert js.value_before == pytest.approx(values.loc["play AS", "tricks"], abs=1e-3)
+    assert js.value_after == pytest.approx(values.loc["play JS", "tricks"], abs=1e-3)
 
 
 def test_pimc_worlds_keep_what_the_seat_knows():

@@ -70,10 +70,32 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     if len(r.tricks):
         console.print(whole_numbers(_tricks_table(r)))
     console.print(whole_numbers(_options_table(r, details)))
+    hidden = _hidden(r.details if details else r.options, r.decision)
+    if hidden is not None:
+        console.print(f"and {len(hidden)} more {CHOICE_WORDS[r.decision][1]}s, each "
+                      f"{-hidden['vs_best'].max():.2f} points or more behind the best "
+                      f"(--json lists every one)")
     _print_marches(console, r)
     _print_verdict(console, r)
     for note in r.notes:
         console.print(f"[yellow]{note}[/yellow]")
+
+
+# a cutthroat keep has up to dozens of options (every split of five): its table shows the best
+SHOWN_KEEPS = 10
+
+
+def _shown(options, decision: str):
+    """The options a table shows: all, or a keep's ``SHOWN_KEEPS`` best (in their order)."""
+    if decision != "keep" or len(options) <= SHOWN_KEEPS:
+        return options
+    return options.loc[options["ev"].nlargest(SHOWN_KEEPS, keep="first").index.sort_values()]
+
+
+def _hidden(options, decision: str):
+    """The options the table leaves out (None: none)."""
+    shown = _shown(options, decision)
+    return None if len(shown) == len(options) else options.drop(shown.index)
 
 
 def _print_marches(console: Console, r: OddsResult) -> None:
@@ -81,9 +103,9 @@ def _print_marches(console: Console, r: OddsResult) -> None:
     ladder auction the moon and the ask need every trick, so their "we make" says it."""
     if r.rules.bid_ladder:
         return
-    made = [(row, _call_name(row)) for row in r.options.to_dict(orient="records")
-            if row["option"] != "pass"]
-    if made:
+    rows = _shown(r.options, r.decision).to_dict(orient="records")
+    made = [(row, _call_name(row)) for row in rows if row["option"] != "pass"]
+    if any(row["p_we_march"] > 0 for row, _ in made):
         console.print("we march (take every trick), %: " + ", ".join(
             f"{name} " + _pct(row["p_we_march"], row["p_we_march_low"], row["p_we_march_high"],
                               r.exact, compact=True) for row, name in made))
@@ -112,7 +134,7 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     """Every call (at its best discard or card given; ``details``: every one) with its net
     points, its difference from the best (same deals), and the chances: ours (our side
     makes / is set) and theirs (they make), and of a redeal."""
-    options = r.details if details else r.options
+    options = _shown(r.details if details else r.options, r.decision)
     redeal = bool(len(options)) and options["p_redeal"].max() > 0
     kinds = [k for k in SHOWN_OUTCOMES if k != "redeal" or redeal]
     rows = options.to_dict(orient="records")

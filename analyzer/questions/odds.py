@@ -47,6 +47,7 @@ from .decide import (
     keep_options,
     option_labels,
     option_table,
+    paired,
     played_as,
     prepare,
     restrict_counts,
@@ -306,8 +307,9 @@ def few_layouts(d: Decision, effort: Effort) -> bool:
 def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     """Play the same deals again with heuristic card play (``d``: each call at the detail
     double dummy chose for it, such as the card given in an n-ask) and keep its verdict in
-    ``result.heuristic_play``; when the best call differs from double dummy's, say so in the
-    notes (issue 24: a margin that depends on perfect play should not look sure)."""
+    ``result.heuristic_play``; when heuristic play prefers another call to double dummy's
+    best (by its paired difference from it under heuristic play), say so in the notes
+    (issue 24: a margin that depends on perfect play should not look sure)."""
     totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk,
                         progress=False)
     result.seconds += totals.seconds  # the answer's time includes its check
@@ -319,11 +321,22 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     best = result.best
     if (other["call"], other["trump"]) == (best["call"], best["trump"]) or best["too_close"]:
         return  # the same call, or double dummy calls no call sure to begin with
+    ours = [i for i, o in enumerate(d.options) if (o.name, o.trump_text) ==
+            (best["call"], best["trump"])]
+    theirs = [i for i, o in enumerate(d.options) if (o.name, o.trump_text, o.detail) ==
+              (other["call"], other["trump"], other["detail"])]
+    if not ours or not theirs:
+        return
+    ours_i = max(ours, key=lambda i: counts["net"][i])
+    diff, lo, hi = paired(counts, theirs[0], ours_i)
+    if diff <= 0:
+        return  # a tie under heuristic play (two equal cards): double dummy's best is as good
+    what = "card" if result.decision == "card" else "call"
     result.notes.append(
-        f"the best call depends on how well the cards are played: double dummy (everyone "
-        f"sees every card) {best['label']} by {best['margin']:+.2f}; heuristic play "
-        f"{other['label']} by {other['margin']:+.2f} [{other['margin_low']:+.2f}, "
-        f"{other['margin_high']:+.2f}] on the same deals")
+        f"the best {what} depends on how well the cards are played: {best['label']} by "
+        f"{best['margin']:+.2f} double dummy (everyone sees every card), but with heuristic "
+        f"play the best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the "
+        f"same deals")
 
 
 def _work(d: Decision, seed: int, exact: bool):

@@ -46,10 +46,13 @@ from kernels.rng import STREAM_PLAY, stream_state
 from kernels.slots import K as KNOW
 from kernels.slots import M, R
 
+from ..compute.effort import Effort
 from ..compute.engine import replay
+from ..compute.point import NothingToDecide, NotYourTurn
 from ..compute.solver import card_values, solve_positions
 from ..errors import UserError
 from ..game.notation import SEATS, SUITS, format_card, format_hand
+from ..game.record_points import card_points
 from ..game.records import (
     Record,
     RecordError,
@@ -62,6 +65,8 @@ from ..game.scoring import net_points
 from ..game.seating import declaring_mask, tricks_needed
 from ..game.variants import DUMMY
 from ..strategy.defaults import REVIEW_WORLDS
+from .odds import odds_at
+from .play_model import PlayModel
 from .review_calls import CALL_DEALS, call_rows
 
 DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",
@@ -299,7 +304,70 @@ def _sample_worlds(state, h: _Hand, hands, seat, know, layout, worlds) -> list:
     return worlds_out
 
 
-def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
+def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int, others: str) -> list:
+    """Each card judged as its player could see it, by the odds code (``odds_at`` at the
+    card's decision point, :func:`analyzer.game.record_points.card_points`, on ``worlds``
+    deals that fit the calls heard and the cards played, the rest double dummy): the same
+    values ``euchre odds --played ... --deals WORLDS --seed SEED`` gives. A point the
+    questions cannot state yet (a lone defender's or a ghost swapper's hand, a renege
+    before it) is judged on the PIMC players' own sampler's worlds instead, and says so."""
+    positions = _positions(record, h)
+    points = card_points(record)
+    rows = []
+    sampled = None
+    for i, (t, _, card, *_) in enumerate(positions):
+        try:
+            rows.append(_odds_card_row(record, h, points[i], (i, t, card),
+                                       (worlds, seed, others)))
+        except UserError as e:
+            sampled = sampled or _sampled_card_rows(record, h, worlds, seed)
+            row = dict(sampled[i])
+            row["note"] += f" (sampled: {e})" if "renege" not in row["note"] else ""
+            rows.append(row)
+    return rows
+
+
+# the odds' errors when no deal fits the calls heard under the others' strategy (a record's
+# calls need not be any strategy's): the card is then priced without inference
+INFERENCE_FAILED = ("no deal fits", "no layout meets")
+
+
+def _odds_card_row(record: Record, h: _Hand, point, played: tuple, judge: tuple) -> dict:
+    """The review row of a card ``played`` (position, trick, card) priced at its decision
+    point ``point`` as ``judge`` (worlds, seed, others) says; UserError when the point cannot
+    be asked."""
+    (i, t, card), (worlds, seed, others) = played, judge
+    seat, n = point.seat, record.rules.hand_size
+    effort = Effort(worlds, seed=seed)
+    try:
+        result = odds_at(point, PlayModel(others), effort, play_check=False)
+    except (UserError, NotYourTurn, NothingToDecide) as e:
+        if isinstance(e, UserError) and any(w in str(e) for w in INFERENCE_FAILED):
+            result = odds_at(point, PlayModel(others, infer=False), effort, play_check=False)
+        else:
+            raise UserError(str(e)) from None
+    if result.interrupted:  # a shortened estimate would pass for a whole one
+        raise KeyboardInterrupt
+    table = result.details  # a row per option, in the order of result.choices
+    cards = [o.card for o in result.choices]
+    ours = (h.decl >> seat) & 1
+    decl_tricks = table["tricks"].to_numpy() if ours else n - table["tricks"].to_numpy()
+    sign = _side_sign(h, seat)
+    ev = table["ev"].to_numpy()
+    j = int(np.argmax(ev + 1e-9 * table["tricks"].to_numpy()))
+    how = f"{result.deals:,} " + (("layout" if result.deals == 1 else "layouts") + ", every one"
+                                  if result.exact else "worlds")
+    if card not in cards:
+        return _renege_row(i, seat, t, card, [cards[j]], round(float(decl_tricks[j]), 3), sign)
+    k = cards.index(card)
+    cost_points = max(0.0, float(ev[j] - ev[k]))
+    costly = cost_points > 1e-9 or sign * (decl_tricks[j] - decl_tricks[k]) > 1e-9
+    return _row(_At(i, "card", seat, t + 1), format_card(card),
+                format_card(cards[j]) if costly else "", round(float(decl_tricks[j]), 3),
+                round(float(decl_tricks[k]), 3), sign, round(cost_points, 3), how)
+
+
+def _sampled_card_rows(record: Record, h: _Hand, worlds: int, seed: int) -> list:
     rules = record.rules
     positions = _positions(record, h)
     to_norm, from_norm = rules.layout
@@ -417,7 +485,7 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
     if rec[R.SWAP_SEAT] >= 0:
         notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; its calls "
                      f"after the swap are not priced")
-    rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed)
+    rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed, others)
     for i, row in enumerate(rows):
         row["step"] = i + 1
     frame = pd.DataFrame(rows, columns=DECISION_COLUMNS)
