@@ -262,6 +262,15 @@ KNOCK_QUESTION = {"hand": "JS AS KS 9H TD", "variant": "knock", "upcard": "QS", 
                   "dealer": "N"}
 HEARD_QUESTION = {"hand": BENCH_HAND, "variant": "bid", "seat": "S", "dealer": "W",
                   "auction": "N 3, E 4"}
+# decisions in the play (issue 42): docs/odds.md's lead after winning trick 1, the dealer's
+# discard after an order-up, and a bid lead
+KNOCK_CARD = {"hand": "AS KS 9H TD", "variant": "knock", "upcard": "QS", "seat": "S",
+              "dealer": "W", "auction": "N pass, E pass, S order",
+              "played": "N 9C, E TC, S JC, W AC"}
+KNOCK_DISCARD = {"hand": "9D KH QH AC KC AD", "variant": "knock", "upcard": "AD", "seat": "W",
+                 "dealer": "W", "auction": "N pass, E order"}
+BID_CARD = {"hand": BENCH_HAND, "variant": "bid", "seat": "S", "dealer": "W",
+            "auction": "N 3, E 4, S 5, W pass", "trump": "H"}
 @dataclass(frozen=True)
 class Figure:
     """One printed benchmark figure: its key among the flattened figures, what it measures,
@@ -312,6 +321,9 @@ FIGURES = {
         Figure("trick_distribution_s", "bid, 100,000 deals, bid 3 only", "s", None, False),
         Figure("knock_point_s", "knock decision point (10,000 deals)", "s", 5, False),
         Figure("bid_heard_s", "bid after two calls heard (10,000 deals)", "s", 30, False),
+        Figure("knock_card_s", "knock card at trick 2 (2,000 deals)", "s", 0.3, False),
+        Figure("knock_discard_s", "knock dealer's discard (10,000 deals)", "s", 0.3, False),
+        Figure("bid_card_s", "bid lead after the auction (10,000 deals)", "s", 1.5, False),
         Figure("exact_estimated_s", "exact mode, one bid hand and trump (extrapolated)", "s",
                300, False),
         Figure("peak_memory_mb", "peak memory", "MB", None, False),
@@ -344,13 +356,15 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     """The odds engine's figures (seconds): the default
     bid query (10,000 deals, first to speak); a bid hand with ``deals`` deals, every option
     in every trump, and the trick distribution of bid 3 alone; a knock decision point and a
-    bid point after two calls heard (10,000 deals, inference on); exact mode for one hand
-    and trump, extrapolated from timing 4,096 layouts; the peak memory. Later calls by
+    bid point after two calls heard (10,000 deals, inference on); a knock card at trick 2
+    (2,000 deals), a knock dealer's discard and a bid lead (10,000 deals); exact mode for one
+    hand and trump, extrapolated from timing 4,096 layouts; the peak memory. Later calls by
     ``others``. Their targets are in ``FIGURES``."""
     import resource
 
     out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads(), "others": others}
-    for q in ({"hand": BENCH_HAND, "variant": "bid"}, KNOCK_QUESTION, HEARD_QUESTION):
+    for q in ({"hand": BENCH_HAND, "variant": "bid"}, KNOCK_QUESTION, HEARD_QUESTION,
+              KNOCK_CARD, KNOCK_DISCARD, BID_CARD):
         odds(**q, deals=200, seed=1, others=others)  # compile, and build the strategy
     steps = [("default_bid_s", "the default bid query", {"hand": BENCH_HAND, "variant": "bid",
                                                            "deals": 10_000}),
@@ -360,7 +374,10 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
               {"hand": BENCH_HAND, "variant": "bid", "deals": deals, "bid": "3"}),
              ("knock_point_s", "a knock decision point", {**KNOCK_QUESTION, "deals": 10_000}),
              ("bid_heard_s", "a bid point after two calls", {**HEARD_QUESTION,
-                                                             "deals": 10_000})]
+                                                             "deals": 10_000}),
+             ("knock_card_s", "a knock card", {**KNOCK_CARD, "deals": 2_000}),
+             ("knock_discard_s", "a knock discard", {**KNOCK_DISCARD, "deals": 10_000}),
+             ("bid_card_s", "a bid card", {**BID_CARD, "deals": 10_000})]
     for key, what, question in steps:
         if progress:
             progress(what)

@@ -120,7 +120,8 @@ def bench_odds_cmd(
 ):
     """Time the odds engine, each figure beside its target: the default bid query, a bid
     hand with 100,000 deals on all four trumps (every option, and bid 3 alone), a knock
-    decision point and a bid point after two calls heard (10,000 deals each), exact mode for
+    decision point and a bid point after two calls heard (10,000 deals each), decisions in
+    the play (a knock card at trick 2, a knock dealer's discard, a bid lead), exact mode for
     one hand and trump (extrapolated), and the peak memory.
 
       euchre bench odds --json
