@@ -120,7 +120,8 @@ def test_given_counts_are_of_the_whole_hand_with_its_placed_cards():
 def compare_with_exact(variant, hand, partner_has, **kw):
     given = [f"{partner_has[0]}: has {partner_has[1]}"]
     exact = odds(hand, variant, exact=True, given=given, others="points", **kw)
-    mc = odds(hand, variant, deals=3000, seed=11, given=given, others="points", **kw)
+    mc = odds(hand, variant, deals=3000, seed=11, given=given, others="points",
+              all_calls=True, **kw)
     assert exact.deals == 924 and mc.deals == 3000
     inside, total = 0, 0
     for col in ("p_we_make", "p_we_march", "p_they_make"):
@@ -479,7 +480,7 @@ def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
     import analyzer.questions.odds as O
 
     monkeypatch.setattr(O, "SCREEN_DEALS", 150)
-    kw = dict(deals=500, seed=5, others="points", play_check=False, chunk=100)
+    kw = dict(deals=500, seed=5, others="points", play_check=False, chunk=100, all_calls=True)
     screened = odds("JH AH KH QD 9S TC", "bid", **kw)
     every = odds("JH AH KH QD 9S TC", "bid", all_details=True, **kw)
     assert screened.deals == every.deals == 500
@@ -518,7 +519,8 @@ def test_every_surface_reads_the_one_description_of_the_question():
     base = {"variant": "knock", "hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
             "dealer": "N"}
     given = {"method": ("pimc", "pimc"), "others": ("points", "points"),
-             "all_details": ("true", True), "infer": ("false", False),
+             "all_details": ("true", True), "all_calls": ("true", True),
+             "infer": ("false", False),
              "play_check": ("false", False), "exact": ("true", True),
              "tremble": ("0.1", 0.1), "given": ("E: void H", ("E: void H",))}
     for f in ODDS_FIELDS:

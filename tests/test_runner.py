@@ -50,6 +50,7 @@ def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once(monkeypatch):
 
     import numpy as np
 
+    from analyzer.compute import runner
     from analyzer.compute.runner import left_running, run_chunks
 
     release = threading.Event()
@@ -89,7 +90,9 @@ def test_a_second_ctrl_c_stops_a_chunk_of_minutes_at_once(monkeypatch):
         with reporting(say):  # the command line's words for what the runner reports
             totals = run_chunks(30, work, chunk=10, progress=False)
         assert told.is_set() and not finished  # stopped while the chunk still ran: at once
-        assert totals.interrupted and totals.done == 10 and totals.counts["deals"][0] == 10
+        piece = min(runner.FIRST_PIECE, 10)  # the first piece of the chunk of minutes
+        assert totals.interrupted and totals.done == piece and \
+            totals.counts["deals"][0] == piece
         assert left_running()  # the launcher then ends the process without waiting for it
     finally:
         release.set()
@@ -126,7 +129,7 @@ def test_a_first_chunk_of_hours_is_told_and_refused_without_waiting_for_it(monke
     finally:
         release.set()
     err = capsys.readouterr().err
-    assert "the first 10 of 1,000 deals have taken" in err
+    assert f"the first {min(runner.FIRST_PIECE, 10)} of 1,000 deals have taken" in err
 
 
 def test_runaway_sizes_are_refused_with_an_estimate():
@@ -174,7 +177,7 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
                        progress=False)
     sizes.clear()
     cut = run_chunks(5_000, work, chunk=1024, progress=False)
-    assert sizes[0] == 16 and max(sizes) == 1024 and len(sizes) > 5
+    assert sizes[0] == runner.FIRST_PIECE and max(sizes) == 1024 and len(sizes) > 5
     for key in whole.counts:
         assert np.array_equal(whole.counts[key], cut.counts[key])
 
@@ -187,14 +190,15 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
 
     def slow(first, n):
         slow_sizes.append(n)
-        time.sleep(0.05 * 5 * n / 16)  # 16 deals take five pieces' time
+        time.sleep(0.05 * 5 * n / runner.FIRST_PIECE)  # a first piece takes five pieces' time
         if len(slow_sizes) == 4:
             raise KeyboardInterrupt
         return {"x": np.array([n])}
 
     totals = run_chunks(1_000, slow, chunk=512, progress=False)
-    assert slow_sizes[:3] == [16, 8, 4] and totals.interrupted
-    assert totals.done == 28 and int(totals.counts["x"][0]) == 28
+    f = runner.FIRST_PIECE
+    assert slow_sizes[:3] == [f, f // 2, f // 4] and totals.interrupted
+    assert totals.done == f + f // 2 + f // 4 == int(totals.counts["x"][0])
 
 
 def test_a_run_whose_work_changes_part_way_is_one_run():

@@ -56,7 +56,8 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     played = f"; played: {r.played}" if r.played else ""
     console.print(f"[bold]{rules.variant}[/bold]: {r.seat} holds {r.hand} (dealer {r.dealer}"
                   f"{up}); {heard}{played}")
-    how = "every layout" if r.exact else f"{r.deals:,} deals"
+    how = "every layout" if r.exact else f"{r.deals:,} deals" + \
+        (f" ({r.stopped})" if r.stopped else "")
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
     play = "double dummy" if r.method == "dd" else f"{r.method} play"
     fit = f"; {percent_text(r.acceptance)} of {r.tried:,} deals tried fit the calls heard" \
@@ -130,6 +131,11 @@ def _call_name(row: dict) -> str:
     return name
 
 
+def _dropped(row: dict) -> bool:
+    """Whether the option stopped being played early (racing; the note says when)."""
+    return row.get("dropped_after") is not None and row["dropped_after"] == row["dropped_after"]
+
+
 def _options_table(r: OddsResult, details: bool) -> Table:
     """Every call (at its best discard or card given; ``details``: every one) with its net
     points, its difference from the best (same deals), and the chances: ours (our side
@@ -152,7 +158,7 @@ def _options_table(r: OddsResult, details: bool) -> Table:
         ev = f"{row['ev']:+.2f}" if r.exact else \
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
-            f"{row['vs_best']:+.2f}"
+            f"{row['vs_best']:+.2f}" + ("*" if _dropped(row) else "")
         tricks = [f"{row['tricks']:.2f}"] if in_play else []
         t.add_row(name, ev, vs, *tricks,
                   *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"], r.exact,

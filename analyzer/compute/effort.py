@@ -17,7 +17,8 @@ class Effort:
     (None: all), ``chunk`` deals at a time, with a progress bar when ``progress``;
     ``all_details``: every detail of a call (the card given in an n-ask, the dealer's
     discard) played on every deal, where a long odds run otherwise chooses them on its first
-    deals."""
+    deals; ``all_calls``: every call played on every deal, where an odds run otherwise stops
+    playing the calls clearly worse than the best (``analyzer.questions.race``)."""
 
     deals: int | None = None
     precision: float | None = None
@@ -27,6 +28,7 @@ class Effort:
     chunk: int = DEFAULT_CHUNK
     progress: bool = False
     all_details: bool = False
+    all_calls: bool = False
 
     def check(self) -> None:
         """UserError when more than one of deals, precision and exact is given, or a size is

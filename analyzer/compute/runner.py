@@ -123,6 +123,7 @@ def in_whole_chunks(work: Callable[[int, int], dict]) -> Callable[[int, int], di
 
 
 PIECE_SECONDS = 0.5  # what a piece of a chunk should take (progress, Ctrl-C, the page's cancel)
+FIRST_PIECE = 4  # deals of a run's first piece: a double-deck deal of every call takes 0.2 s
 
 
 class Pace:
@@ -132,7 +133,7 @@ class Pace:
     the counts are sums of integers (and of quarters, exact in any order), so the totals do
     not depend on them."""
 
-    def __init__(self, chunk: int, first: int = 16):
+    def __init__(self, chunk: int, first: int = FIRST_PIECE):
         self.chunk, self.size = chunk, max(1, min(first, chunk))
 
     def timed(self, n: int, seconds: float) -> None:
@@ -232,9 +233,10 @@ class ChunkStore(Protocol):
 class Switch:
     """A change of a run's work part-way: once the chunks of deal indices ``0 .. at-1`` (the
     last one cut short at ``at``) are added up (in order, whatever the backend),
-    ``change(totals)`` returns the work for the rest; it may reshape ``totals.counts`` in
-    place to match what that work returns. A run stopped before (Ctrl-C, ``enough``) never
-    calls it."""
+    ``change(totals)`` returns the work for the rest, or None to stop the run there; it may
+    reshape ``totals.counts`` in place to match what that work returns. A run stopped before
+    (Ctrl-C, ``enough``) never calls it. A run may have several, at fixed deal counts, so
+    what each sees depends on neither the chunk size nor the backend."""
 
     at: int
     change: Callable[[Totals], Callable[[int, int], dict]]
@@ -243,7 +245,7 @@ class Switch:
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
                label: str = "dealing", store: ChunkStore | None = None,
-               then: Switch | None = None) -> Totals:
+               then: Switch | list[Switch] | None = None) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
     each to ``store``); stop early when ``enough(totals)`` says so (checked after each
     chunk, in order); ``then``: the work changes part-way (see :class:`Switch`). Here (not
@@ -263,12 +265,11 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         return ((first, n, result, True) for (first, n), result
                 in zip(part, _backend.results(work, part, skip), strict=False))
 
-    if then is None:
+    if not then:
         results = results_of(work, chunks)
-    else:  # the switch at ``then.at`` exactly, so what it sees does not depend on ``chunk``
-        cut = min(then.at, total)
-        head, tail = _Chunks(cut, chunk), _Chunks(total, chunk, cut)
-        results = _switched(results_of, work, then, (head, tail), totals)
+    else:  # each switch at its ``at`` exactly, so what it sees does not depend on ``chunk``
+        switches = sorted([then] if isinstance(then, Switch) else then, key=lambda w: w.at)
+        results = _switched(results_of, work, switches, (total, chunk), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
                enough)
     watcher = getattr(_local, "observer", None)
@@ -285,15 +286,25 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     return totals
 
 
-def _switched(results_of: Callable, work: Callable, then: Switch, parts: tuple,
+def _switched(results_of: Callable, work: Callable, switches: list[Switch], size: tuple,
               totals: Totals) -> Iterator:
-    """The results of the chunks ``parts`` (before and after ``then.at``): the first from
-    ``work``, the rest from the work ``then.change(totals)`` returns once the first are added
-    to ``totals`` (the chunk loop adds each result before it asks for the next)."""
-    head, tail = parts
-    yield from results_of(work, head)
-    if len(tail):
-        yield from results_of(then.change(totals), tail)
+    """The results of the chunks of ``0 .. total-1`` (``size``: total and chunk), the work
+    changing at each switch's ``at`` to what its ``change(totals)`` returns once the chunks
+    before it are added to ``totals`` (the chunk loop adds each result before it asks for
+    the next); a change to None ends the run."""
+    total, chunk = size
+    start = 0
+    for switch in switches:
+        at = min(switch.at, total)
+        if at > start:
+            yield from results_of(work, _Chunks(at, chunk, start))
+            start = at
+        if start >= total:
+            return
+        work = switch.change(totals)
+        if work is None:
+            return
+    yield from results_of(work, _Chunks(total, chunk, start))
 
 
 SLOW_START = 10.0  # seconds of a first chunk after which the run says it is still working

@@ -32,7 +32,7 @@ from ..game.notation import SEATS, format_card
 from ..game.outcomes import PROBABILITIES, outcome_arrays
 from ..game.seating import seating
 from ..game.variants import LADDER
-from ..stats import mean_interval, wilson
+from ..stats import Z95, mean_interval, wilson
 from ..strategy.defaults import TREMBLE
 from .options import option_label, options_array, point_options
 
@@ -250,14 +250,16 @@ def _prob(name: str, k, total, exact: bool) -> dict:
     return {f"p_{name}": p, f"p_{name}_low": lo, f"p_{name}_high": hi}
 
 
-def paired(counts: dict, a: int, b: int, exact: bool = False) -> tuple[float, float, float]:
+def paired(counts: dict, a: int, b: int, exact: bool = False, z: float = Z95
+           ) -> tuple[float, float, float]:
     """``(mean, low, high)`` of option ``a``'s net points minus option ``b``'s, paired on the
-    same deals (the interval collapses in exact mode)."""
+    same deals, the interval ``z`` standard errors each side (95% by default; it collapses in
+    exact mode)."""
     deals = counts["accepted"]
     s, p = counts["net"], counts["products"]
     total = s[a] - s[b]
     sq = p[a, a] - 2 * p[a, b] + p[b, b]
-    mean, lo, hi = mean_interval(total, sq, deals)
+    mean, lo, hi = mean_interval(total, sq, deals, z)
     return (mean, mean, mean) if exact else (mean, lo, hi)
 
 

@@ -22,8 +22,6 @@ from ..compute.effort import Effort
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import (
     DEFAULT_CHUNK,
-    Switch,
-    Totals,
     duration_text,
     in_whole_chunks,
     run_chunks,
@@ -41,7 +39,6 @@ from ..strategy.seats import bids_by_analyzer, others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
-    best_per_call,
     chunk_counts,
     inferred,
     keep_options,
@@ -50,13 +47,13 @@ from .decide import (
     paired,
     played_as,
     prepare,
-    restrict_counts,
     trick_table,
     verdict,
 )
 from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
+from .race import RunPlan
 
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -97,6 +94,7 @@ class OddsResult:
     decision: str = "call"  # what is decided: call, discard, defend, keep or card
     played: str = ""  # the cards played so far (the point's)
     inferred: list = field(default_factory=list)  # what the cards played say of the others
+    stopped: str = ""  # a default run: why it stopped where it did
 
     @property
     def acceptance(self) -> float:
@@ -130,6 +128,7 @@ class OddsResult:
                 "tricks": records(self.tricks),
                 "best": self.best, "heuristic_play": self.heuristic_play,
                 "decision": self.decision, "played": self.played, "inferred": self.inferred,
+                "stopped": self.stopped,
                 "notes": self.notes}
 
 
@@ -284,8 +283,8 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
                       else lambda: played_as(d, infer=False))
         if play_check and play.method == "dd" and not exact and not result.interrupted and \
                 result.best.get("runner_up") is not None:
-            called = zip(result.options["option"], result.options["trump"],
-                         result.options["detail"], strict=True)
+            kept = result.options[result.options["dropped_after"].isna()]
+            called = zip(kept["option"], kept["trump"], kept["detail"], strict=True)
             heuristic = played_as(d, solve=False, strategies=others_policies(
                 play.others, "heuristic", point.rules, play.worlds))
             _check_play(result, keep_options(heuristic, called), effort.seed, effort.chunk)
@@ -373,35 +372,29 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
 def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsResult:
     seed, chunk, precision, exact = effort.seed, effort.chunk, effort.precision, effort.exact
     total = _deal_count(d, seed, effort.deals, precision, exact)
-    enough = None
-    if precision is not None:
-        def enough(totals):
-            if totals.counts.get("accepted", 0) < 1000:
-                return False
-            t = option_table(d, totals.counts, False)
-            return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
     if exact:
         chunk = exact_chunk(chunk)
-    screen = None if exact or precision is not None or effort.all_details or \
-        total <= SCREEN_DEALS or not has_details(d) else _Screening(d, seed)
+    plan = _plan(d, effort, total)
+    enough = None
+    if precision is not None:
+        def enough(totals):  # the calls still played (``plan.d``), whose counts these are
+            if totals.counts.get("accepted", 0) < 1000:
+                return False
+            t = option_table(plan.d, totals.counts, False)
+            return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=effort.progress,
-                        then=None if screen is None else Switch(SCREEN_DEALS, screen.choose))
+                        progress=effort.progress, then=plan.switches(total))
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")
     notes = [f"interrupted after {totals.done:,} deals: these are the estimates so far"] \
         if totals.interrupted else []
-    if screen is not None and screen.kept is not None:
-        d = screen.rest
-        notes.append(f"each call's detail (the card given, the discard) was chosen on the "
-                     f"first {screen.deals:,} deals and only it played on the rest "
-                     f"(--discards plays every one on every deal)")
+    d = plan.d
+    notes += plan.notes()
     unmet = int(counts["unmet"])
     if unmet and uninformed is not None and not totals.interrupted:
-        extra = uninformed()
-        if screen is not None and screen.kept is not None:
-            extra = keep_options(extra, screen.kept, scenarios=True)
+        extra = keep_options(uninformed(), option_labels(d, range(len(d.options))),
+                             scenarios=True)
         counts = _deal_uninformed(extra, counts, seed, unmet, chunk)
         notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
                      f"dealt to fit the calls heard (too unlikely for the others' strategy, "
@@ -417,14 +410,30 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         auction=heard_text(p.heard, p.rules), others=play.others, method=play.method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
-        options=option_table(d, counts, exact), details=option_table(d, counts, exact, True),
+        options=plan.with_dropped(option_table(d, counts, exact)),
+        details=plan.with_dropped(option_table(d, counts, exact, True), details=True),
         tricks=trick_table(d, counts, exact),
         best=verdict(d, counts, exact), inference=d.infers, notes=notes,
-        nodes=int(counts["nodes"]), choices=list(d.options),
+        nodes=int(counts["nodes"]), choices=plan.choices(),
         tremble=d.tremble,
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
         uninformed=int(counts.get("uninformed", 0)), decision=d.opened.state.kind,
-        played=played_text(p.played), inferred=inferred(d))
+        played=played_text(p.played), inferred=inferred(d),
+        stopped=plan.stopped or ("the most by default: the answer was not clear sooner"
+                                 if plan.until_clear and not totals.interrupted else ""))
+
+
+def _plan(d: Decision, effort: Effort, total: int) -> RunPlan:
+    """How a run of ``total`` deals of ``d`` changes part-way (``analyzer.questions.race``):
+    it races the calls (not in exact mode, nor with ``all_calls``), a default run stops once
+    the answer is clear, and a long one chooses each call's detail on its first deals."""
+    exact, precision = effort.exact, effort.precision
+    screen = not (exact or precision is not None or effort.all_details or
+                  total <= SCREEN_DEALS or not has_details(d))
+    return RunPlan(d, lambda rest: _work(rest, effort.seed, False),
+                   race=not (exact or effort.all_calls),
+                   screen_at=SCREEN_DEALS if screen else None,
+                   until_clear=not exact and effort.deals is None and precision is None)
 
 
 # A run of more deals than this plays every detail of a call (the card given in an n-ask, the
@@ -439,28 +448,6 @@ SCREEN_DEALS = 10_000
 def has_details(d: Decision) -> bool:
     """Whether some call of ``d`` has more than one detail (options of one name and trump)."""
     return len({(o.name, o.trump_text) for o in d.options}) < len(d.options)
-
-
-class _Screening:
-    """The switch of a long run (``SCREEN_DEALS``): :meth:`choose`, given the totals of its
-    first deals, keeps each call at its best detail there (``kept`` labels, the decision
-    ``rest``) and returns the work that plays only those on the rest of the deals."""
-
-    def __init__(self, d: Decision, seed: int):
-        self.d, self.seed = d, seed
-        self.kept: list | None = None
-        self.rest: Decision | None = None
-        self.deals = 0
-
-    def choose(self, totals: Totals):
-        """The work of the deals after the first (see :class:`analyzer.compute.runner.Switch`);
-        ``totals.counts`` become those of the kept options."""
-        chosen = best_per_call(self.d, totals.counts)
-        self.kept = option_labels(self.d, chosen)
-        self.rest = keep_options(self.d, self.kept, scenarios=True)
-        self.deals = totals.done
-        restrict_counts(totals.counts, chosen)
-        return _work(self.rest, self.seed, False)
 
 
 def pooled_bids_note(rules: Rules, policies) -> list[str]:

@@ -93,6 +93,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "6-ask), not only each call's best; each played on every deal (a run of over "
           "10,000 deals otherwise chooses them on its first 10,000).", flag="--discards",
           param="discards"),
+    Field("all_calls", bool, False, "Play every call on every deal (otherwise a call whose "
+          "99.9% interval against the runner-up is below zero stops being played, from 100 "
+          "deals on, and shows its figures over the deals it was played on)."),
     Field("others", str, DEFAULT_STRATEGY, "The strategy the other calls are made by: "
           "analyzer (built on first use, then cached), points, random, or a strategy file "
           "(.toml).", page=True),
@@ -107,7 +110,8 @@ ODDS_FIELDS: tuple[Field, ...] = (
           high=10_000),
     Field("play_check", bool, True, "Double dummy: also play the same deals with heuristic "
           "card play and say when the best call differs (--no-play-check: skip it)."),
-    Field("deals", int, None, "Random deals to play (default 10,000).", low=1, page=True),
+    Field("deals", int, None, "Random deals to play (default: until the verdict is clear and "
+          "every chance within ±1%, at most 10,000).", low=1, page=True),
     Field("precision", float, None, "Deal until every probability's 95% interval is within "
           "± this.", served="give deals instead: a run to a precision has no fixed size"),
     Field("exact", bool, False, "Enumerate every layout of the unseen cards (refused when it "
@@ -134,7 +138,8 @@ def _effort(self, progress: bool = False, chunk: int | None = None):
 
     extra = {} if chunk is None else {"chunk": chunk}
     return Effort(self.deals, self.precision, self.exact, self.seed, self.workers,
-                  progress=progress, all_details=self.all_details, **extra)
+                  progress=progress, all_details=self.all_details,
+                  all_calls=self.all_calls, **extra)
 
 
 def _request_class():

@@ -1,0 +1,174 @@
+"""Racing the calls (issue 44): most of a question's calls are ones no player would make (bid 3
+with a hand that makes 9, a moon in a suit it holds two of), and playing them to the precision
+of the two that decide the verdict is most of a run's work. So at fixed deal counts
+(``CHECKPOINTS``) a call whose paired difference from the runner-up so far is clearly below
+zero (the whole ``RACE_LEVEL`` interval) stops being played; the best two calls are always
+kept (so the verdict, the best against the runner-up, is the full run's).
+A dropped call keeps its figures over the deals it was played on. A deal's outcome depends
+only on the seed and its number, so a kept call's figures are exactly those of a run that
+plays every call throughout (tested); ``--all-calls`` plays every call on every deal.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..compute.runner import Switch, Totals
+from ..game.outcomes import SHOWN_OUTCOMES
+from .decide import (
+    Decision,
+    best_per_call,
+    keep_options,
+    option_labels,
+    option_table,
+    paired,
+    restrict_counts,
+    verdict,
+)
+
+# the deal counts at which calls are raced: early enough that a double-deck question (57
+# calls, a tenth of a second a deal) drops its hopeless calls within seconds
+CHECKPOINTS = (100, 200, 400, 800, 1600, 3200, 6400)
+RACE_LEVEL = 0.999  # a call is dropped when this interval of its margin is below zero
+RACE_Z = 3.2905267314918945  # the two-sided 99.9% normal quantile
+NAMED_IN_NOTE = 8  # a checkpoint that drops more is counted in the note, not named
+PLURALS = {"call": "calls", "card": "cards", "discard": "discards", "keep": "keeps"}
+CLOSE_WIDTH = 0.05  # a verdict is clear when separated, or "too close" within ± this (points)
+CHANCE_WIDTH = 0.01  # ... and every chance shown of the calls played is within ± this
+
+
+def counts_clear(d: Decision, counts: dict) -> bool:
+    """Whether the answer over ``counts`` (of ``d``'s options) is clear enough for a default
+    run to stop: the best call's margin over the runner-up has its 95% interval above zero,
+    or within ±``CLOSE_WIDTH`` (too close to call, and it will stay so), and every chance
+    the table shows of every call still played is within ±``CHANCE_WIDTH``."""
+    v = verdict(d, counts, False)
+    if not v:
+        return False
+    if v["runner_up"] is not None and not (
+            v["margin_low"] > 0 or (v["margin_high"] - v["margin_low"]) / 2 <= CLOSE_WIDTH):
+        return False
+    table = option_table(d, counts, False)
+    widths = [(table[f"p_{k}_high"] - table[f"p_{k}_low"]) / 2 for k in SHOWN_OUTCOMES]
+    return bool(max(w.max() for w in widths) <= CHANCE_WIDTH)
+
+
+class RunPlan:
+    """How an odds run changes part-way, at fixed deal counts: it races the calls (``race``:
+    at each of ``CHECKPOINTS``, :meth:`check` drops the calls clearly behind the best two,
+    their rows kept with ``dropped_after``, the deals they were played on), stops once the
+    answer is clear (``until_clear``: the default run, see :func:`clear_answer`) and, at
+    ``screen_at``, chooses each call's detail (:meth:`choose_details`). ``d`` is the
+    decision the run plays now; ``work_of(d)`` its work."""
+
+    def __init__(self, d: Decision, work_of, race: bool = True, screen_at: int | None = None,
+                 until_clear: bool = False):
+        self.d, self.work_of = d, work_of
+        self.order = {(o.name, o.trump_text, o.detail): i for i, o in enumerate(d.options)}
+        self.race, self.screen_at, self.until_clear = race, screen_at, until_clear
+        self.stopped = ""  # why the run stopped before its deals were done ("": it did not)
+        self.screened = 0  # the deals each call's detail was chosen on (0: not chosen)
+        self.dropped: list[pd.DataFrame] = []  # per checkpoint: the dropped options' rows
+        self.dropped_calls: list[pd.DataFrame] = []  # the same, one row per call
+        self.dropped_options: list = []  # the dropped options, in the order of ``dropped``
+
+    def switches(self, total: int) -> list[Switch]:
+        """The run's switches below ``total`` deals."""
+        out = [Switch(at, self.check) for at in CHECKPOINTS
+               if (self.race or self.until_clear) and at < total]
+        if self.screen_at is not None and self.screen_at < total:
+            out.append(Switch(self.screen_at, self.choose_details))
+        return out
+
+    def choose_details(self, totals: Totals):
+        """Keep each call at its best detail so far (the card given, the discard);
+        ``totals.counts`` become the kept options'. Returns the work of the kept ones."""
+        chosen = best_per_call(self.d, totals.counts)
+        self.d = keep_options(self.d, option_labels(self.d, chosen), scenarios=True)
+        self.screened = totals.done
+        restrict_counts(totals.counts, chosen)
+        return self.work_of(self.d)
+
+    def check(self, totals: Totals):
+        """A checkpoint: race (drop the calls whose margin against the runner-up is below
+        zero at ``RACE_LEVEL``, every detail of such a call; keep the best two;
+        ``totals.counts`` become the kept options'), then stop (None) when the run goes
+        until the answer is clear and it is; else the work of the kept options."""
+        if self.race:
+            self._race(totals)
+        if self.until_clear and counts_clear(self.d, totals.counts):
+            self.stopped = (f"stopped once the verdict was clear and every chance shown "
+                            f"within ±{CHANCE_WIDTH:.0%}")
+            return None
+        return self.work_of(self.d)
+
+    def _race(self, totals: Totals) -> None:
+        d, counts = self.d, totals.counts
+        calls = best_per_call(d, counts)
+        if len(calls) <= 2 or not counts.get("accepted"):
+            return
+        order = sorted(calls, key=lambda i: -counts["net"][i])
+        group = _call_groups(d)
+        # against the runner-up, not the best: a call clearly behind the best may still end
+        # second, and the verdict is the best against the runner-up of a full run
+        behind = {group[i] for i in order[2:] if paired(counts, i, order[1], z=RACE_Z)[2] < 0}
+        if not behind:
+            return
+        dropped = [i for i in range(len(d.options)) if group[i] in behind]
+        kept = [i for i in range(len(d.options)) if group[i] not in behind]
+        details = option_table(d, counts, False, details=True).iloc[dropped]
+        calls_table = option_table(d, counts, False)
+        gone = set(option_labels(d, dropped))
+        calls_table = calls_table[[(r.option, r.trump, r.detail) in gone
+                                   for r in calls_table.itertuples()]]
+        for table, into in ((details, self.dropped), (calls_table, self.dropped_calls)):
+            into.append(table.assign(dropped_after=int(counts["accepted"])))
+        self.dropped_options += [d.options[i] for i in dropped]
+        self.d = keep_options(d, option_labels(d, kept), scenarios=True)
+        restrict_counts(counts, kept)
+
+    def with_dropped(self, options: pd.DataFrame, details: bool = False) -> pd.DataFrame:
+        """``options`` (the kept calls' table, or every kept option's with ``details``) with
+        the dropped ones' rows, all in the question's order of the options; ``dropped_after``
+        is empty for a kept one."""
+        extra = self.dropped if details else self.dropped_calls
+        if not extra:
+            return options.assign(dropped_after=None)
+        rows = pd.concat([options.assign(dropped_after=None), *extra], ignore_index=True)
+        at = [self.order[(r.option, r.trump, r.detail)] for r in rows.itertuples()]
+        return rows.iloc[sorted(range(len(rows)), key=at.__getitem__)].reset_index(drop=True)
+
+    def choices(self) -> list:
+        """Every option, kept or dropped, in the order of :meth:`with_dropped`'s details."""
+        return sorted(list(self.d.options) + self.dropped_options,
+                      key=lambda o: self.order[(o.name, o.trump_text, o.detail)])
+
+    def notes(self) -> list[str]:
+        """The answer's notes of what changed: each call's detail chosen early, the calls
+        dropped and when."""
+        out = []
+        if self.screened:
+            out.append(f"each call's detail (the card given, the discard) was chosen on the "
+                       f"first {self.screened:,} deals and only it played on the rest "
+                       f"(--discards plays every one on every deal)")
+        if self.dropped_calls:
+            out.append(self._dropped_note())
+        return out
+
+    def _dropped_note(self) -> str:
+        what = PLURALS.get(self.d.opened.state.kind, "options")
+        parts = [f"after {int(t['dropped_after'].iloc[0]):,} deals: "
+                 + (", ".join(t["label"]) if len(t) <= NAMED_IN_NOTE else f"{len(t)} {what}")
+                 for t in self.dropped_calls]
+        return (f"*: {what} clearly worse than the best two ({RACE_LEVEL:.1%} interval of the "
+                f"difference below zero) stopped being played (their figures are over the "
+                f"deals they were played on; --all-calls plays every one on every deal): "
+                + "; ".join(parts))
+
+
+def _call_groups(d: Decision) -> list:
+    """Per option of ``d``, the call it belongs to (raced as one: every detail of it goes
+    together) — its name and trump, or itself when the decision is one call's details (a
+    dealer's discard: each discard is a call, as ``best_per_call`` has it)."""
+    keys = [(o.name, o.trump_text) for o in d.options]
+    return list(range(len(keys))) if len(set(keys)) == 1 else keys

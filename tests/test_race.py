@@ -1,0 +1,72 @@
+"""Racing the calls (issue 44, ``analyzer.questions.race``): a question asked with racing and
+with every call played on every deal (``all_calls``) gives the same verdict, and the calls
+racing kept have identical figures (a deal's outcome depends only on the seed and its
+number); a dropped call is still shown, with the deals it was played on."""
+
+import pandas as pd
+import pytest
+
+from analyzer.questions.odds import odds
+from analyzer.questions.race import CHECKPOINTS
+
+pytestmark = pytest.mark.odds
+
+QUESTIONS = [
+    ("JH AH KH QD 9S TC", "bid", {}),
+    ("JH AH KH QD 9S TC", "bid", dict(seat="S", dealer="W", auction="N 3, E 4")),
+    ("JH JD AH KH QH 9S", "ghost", {}),
+    ("JS AS KS 9H TD", "knock", dict(upcard="QS", seat="E", dealer="N")),
+    ("9D KH QH AC KC AD", "knock", dict(upcard="AD", seat="W", dealer="W",
+                                        auction="N pass, E order")),
+    ("JS AS KS 9H TD", "cutthroat", dict(upcard="QS", seat="E", dealer="N")),
+]
+FIGURES = ["ev", "ev_low", "ev_high", "vs_best", "p_we_make", "p_they_make", "p_redeal"]
+
+
+@pytest.mark.parametrize("hand, variant, question", QUESTIONS,
+                         ids=[f"{v}-{h[:5]}" for h, v, _ in QUESTIONS])
+def test_racing_keeps_the_verdict_and_the_kept_calls_figures(hand, variant, question):
+    kw = dict(deals=1_500, seed=3, others="points", play_check=False, **question)
+    raced = odds(hand, variant, **kw)
+    full = odds(hand, variant, all_calls=True, **kw)
+    assert raced.best["label"] == full.best["label"]
+    assert raced.best["too_close"] == full.best["too_close"]
+    assert raced.best["margin"] == full.best["margin"]
+    calls = ["option", "trump"]  # every call shown (a dropped one at its best detail then)
+    pd.testing.assert_frame_equal(raced.options[calls], full.options[calls])
+    kept = raced.options["dropped_after"].isna().to_numpy()
+    pd.testing.assert_frame_equal(
+        raced.options.loc[kept, FIGURES].reset_index(drop=True),
+        full.options.loc[kept, FIGURES].reset_index(drop=True), check_exact=True)
+    dropped = raced.options[~kept]
+    assert set(dropped["dropped_after"]) <= set(CHECKPOINTS)
+    assert full.options["dropped_after"].isna().all()
+    assert (dropped["label"] != raced.best["label"]).all()
+
+
+def test_a_dropped_call_is_clearly_worse_and_said_so():
+    """The bid question's hopeless calls (the moons) stop at the first checkpoint; their
+    figures are exactly those of a run of that many deals; the note names them; the best
+    two calls are never dropped."""
+    r = odds("JH AH KH QD 9S TC", "bid", deals=2_000, seed=1, others="points",
+             play_check=False)
+    moons = r.options[r.options["option"] == "moon"].reset_index(drop=True)
+    assert len(moons) == 4 and (moons["dropped_after"] == CHECKPOINTS[0]).all()
+    assert (moons["vs_best_high"] < 0).all()
+    first = odds("JH AH KH QD 9S TC", "bid", deals=CHECKPOINTS[0], seed=1, others="points",
+                 play_check=False, all_calls=True)
+    pd.testing.assert_frame_equal(  # a dropped call's figures: those of its first deals
+        moons[["ev", "ev_low", "p_we_make"]],
+        first.options[first.options["option"] == "moon"][["ev", "ev_low", "p_we_make"]]
+        .reset_index(drop=True), check_exact=True)
+    assert len(r.options[r.options["dropped_after"].isna()]) >= 2
+    assert any(n.startswith("*: calls clearly worse") and f"after {CHECKPOINTS[0]} deals" in n
+               for n in r.notes)
+    assert "*" not in " ".join(r.options["label"])
+
+
+def test_all_calls_plays_every_call_on_every_deal():
+    r = odds("JH AH KH QD 9S TC", "bid", deals=500, seed=1, others="points",
+             play_check=False, all_calls=True)
+    assert r.options["dropped_after"].isna().all()
+    assert not any(n.startswith("*:") for n in r.notes)
