@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from analyzer.cli import run
+from analyzer.errors import UserError
 from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
 from analyzer.serve.requests import Limits, odds_request_of, table_state
@@ -52,6 +53,12 @@ def _without_time(d: dict) -> dict:
     ({**KNOCK, "seat": "N", "auction": "E pass, S pass, W pass"},
      ["JS", "AS", "KS", "9H", "TD", "--variant", "knock", "--upcard", "QS", "--seat", "N",
       "--dealer", "N", "--auction", "E pass, S pass, W pass"]),
+    # in the middle of the hand (issue 42): a card to play after the first trick
+    ({**KNOCK, "hand": "AS KS 9H TD", "seat": "S", "dealer": "W",
+      "auction": "N pass, E pass, S order", "played": "N 9C, E TC, S JC, W AC"},
+     ["AS", "KS", "9H", "TD", "--variant", "knock", "--upcard", "QS", "--seat", "S",
+      "--dealer", "W", "--auction", "N pass, E pass, S order", "--played",
+      "N 9C, E TC, S JC, W AC"]),
 ])
 def test_api_odds_equals_the_cli_for_the_same_question_and_seed(client, capsys, params, argv):
     got = client.get("/api/odds", params=params)
@@ -95,6 +102,123 @@ def test_the_table_says_the_rules_in_force_and_the_dealers_discard():
     t = table_state({"variant": "knock", "seat": "N", "dealer": "N", "upcard": "AD",
                      "auction": "E pass, S order"})
     assert t["your_turn"] and t["decision"] == "discard" and t["calls"] == []
+
+
+ORDERED = {"variant": "knock", "seat": "S", "dealer": "W", "upcard": "QS",
+           "auction": "N pass, E pass, S order", "dealt": "AS KS 9H TD JC"}
+
+
+def _table(client, **params) -> dict:
+    got = client.get("/api/table", params={**ORDERED, **params})
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def test_the_table_says_whose_turn_it_is_in_the_play_and_the_cards_it_may_play(client):
+    """After the calls, the engine says the contract, whose turn it is to play and what that
+    seat may play: the player its legal cards (following suit, the left bower a trump), any
+    other seat the cards it may hold (unseen, less the suits it showed out of; the upcard
+    only for the dealer who took it)."""
+    t = _table(client)
+    assert (t["phase"], t["turn"], t["your_turn"], t["decision"]) == ("play", "N", False, "card")
+    play = t["play"]
+    assert play["contract"] == {"maker": "S", "call": "order", "alone": False, "trump": "S",
+                                "text": "S order, trump spades"}
+    assert play["held"] == play["dealt"] == "AS KS 9H TD JC" and play["tricks"] == []
+    deck = {c["text"] for c in t["deck"]}
+    assert set(play["cards"]) == deck - {"AS", "KS", "9H", "TD", "JC", "QS"}
+    t = _table(client, played="N 9C, E TC")
+    assert (t["turn"], t["your_turn"]) == ("S", True)
+    assert set(t["play"]["cards"]) == {"AS", "KS", "9H", "TD", "JC"}  # JC is a spade now
+    assert _table(client, played="N AH, E KH")["play"]["cards"] == ["9H"]  # follow suit
+    t = _table(client, played="N 9C, E TC, S JC")
+    assert t["turn"] == "W" and "QS" in t["play"]["cards"]  # the dealer took the upcard
+    assert not {"9C", "TC", "JC", "AS"} & set(t["play"]["cards"])
+    # E shows out of clubs in trick 1: from then on E is offered no club
+    t = _table(client, played="N 9C, E 9D, S JC, W AC; S 9H, W TH, N KH")
+    assert t["turn"] == "E" and t["play"]["held"] == "AS KS TD"
+    assert t["play"]["tricks"][0]["winner"] == "S" and t["play"]["tricks"][1]["winner"] is None
+    assert t["play"]["played"] == "N 9C, E 9D, S JC, W AC; S 9H, W TH, N KH"
+    assert t["play"]["cards"] and not [c for c in t["play"]["cards"] if c.endswith("C")]
+    assert "AH" in t["play"]["cards"] and "QS" not in t["play"]["cards"]
+    # the hand held now (a shared link) gives the same, and the hand as dealt
+    same = _table(client, dealt=None, hand="AS KS TD",
+                  played="N 9C, E 9D, S JC, W AC; S 9H, W TH, N KH")
+    assert same["play"] == t["play"]
+
+
+def test_the_dealers_discard_then_the_play(client):
+    dealer = {"seat": "N", "dealer": "N", "auction": "E pass, S order", "dealt": "JS AS KS 9H TD"}
+    t = _table(client, **dealer)
+    assert (t["your_turn"], t["decision"]) == (True, "discard")
+    assert set(t["play"]["cards"]) == {"JS", "AS", "KS", "QS", "9H", "TD"}
+    assert t["play"]["held"] == "AS KS QS JS 9H TD"
+    t = _table(client, **dealer, discarded="9H", played="E AD, S KD, W QD")
+    assert (t["turn"], t["your_turn"], t["decision"]) == ("N", True, "card")
+    assert t["play"]["cards"] == ["TD"] and t["play"]["discarded"] == "9H"
+    t = _table(client, **dealer, discarded="9H", played="E AH, S KH, W QH")
+    assert set(t["play"]["cards"]) == {"JS", "AS", "KS", "QS", "TD"}
+    # an ordered-up dealer's question is the six cards
+    got = client.get("/api/odds", params={**KNOCK, "seat": "N", "auction": "E pass, S order",
+                                          "hand": t["play"]["held"], "deals": "200",
+                                          "discarded": "9H", "played": "E AH, S KH, W QH"})
+    assert got.status_code == 200, got.text
+    assert sorted(o["label"] for o in got.json()["options"]) == \
+        ["play AS", "play JS", "play KS", "play QS", "play TD"]
+
+
+def test_a_bids_play_starts_with_the_trump_named(client):
+    bid = {"variant": "bid", "seat": "S", "dealer": "W", "auction": "N 3, E 4, S pass, W pass",
+           "dealt": "AS KS 9H TD JC QC"}
+    t = table_state(bid)
+    assert t["play"]["need_trump"] and t["turn"] == "E" and t["play"]["cards"] == []
+    lead = table_state({**bid, "auction": "N pass, E pass, S 4, W pass", "trump": "C"})
+    assert lead["your_turn"] and len(lead["play"]["cards"]) == 6
+    asked = client.get("/api/odds", params={"variant": "bid", "seat": "S", "dealer": "W",
+                                            "auction": "N pass, E pass, S 4, W pass",
+                                            "trump": "C", "hand": "AS KS 9H TD JC QC",
+                                            "deals": "100"})
+    assert asked.status_code == 200 and asked.json()["decision"] == "card", asked.text
+    t = table_state({**bid, "trump": "H", "played": "E AH"})
+    assert t["turn"] == "S" and t["play"]["cards"] == ["9H"]
+    assert t["play"]["contract"]["text"] == "E 4, trump hearts"
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"played": "N 9C, E 9C"}, "played once"),
+    ({"played": "N 9C, S JC"}, "it is E's turn"),
+    ({"played": "N AD, E KD, S AS"}, "renege"),
+    ({"hand": "AS KS 9H TD JC"}, "not both"),
+    ({"dealt": "AS KS 9H TD QS"}, "upcard"),
+    ({"played": "N XX"}, "XX"),
+])
+def test_bad_play_on_the_table_gets_422_and_one_line(client, params, words):
+    got = client.get("/api/table", params={**ORDERED, **params})
+    assert got.status_code == 422, got.text
+    error = got.json()["error"]
+    assert words.lower() in error.lower() and "\n" not in error
+
+
+def test_practice_deals_the_play_as_well():
+    """Practice deals the dealer's discard and cards as the engine played them, each the
+    same for the same link; a link without ``decisions`` deals calls as before."""
+    from analyzer.serve.practice import practice_position
+
+    link = {"variant": "knock", "seat": "S", "seed": "2024", "decisions": "play"}
+    kinds = []
+    for n in range(3):
+        pos = practice_position({**link, "n": str(n)})
+        assert pos == practice_position({**link, "n": str(n)})
+        kinds.append(pos["decision"])
+        # the position is a question the engine opens at the player's turn
+        t = table_state({k: v for k, v in pos.items() if k in ("variant", "seat", "dealer",
+                         "upcard", "auction", "hand", "played", "discarded") and v})
+        assert t["your_turn"] and t["decision"] == pos["decision"]
+        assert len(t["play"]["cards"]) > 1
+    assert kinds == ["card", "discard", "card"]
+    assert practice_position({**link, "n": "0", "decisions": "calls"})["decision"] == "call"
+    with pytest.raises(UserError, match="decisions must be"):
+        practice_position({**link, "n": "0", "decisions": "cards"})
 
 
 @pytest.mark.parametrize("params, words", [

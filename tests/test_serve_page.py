@@ -1,10 +1,11 @@
 """The page of ``euchre serve`` in a real headless Chromium, driven by clicking as a person
 would, at a desktop's width and at a phone's (390 × 844): the questions players ask most
 (after calls were heard: the knock dealer after three passes, a round-2 name, a bid
-overcall, cutthroat and ghost), a double-deck question's progress and cancel, every answer
-replacing the last, the share link asking the same question again, practice, review, and
-a question someone else left running. Every test fails on an error the page shows or the
-browser logs."""
+overcall, cutthroat and ghost; in the play: the dealer's discard and a card to play, the
+cards of each trick tapped in turn), a double-deck question's progress and cancel, every
+answer replacing the last, the share link asking the same question again, practice (calls,
+cards and discards), review, and a question someone else left running. Every test fails on
+an error the page shows or the browser logs."""
 
 import json
 import re
@@ -96,6 +97,23 @@ class Page:
             seat, call = item.split(" ", 1)
             self.tap(f"#calls button[data-seat='{seat}'][data-call='{call}']")
             wait_for(lambda i=item: self.text("auction-text").endswith(i), 30, item)
+
+    def played(self, plays: str):
+        """Tap each card of ``plays`` ("N 9C, E TC; S JC") for its seat, in turn, in the
+        play's step."""
+        for item in [p.strip() for p in re.split("[,;]", plays) if p.strip()]:
+            seat, card = item.split()
+            n = len(self.chrome.find_elements("css selector", "#tricks li:not(.discarded) b"))
+            wait_for(lambda s=seat: re.search(rf"\b{s} to play|your turn \({s}\)",
+                                              self.text("play-turn-line")), 30, f"{seat}'s turn")
+            self.tap(f"#play-cards button[data-play='{card}']")
+            wait_for(lambda n=n: len(self.chrome.find_elements(
+                "css selector", "#tricks li:not(.discarded) b")) > n, 30, item)
+
+    def offered(self) -> list[str]:
+        """The cards the play's step offers for the seat whose turn it is."""
+        return [b.get_attribute("data-play")
+                for b in self.chrome.find_elements("css selector", "#play-cards button")]
 
     def question(self, variant: str, you: str, dealer: str, upcard: str | None, hand: str,
                  heard: str = ""):
@@ -292,9 +310,12 @@ def test_a_question_left_running_can_be_seen_and_cancelled(page, url):
 
 
 def test_the_dealers_discard_is_asked_by_clicking_and_fits_the_screen(page):
+    """The dealer ordered up asks its discard, taps it, and goes on to the play: a card to
+    follow suit with, undone, then its own card question."""
     p = page
     p.question("knock", "N", "N", "QS", "JS AS KS 9H TD", "E pass, S order")
     wait_for(lambda: "discard" in p.find("#ask-button").text, 30)
+    assert sorted(p.offered()) == sorted("JS AS KS 9H TD QS".split())  # the six
     p.more_options(deals="2000")
     p.ask()
     rows = p.rows()  # the dealer's discard: every card of the six is an option
@@ -305,6 +326,54 @@ def test_the_dealers_discard_is_asked_by_clicking_and_fits_the_screen(page):
     p.clean()
     if p.size == "phone":
         full_screenshot(p.chrome, SHOTS / "serve-phone-discard.png")
+    p.tap("#play-cards button[data-play='9H']", "#tricks li.discarded")
+    p.played("E AD, S KD, W QD")
+    wait_for(lambda: "your turn (N)" in p.text("play-turn-line"))
+    assert p.offered() == ["TD"]  # diamonds led: N must follow
+    for _ in range(3):
+        p.tap("#undo-play")
+    wait_for(lambda: "E to play" in p.text("play-turn-line"), 30, "the undo")
+    p.played("E AH, S KH, W QH")
+    wait_for(lambda: "your turn (N)" in p.text("play-turn-line"))
+    assert sorted(p.offered()) == sorted("JS AS KS QS TD".split())  # no heart left
+    assert p.text("held-text").split() == "AS KS QS JS 10D".split()
+    verdict = p.ask()
+    assert verdict and sorted(p.rows()) == sorted(f"play {c}" for c in "JS AS KS QS TD".split())
+    assert p.chrome.find_elements("css selector", "#options-table td[data-label='our tricks']")
+    p.clean()
+
+
+def test_a_card_question_is_asked_by_clicking_the_play(page, capsys):
+    """The question of issue 42 by clicking: the calls, then each card of the first trick in
+    turn (each seat offered only what it may play), then the card to lead: the CLI's answer;
+    the share link asks it again."""
+    page.question("knock", "S", "W", "QS", "AS KS 9H TD JC", "N pass, E pass, S order")
+    wait_for(lambda: "S order, trump spades" in page.text("contract-line"))
+    page.played("N 9C, E TC")
+    # the left bower is a trump: S holds no club, so every card may go
+    assert sorted(page.offered()) == sorted("AS KS 9H TD JC".split())
+    page.played("S JC")
+    offered = page.offered()  # W, the dealer who took QS: any card it may hold
+    assert "QS" in offered and not set(offered) & set("AS KS 9H TD 9C TC JC".split())
+    page.played("W AC")
+    wait_for(lambda: "your turn (S)" in page.text("play-turn-line"))
+    assert "S takes it" in page.text("tricks")
+    assert page.find("#ask-button").text == "Which card should I play?"
+    page.more_options(deals="2000", seed="5")
+    verdict = page.ask()
+    cli = cli_json(capsys, ["odds", "AS", "KS", "9H", "TD", "--variant", "knock", "--upcard",
+                            "QS", "--seat", "S", "--dealer", "W", "--auction",
+                            "N pass, E pass, S order", "--played", "N 9C, E TC, S JC, W AC",
+                            "--deals", "2000", "--seed", "5", "--json"])
+    assert verdict == cli["best"]["sentence"]
+    assert page.rows() == [o["label"] for o in cli["options"]]
+    page.clean()
+    full_screenshot(page.chrome, SHOTS / f"serve-play-{page.size}.png")
+    page.share_asks_it_again(verdict)
+    # the link's hand is the one held now: the page shows the five dealt and the trick
+    assert len(page.chrome.find_elements("css selector", "button.card.in-hand")) == 5
+    assert "S takes it" in page.text("tricks")
+    page.clean()
 
 
 def test_a_practice_session_of_ten_positions_by_clicking(page):
@@ -340,6 +409,37 @@ def test_a_practice_session_of_ten_positions_by_clicking(page):
         p.tap("#practice-next")
         wait_for(lambda: p.text("practice-grade") == "", 30)
     assert console_errors(phone) == []
+
+
+def test_practice_deals_cards_and_the_dealers_discard(page):
+    """Practice of the play: a card to play after the tricks shown, then the dealer's
+    discard, each graded; the same link deals the same card position again."""
+    p, chrome = page, page.chrome
+    link = page.url + "?" + urlencode({"tab": "practice", "variant": "knock", "seat": "S",
+                                       "decisions": "play", "seed": "2024", "n": "0"})
+    chrome.get(link)
+    seen = []
+    for prefix in ("play ", "discard "):
+        wait_for(lambda: chrome.find_elements("css selector", "#practice-choices button"), 120)
+        choices = [b.text for b in chrome.find_elements("css selector",
+                                                        "#practice-choices button")]
+        assert len(choices) > 1 and all(c.startswith(prefix) for c in choices), choices
+        assert "Contract:" in p.text("practice-contract")
+        seen.append(p.text("practice-hand"))
+        if prefix == "play ":
+            assert p.text("practice-prompt") == "Your card:" and p.text("practice-tricks")
+        chrome.find_elements("css selector", "#practice-choices button")[0].click()
+        grade = wait_for(lambda: p.find("#practice-grade").get_attribute("data-grade"), 30)
+        assert grade in ("best", "fine", "inaccuracy", "mistake", "blunder")
+        assert p.rows("practice-options")
+        if prefix == "play ":
+            full_screenshot(chrome, SHOTS / f"serve-practice-play-{p.size}.png")
+        p.tap("#practice-next")
+        wait_for(lambda: p.text("practice-grade") == "", 30)
+    chrome.get(link)
+    wait_for(lambda: chrome.find_elements("css selector", "#practice-choices button"), 120)
+    assert p.text("practice-hand") == seen[0]
+    assert console_errors(chrome) == []
 
 
 def test_the_page_reviews_a_recorded_hand(page):

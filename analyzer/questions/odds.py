@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..compute.effort import Effort
+from ..compute.point import NothingToDecide, NotYourTurn, state_of
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import (
     DEFAULT_CHUNK,
@@ -242,17 +243,27 @@ odds.__signature__ = inspect.Signature(
 def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`), with a progress bar when
     ``progress``, ``chunk`` deals at a time."""
-    in_play = bool(q.played or q.discarded)
-    named = q.trump if in_play and q.rules.auction == LADDER else None
-    if in_play and q.rules.auction == LADDER and q.trump is None:
-        raise UserError("once the play has begun in bid or ghost, give the trump the winner "
-                        "named (--trump)")
-    point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
-                           {"played": q.played, "discarded": q.discarded, "named": named,
-                            "dummy": q.dummy})
+    play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy}
+    point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
+    in_play = point.in_play or (q.rules.auction == LADDER and _bidding_over(point))
+    if in_play and q.rules.auction == LADDER:  # the trump the winner named is the question's
+        if q.trump is None:
+            raise UserError("once the bidding is over in bid or ghost, give the trump the "
+                            "winner named (--trump)")
+        point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
+                               {**play, "named": q.trump})
     trumps = None if q.trump is None or in_play else [notation.parse_suit(q.trump)]
     return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
                    bids=_bids(q.rules, q.bid), play_check=q.play_check)
+
+
+def _bidding_over(point: DecisionPoint) -> bool:
+    """Whether the calls heard at ``point`` end a ladder auction, so the question is the
+    play's (its trump is the one the winner named)."""
+    try:
+        return state_of(point).kind == "card"
+    except (NotYourTurn, NothingToDecide):
+        return False
 
 
 def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort | None = None,

@@ -2,7 +2,8 @@
 script and style shipped in the package: nothing is fetched from the internet).
 
 Endpoints (docs/serve.md): the page ``/``; ``/api/spec`` the variants and house rules the
-form is built from; ``/api/table`` the deck, whose turn it is and the calls they may say;
+form is built from; ``/api/table`` the deck, whose turn it is and the calls they may say,
+and in the play the contract, the tricks and the cards the seat to play may play;
 ``/api/odds`` the answer of ``euchre odds --json`` for the same options; ``/api/jobs/odds``
 the same question run in the background with progress (``GET /api/jobs/{id}``) and cancel
 (``DELETE``); ``/api/jobs`` the question running now, whoever asked it (``DELETE
@@ -123,7 +124,10 @@ def api_spec(request: Request) -> dict:
 def api_table(request: Request) -> dict:
     """The deck, the hand size, the rules in force, whose turn it is after ``auction`` and
     the calls that seat may say (parameters: variant, house rules, seat, dealer, upcard,
-    auction)."""
+    auction); once the auction is over, ``play``: the contract, the tricks, whose turn it
+    is to play and the cards that seat may play (parameters: ``dealt``, the cards as dealt,
+    or ``hand``, those held now; ``played``, ``discarded``, and in bid and ghost ``trump``,
+    the suit named)."""
     return table_state(request.query_params)
 
 
@@ -202,9 +206,11 @@ def api_cancel(job_id: str, request: Request):
 @router.get("/api/practice")
 async def api_practice(request: Request):
     """A position to practise on (parameters: the variant and its house rules, ``seat``,
-    ``seed`` and ``n``, the position's number): ``hand``, ``dealer``, ``upcard`` and
-    ``auction`` (the calls heard) of a decision the analyzer's engine dealt and bid to,
-    chosen among a few for being close to call. The same parameters give the same position."""
+    ``seed`` and ``n``, the position's number, and ``decisions``: calls, play or all):
+    ``decision`` (call, discard or card), ``hand`` (held then), ``dealer``, ``upcard``,
+    ``auction`` (the calls heard) and in the play ``played``, ``discarded`` and ``trump``, of
+    a decision the analyzer's engine dealt, bid and played to, chosen among a few for being
+    close to call. The same parameters give the same position."""
     from .practice import practice_position
 
     params = request.query_params

@@ -9,27 +9,31 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kernels import codes as KC
 from kernels import layout as L
 
-from ..compute.point import auction_turn, state_of
+from ..compute.point import NothingToDecide, NotYourTurn, PointState, auction_turn, state_of
 from ..compute.seeds import MAX_SEED
 from ..errors import TooLong, UserError
 from ..game.auction import call_choices, heard_text, parse_heard
-from ..game.decision_point import DecisionPoint
+from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played
 from ..game.notation import (
     RED_SUITS,
     SEATS,
     SUITS,
+    CardReader,
     NotationError,
     card_ids,
     format_card,
+    format_hand,
     parse_seat,
 )
 from ..game.outcomes import SHOWN_OUTCOMES
-from ..game.variants import OPTIONS, VARIANTS, Rules, make_rules
+from ..game.records import call_text
+from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 
@@ -229,7 +233,11 @@ def table_state(params: Mapping) -> dict:
     """The state of a question being built: the variant's deck (card ids and texts, in
     display order; both copies of a double-deck card), the hand size, and, when the seat,
     dealer and upcard are known, whose turn it is after the calls heard and the calls that
-    seat may say (``your_turn``: the player's own decision is reached)."""
+    seat may say (``your_turn``: the player's own decision is reached; ``phase``:
+    ``auction``). Once the auction is over (``phase``: ``play``), ``play`` is
+    :func:`play_state`'s: the contract, the cards played, whose turn it is to play and the
+    cards that seat may play (parameters ``dealt`` or ``hand``, ``played``, ``discarded``,
+    ``trump``)."""
     rules = rules_of(params)
     deck = card_ids(int(L.deck_mask(rules.deck)))
     out = {"variant": rules.variant, "rules": rules.options, "hand_size": rules.hand_size,
@@ -238,7 +246,8 @@ def table_state(params: Mapping) -> dict:
            "deck": [{"id": c, "text": format_card(c),
                      "red": c != L.JOKER and SUITS[L.natural_suit(c)] in RED_SUITS}
                     for c in deck],
-           "turn": None, "calls": [], "your_turn": False, "auction": ""}
+           "turn": None, "calls": [], "your_turn": False, "auction": "", "phase": None,
+           "play": None}
     seat_text, dealer_text = _one(params, "seat"), _one(params, "dealer")
     upcard = _one(params, "upcard")
     if not seat_text or not dealer_text or (rules.has_upcard and not upcard):
@@ -264,7 +273,184 @@ def table_state(params: Mapping) -> dict:
     state = state_of(DecisionPoint(rules, dealer, turn, 0, up, heard))
     out["decision"] = state.kind
     if state.kind == "call":
+        out["phase"] = "auction"
         out["calls"] = call_choices(rules, state.codes())
+        return out
+    out["phase"] = "play"
+    out.update(play_state(rules, DecisionPoint(rules, dealer, seat, 0, up, heard), params))
+    return out
+
+
+SUIT_WORDS = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades"), strict=True))
+
+
+def _contract(point: DecisionPoint, playing: int) -> dict:
+    """The contract the calls heard at ``point`` made, in the page's words: the maker (the
+    seat of the last call that is not a pass), its call, the trump (the call's, or in bid
+    and ghost the suit named: ``point.named``) and whether fewer seats than the game's
+    play (``playing``: someone went alone)."""
+    rules, heard = point.rules, point.heard
+    made = [(s, c) for s, c in zip(heard.seats, heard.calls, strict=True)
+            if call_text(c, rules) not in ("pass", "swap")]
+    if not made:
+        return {}
+    maker, call = made[-1]
+    trump = point.named if rules.auction == LADDER else int(KC.call_trump(call, point.upcard))
+    alone = 0 < playing < rules.players or bool(heard.alone >> maker & 1)
+    words = f"{SEATS[maker]} {call_text(call, rules)}" + (" alone" if alone else "")
+    if trump >= 0:
+        words += f", trump {SUIT_WORDS[SUITS[trump]]}"
+    return {"maker": SEATS[maker], "call": call_text(call, rules), "alone": alone,
+            "trump": SUITS[trump] if trump >= 0 else None, "text": words}
+
+
+def _cards_text(rules: Rules, mask: int) -> list[str]:
+    """The cards of ``mask`` as texts in the deck's display order (a double deck's two
+    copies of a card once)."""
+    out: list[str] = []
+    for c in card_ids(mask & int(L.deck_mask(rules.deck))):
+        text = format_card(c)
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def _player_point(before: DecisionPoint, params: Mapping) -> DecisionPoint | str:
+    """The player's decision point in the play (checked by ``questions.odds.decision_point``:
+    one line when wrong), from ``dealt`` (the cards as dealt, the page's hand: the hand held
+    now is worked out here) or ``hand`` (the cards held now, as ``/api/odds`` takes them),
+    with ``played``, ``discarded`` and, in bid and ghost, ``trump`` (the suit the winner
+    named). A sentence instead when the player's cards are not all given yet."""
+    from ..questions.odds import decision_point
+
+    rules, seat = before.rules, before.seat
+    dealt_text, hand_text = _one(params, "dealt"), _one(params, "hand")
+    played = _one(params, "played") or ""
+    discarded = _one(params, "discarded") or None
+    if dealt_text and hand_text:
+        raise UserError("give dealt (the cards as dealt) or hand (the cards held now), "
+                        "not both")
+    if not dealt_text and not hand_text:
+        return f"choose your {rules.hand_size} cards: the play needs your hand"
+    if dealt_text:
+        try:
+            dealt = CardReader(rules).cards(dealt_text)
+            away = CardReader(rules).cards(discarded) if discarded else 0
+        except NotationError as e:
+            raise UserError(str(e)) from None
+        if dealt.bit_count() != rules.hand_size:
+            return (f"choose your {rules.hand_size} cards ({dealt.bit_count()} so far): the "
+                    f"play needs your hand")
+        plays, _ = parse_played(played, rules) if played.strip() else ((), [])
+        mine = sum(1 << c for s, c in plays if s == seat)
+        took = seat == before.dealer and dealer_took_upcard(before)
+        held = (dealt | (1 << before.upcard if took else 0)) & ~away & ~mine
+        hand_text = format_hand(held)
+    trump = _one(params, "trump") if rules.auction == LADDER else None
+    point = decision_point(rules, hand_text, SEATS[seat], SEATS[before.dealer],
+                           format_card(before.upcard) if before.upcard >= 0 else None,
+                           heard_text(before.heard, rules),
+                           {"played": played or None, "discarded": discarded,
+                            "named": trump or None})
+    return replace(point, trick_sizes=())  # the tricks are the engine's, as it plays them
+
+
+def _others_cards(point: DecisionPoint, turn: int) -> tuple[PointState, int]:
+    """The state at ``turn``'s play (another seat than the player's) and the cards it may
+    play as far as the player can tell: those not seen (not held, played or put away by
+    the player, nor the upcard unless ``turn`` is the dealer who took it), less the suits
+    it showed out of (the engine's)."""
+    rules, up = point.rules, point.upcard
+    took = dealer_took_upcard(point)
+    played = sum(1 << c for _, c in point.played)
+    away = 0
+    if turn == point.dealer and took:  # its discard is unseen: any card stands for it
+        free = int(L.deck_mask(rules.deck)) & ~played & ~(1 << up)
+        away = 1 << up if not played >> up & 1 else free & -free
+    state = state_of(DecisionPoint(rules, point.dealer, turn, 0, up, point.heard,
+                                   point.played, point.named, away))
+    unseen = int(L.deck_mask(rules.deck)) & ~point.hand & ~played & ~point.discarded
+    if up >= 0 and not (turn == point.dealer and took):
+        unseen &= ~(1 << up)
+    return state, unseen & ~state.voids[turn]
+
+
+def _tricks(point: DecisionPoint, playing: int, turn: int | None) -> list[dict]:
+    """The cards played as the engine's tricks (``playing`` cards each), each with its
+    winner where it is known: the next trick's leader, or the seat to play now after a
+    trick just taken."""
+    plays = point.played
+    size = playing or len(plays) or 1
+    tricks = [plays[i:i + size] for i in range(0, len(plays), size)]
+    out = []
+    for k, trick in enumerate(tricks):
+        winner = None
+        if len(trick) == size and k + 1 < len(tricks):
+            winner = SEATS[tricks[k + 1][0][0]]
+        elif len(trick) == size and turn is not None:
+            winner = SEATS[turn]
+        out.append({"cards": [{"seat": SEATS[s], "card": format_card(c)} for s, c in trick],
+                    "winner": winner})
+    return out
+
+
+def play_state(rules: Rules, before: DecisionPoint, params: Mapping) -> dict:
+    """Once the auction is over (``before``: the player's point with the calls heard and
+    no cards): the contract, the cards played as tricks, whose turn it is to play (or the
+    player's discard as the dealer who took the upcard) and the cards that seat may play —
+    the player's legal cards from its hand, another seat's the cards it may hold (unseen,
+    less the suits it showed out of); the hand held now (``held``) and as dealt (``dealt``)
+    for the question. The engine says every rule (``compute.point.state_of``). In bid and
+    ghost the trump the winner named (``trump``) comes first."""
+    out: dict = {"play": None}
+    play = {"contract": _contract(before, 0), "tricks": [], "played": "",
+            "cards": [], "held": "", "dealt": "", "discarded": "", "note": None,
+            "need_trump": False, "over": False, "tricks_in_hand": rules.hand_size}
+    out["play"] = play
+    if rules.auction == LADDER and not _one(params, "trump"):
+        play["need_trump"] = True
+        out.update(turn=play["contract"].get("maker"), your_turn=False, decision="trump")
+        return out
+    if rules.auction == LADDER and play["contract"].get("call") == "ask":
+        play["note"] = "the play after a 6-ask is not on the page yet (use euchre odds)"
+        return out
+    point = _player_point(before, params)
+    if isinstance(point, str):
+        play["note"] = point
+        return out
+    play.update(held=format_hand(point.hand), dealt=format_hand(point.dealt_hand()),
+                discarded=format_hand(point.discarded))
+    turn: int | None = point.seat
+    try:
+        state = state_of(point)
+        cards = state.allowed
+    except NotYourTurn as e:
+        turn = e.turn
+        state, cards = _others_cards(point, turn)
+    except NothingToDecide:
+        turn, state, cards = None, None, 0
+    kind = state.kind if state is not None else None
+    playing = state.playing if state is not None else 0
+    play["contract"] = _contract(point, playing)
+    play["tricks"] = _tricks(point, playing, turn)
+    play["played"] = "; ".join(", ".join(f"{p['seat']} {p['card']}" for p in t["cards"])
+                               for t in play["tricks"])
+    mine = turn == point.seat
+    out.update(turn=None if turn is None else SEATS[turn], decision=kind,
+               your_turn=mine and kind in ("card", "discard", "defend"))
+    if turn is None:
+        play["over"] = True
+        return out
+    if kind == "defend":
+        play["note"] = ("ask whether to defend alone; the page cannot enter the play after "
+                        "it yet" if mine else f"{SEATS[turn]} decides whether to defend "
+                        f"alone: the page cannot enter that yet")
+        return out
+    if kind not in ("card", "discard"):
+        play["note"] = ("a cutthroat maker's dummy: the page cannot enter it yet (euchre odds "
+                        "--dummy takes it)")
+        return out
+    play["cards"] = _cards_text(rules, cards)
     return out
 
 

@@ -1,13 +1,18 @@
 // The page of `euchre serve`. Every rule comes from the server: the variants, house rules,
 // ways to play and strategies (/api/spec); the deck, the rules in force, whose turn it is and
-// the calls they may say (/api/table); the answers (/api/jobs/odds, /api/practice,
+// the calls they may say, and in the play the contract, the tricks, whose turn it is and the
+// cards that seat may play (/api/table); the answers (/api/jobs/odds, /api/practice,
 // /api/review). This script only draws them and remembers clicks.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: null,
                 hand: [], upcard: null, calls: [], deck: [], table: null, job: null,
-                tableRequest: 0 };
+                tableRequest: 0,
+                // the play so far: each "SEAT CARD" in order, your discard as the dealer, the
+                // trump a bid's winner named, and a hand held now read from a link (the server
+                // turns it into the hand as dealt)
+                plays: [], discard: null, trump: null, heldFromLink: null };
 
 // ---------------------------------------------------------------- small helpers
 
@@ -72,12 +77,35 @@ function rulesParams(p) {
   return p;
 }
 
-function tableParams() {
-  const p = rulesParams(new URLSearchParams());
+// the seats, the upcard and the calls heard
+function pointParams(p) {
   if (state.seat) p.set("seat", state.seat);
   if (state.dealer) p.set("dealer", state.dealer);
   if (state.upcard !== null) p.set("upcard", cardText(state.upcard));
   if (state.calls.length) p.set("auction", state.calls.join(", "));
+  return p;
+}
+
+// the table's question: the point, the hand as dealt and the cards tapped in the play
+function tableParams() {
+  const p = pointParams(rulesParams(new URLSearchParams()));
+  if (state.heldFromLink) p.set("hand", state.heldFromLink.join(" "));
+  else if (state.hand.length) p.set("dealt", state.hand.map(cardText).join(" "));
+  if (state.plays.length) p.set("played", state.plays.join(", "));
+  if (state.discard) p.set("discarded", state.discard);
+  if (state.trump) p.set("trump", state.trump);
+  return p;
+}
+
+// the question's own fields of the play (the hand held now, the tricks as the engine split
+// them), once the auction is over; the hand as dealt before
+function playParams(p) {
+  const play = state.table?.phase === "play" ? state.table.play : null;
+  p.set("hand", play && play.held ? play.held : state.hand.map(cardText).join(" "));
+  if (!play) return p;
+  if (play.played) p.set("played", play.played);
+  if (play.discarded) p.set("discarded", play.discarded);
+  if (state.trump) p.set("trump", state.trump);
   return p;
 }
 
@@ -117,8 +145,7 @@ function fieldValue(f) {
 }
 
 function questionParams() {
-  const p = tableParams();
-  p.set("hand", state.hand.map(cardText).join(" "));
+  const p = playParams(pointParams(rulesParams(new URLSearchParams())));
   for (const f of state.spec.fields) {  // every one, so that a shared link reproduces it
     const value = fieldValue(f) || (f.default === null ? "" : String(f.default));
     if (value !== "") p.set(f.name, value);
@@ -212,10 +239,10 @@ function buildSeats() {
       const line = el("div", { className: "seat-buttons" });
       const you = el("button", { type: "button", id: "you-" + seat,
                                  className: state.seat === seat ? "on" : "" }, "you");
-      you.addEventListener("click", () => { state.seat = seat; state.calls = []; redraw(); });
+      you.addEventListener("click", () => { state.seat = seat; state.calls = []; clearPlay(); redraw(); });
       const dealer = el("button", { type: "button", id: "dealer-" + seat,
                                     className: state.dealer === seat ? "on" : "" }, "dealer");
-      dealer.addEventListener("click", () => { state.dealer = seat; state.calls = []; redraw(); });
+      dealer.addEventListener("click", () => { state.dealer = seat; state.calls = []; clearPlay(); redraw(); });
       line.append(you, dealer);
       div.append(line);
     },
@@ -227,6 +254,7 @@ function buildDeck() {
   box.textContent = "";
   const size = state.table ? state.table.hand_size : 0;
   const picking = document.querySelector("input[name=pick]:checked").value;
+  const others = new Set(state.plays.filter((p) => !p.startsWith(state.seat + " ")).map((p) => p.split(" ")[1]));
   for (const card of state.deck) {
     const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black"),
                              id: "card-" + card.id, dataset: { card: card.text } },
@@ -234,7 +262,8 @@ function buildDeck() {
     const inHand = state.hand.includes(card.id);
     if (inHand) b.classList.add("in-hand");
     if (state.upcard === card.id) b.classList.add("is-upcard");
-    b.disabled = (picking === "hand" && !inHand && (state.upcard === card.id || state.hand.length >= size))
+    b.disabled = (picking === "hand" && !inHand && (state.upcard === card.id || state.hand.length >= size
+                                                     || others.has(card.text)))
               || (picking === "upcard" && inHand);
     b.addEventListener("click", () => clickCard(card.id));
     box.append(b);
@@ -249,6 +278,7 @@ function clickCard(id) {
   if (picking === "upcard") {
     state.upcard = state.upcard === id ? null : id;
     state.calls = [];
+    clearPlay();
   } else if (state.hand.includes(id)) {
     state.hand = state.hand.filter((c) => c !== id);
   } else {
@@ -265,19 +295,21 @@ function callButton(seat, call, mine) {
 }
 
 const ASK_WORDS = { call: "What should I call?", discard: "Which card should I discard?",
-                    defend: "Should I defend alone?" };
+                    defend: "Should I defend alone?", card: "Which card should I play?" };
 
 function buildCalls() {
   const box = $("calls");
   box.textContent = "";
   const t = state.table;
   $("auction-text").textContent = state.calls.length ? state.calls.join(", ") : "nothing yet";
-  $("ask-button").textContent = ASK_WORDS[t?.your_turn ? t.decision : "call"] || ASK_WORDS.call;
+  const asked = t?.your_turn ? t.decision : t?.phase === "play" ? "card" : "call";
+  $("ask-button").textContent = ASK_WORDS[asked] || ASK_WORDS.call;
   if (!t || !state.seat || !state.dealer || (t.upcard && state.upcard === null)) {
     $("turn-line").textContent = "Choose your seat, the dealer" +
       (state.spec.variants[state.variant].upcard ? " and the upcard" : "") + " first.";
     return;
   }
+  if (t.phase === "play") { $("turn-line").textContent = "The bidding is over: the play is below."; return; }
   if (t.turn === null) { $("turn-line").textContent = "The bidding is over: nothing is left for you to decide."; return; }
   if (t.your_turn) {
     const what = t.decision === "discard" ? "which card to discard" : t.decision === "defend" ? "whether to defend alone" : "what to call";
@@ -297,6 +329,11 @@ async function refresh() {
     const table = await getJSON("/api/table?" + tableParams());
     if (mine !== state.tableRequest) return;
     state.table = table;
+    if (state.heldFromLink) {  // a link's hand held now, as the server says it was dealt
+      const dealt = table.play?.dealt;
+      state.hand = placeCards(dealt ? dealt.split(" ") : state.heldFromLink, false);
+      state.heldFromLink = null;
+    }
     const before = state.deck.map((c) => c.id).join();
     state.deck = table.deck;
     if (before !== state.deck.map((c) => c.id).join()) {
@@ -308,21 +345,108 @@ async function refresh() {
     showRulesInForce();
   } catch (e) {
     if (mine !== state.tableRequest) return;
-    if (state.calls.length) {  // the last call tapped was not legal: take it back, say why
-      state.calls.pop();
-      await refresh();
-    }
+    if (takeBack()) await refresh();  // the last tap was not legal: take it back, say why
     showError(e.message);
     return;
   }
   buildSeats();
   buildDeck();
   buildCalls();
+  buildPlay();
+}
+
+// the last thing tapped, taken back: a card played, your discard, the trump named, a call
+function takeBack() {
+  if (state.heldFromLink) { state.heldFromLink = null; clearPlay(); return true; }
+  if (state.plays.length) { state.plays.pop(); return true; }
+  if (state.discard) { state.discard = null; return true; }
+  if (state.trump) { state.trump = null; return true; }
+  if (state.calls.length) { state.calls.pop(); return true; }
+  return false;
+}
+
+function clearPlay() { state.plays = []; state.discard = null; state.trump = null; }
+
+// ---------------------------------------------------------------- the play so far
+
+const SUIT_NAMES = { C: "clubs ♣", D: "diamonds ♦", H: "hearts ♥", S: "spades ♠" };
+
+function deckCard(text) {
+  return state.deck.find((c) => c.text === text) || { text, red: /[HD]$/.test(text) };
+}
+
+function playButton(text, onClick, mine) {
+  const card = deckCard(text);
+  const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black") + (mine ? " mine" : ""),
+                           dataset: { play: text } }, cardButtonText(text));
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// the tricks as the server split them, each card drawn as a card, with who took it
+function drawTricks(list, tricks) {
+  list.textContent = "";
+  tricks.forEach((trick, i) => {
+    const li = el("li", { className: "trick", dataset: { trick: String(i + 1) } });
+    trick.cards.forEach((c, j) => {
+      if (j) li.append(" · ");
+      li.append(el("b", {}, c.seat + " "), cardSpan(deckCard(c.card)));
+    });
+    if (trick.winner) li.append(el("span", { className: "winner" }, ` — ${trick.winner} takes it`));
+    list.append(li);
+  });
+}
+
+function buildPlay() {
+  const t = state.table;
+  const panel = $("play-panel");
+  panel.hidden = !(t && t.phase === "play" && t.play);
+  if (panel.hidden) return;
+  const play = t.play;
+  $("contract-line").textContent = play.contract.text ? `Contract: ${play.contract.text}.` : "";
+  const list = $("tricks");
+  drawTricks(list, play.tricks);
+  if (play.discarded) {
+    const li = el("li", { className: "trick discarded" }, "You discarded ");
+    li.append(cardSpan(deckCard(play.discarded)));
+    list.prepend(li);
+  }
+  cardsInto($("held-text"), play.held ? play.held.split(" ") : []);
+  $("held-line").hidden = !play.held;
+  const box = $("play-cards");
+  box.textContent = "";
+  $("undo-play").hidden = !(state.plays.length || state.discard || state.trump);
+  const line = $("play-turn-line");
+  if (play.note) { line.textContent = play.note[0].toUpperCase() + play.note.slice(1) + "."; return; }
+  if (play.over) { line.textContent = "The hand is over: nothing is left to decide."; return; }
+  if (play.need_trump) {
+    line.textContent = `${play.contract.maker} won the bidding: tap the trump they named.`;
+    for (const suit of state.spec.suits) {
+      const b = el("button", { type: "button", className: "call", dataset: { trump: suit } }, SUIT_NAMES[suit]);
+      b.addEventListener("click", () => { state.trump = suit; refresh(); });
+      box.append(b);
+    }
+    return;
+  }
+  const trick = play.tricks.length ? play.tricks[play.tricks.length - 1] : null;
+  const number = !trick || trick.winner ? play.tricks.length + 1 : play.tricks.length;
+  if (t.your_turn && t.decision === "discard") {
+    line.textContent = "You are the dealer and took the upcard: ask which card to discard, " +
+      "or tap the card you discarded to go on to the play:";
+    for (const c of play.cards) box.append(playButton(c, () => { state.discard = c; refresh(); }, true));
+  } else if (t.your_turn) {
+    line.textContent = `Trick ${number}: your turn (${t.turn}). ` +
+      "Ask which card to play, or tap the card you played to go on:";
+    for (const c of play.cards) box.append(playButton(c, () => { state.plays.push(`${t.turn} ${c}`); refresh(); }, true));
+  } else {
+    line.textContent = `Trick ${number}: ${t.turn} to play: tap the card they played.`;
+    for (const c of play.cards) box.append(playButton(c, () => { state.plays.push(`${t.turn} ${c}`); refresh(); }, false));
+  }
 }
 
 function redraw() { buildSeats(); refresh(); }
 
-function resetCards() { state.hand = []; state.upcard = null; state.calls = []; }
+function resetCards() { state.hand = []; state.upcard = null; state.calls = []; clearPlay(); }
 
 // ---------------------------------------------------------------- the answer
 
@@ -332,9 +456,11 @@ function clearAnswer() {
 }
 
 const COLUMNS = [["label", "call"], ["ev", "net points"], ["interval", "95% interval"], ["vs_best", "vs best"]];
+const IN_PLAY = ["card", "discard"];  // decisions whose rows also say our side's tricks
 const MEANING = { "net points": "what the call is worth to your side a hand, on average: your points minus theirs",
                   "95% interval": "the true value is in it 19 times in 20",
                   "vs best": "what the call costs against the best one, on the same deals",
+                  "our tricks": "the tricks your side takes in the whole hand, on average",
                   "we make": "your side named trump and took what it needed",
                   "we're set": "your side named trump and did not take what it needed",
                   "they make": "the other side named trump and made it",
@@ -344,7 +470,10 @@ const MEANING = { "net points": "what the call is worth to your side a hand, on 
 function optionsTable(table, result, outcomes) {
   table.textContent = "";
   const head = table.createTHead().insertRow();
-  const cols = [...COLUMNS, ...outcomes.map(([k, w]) => ["p_" + k, w])];
+  const first = IN_PLAY.includes(result.decision) ? result.decision : "call";
+  const cols = [["label", first], ...COLUMNS.slice(1),
+                ...(IN_PLAY.includes(result.decision) ? [["tricks", "our tricks"]] : []),
+                ...outcomes.map(([k, w]) => ["p_" + k, w])];
   for (const [, h] of cols) head.append(el("th", MEANING[h] ? { title: MEANING[h] } : {}, h));
   const body = table.createTBody();
   for (const row of result.options) {
@@ -354,6 +483,7 @@ function optionsTable(table, result, outcomes) {
       label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
       ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
       vs_best: row.label === result.best.label ? "best" : pts(row.vs_best),
+      tricks: row.tricks === null || row.tricks === undefined ? "" : row.tricks.toFixed(2),
     };
     for (const [key, h] of cols) {
       const td = tr.insertCell();
@@ -390,6 +520,7 @@ function showAnswer(result, params) {
   }
   if (result.inference) notes.push(`${sharePct(result.acceptance)} of the deals tried fit the calls heard`);
   if (result.interrupted) notes.push("cancelled");
+  notes.push(...(result.inferred || []));
   notes.push(...result.notes);
   $("answer-notes").textContent = notes.join("; ");
   optionsTable($("options-table"), result, shownOutcomes(result));
@@ -433,7 +564,8 @@ function drawChart(rows) {
   add("line", { x1: pad, x2: w - pad, y1: axis, y2: axis, stroke: "#888" });
   add("line", { x1: x(0), x2: x(0), y1: top, y2: axis + 4, stroke: "#888" });
   for (const [v, anchor] of [[lo, "start"], [0, "middle"], [hi, "end"]]) {
-    if (v === 0 || Math.abs(x(v) - x(0)) > 40) add("text", { x: x(v), y: axis + 16, "text-anchor": anchor, "font-size": 12 }, pts(v));
+    // zero once, in the middle; an end only when it is not crowded against zero
+    if (v === 0 ? anchor === "middle" : Math.abs(x(v) - x(0)) > 40) add("text", { x: x(v), y: axis + 16, "text-anchor": anchor, "font-size": 12 }, pts(v));
   }
   add("text", { x: w / 2, y: h - 2, "text-anchor": "middle", "font-size": 12 }, "net points a hand");
   $("chart").textContent = "";
@@ -511,7 +643,7 @@ async function checkRunning() {
   try {
     const r = await getJSON("/api/jobs");
     const run = r.running;
-    if (!run || state.job) { $("running").hidden = true; return; }
+    if (!run || state.job || practice.dealing) { $("running").hidden = true; return; }
     $("running").hidden = false;
     const done = run.total ? `, ${Math.floor(100 * run.done / run.total)}% done` : "";
     $("running-text").textContent = `The analyzer is busy with ${run.label} (${Math.floor(run.seconds)} s so far${done}).`;
@@ -526,9 +658,12 @@ async function cancelRunning() {
 // ---------------------------------------------------------------- practice
 
 const GRADES = [[0.25, "inaccuracy"], [0.75, "mistake"], [Infinity, "blunder"]];
-const practice = { position: null, result: null, picked: null, seed: null, n: 0 };
+// ``dealing``: this page's own practice question runs (the banner is for someone else's)
+const practice = { position: null, result: null, picked: null, seed: null, n: 0, dealing: false };
 
-function practiceKey() { return `practice:${$("practice-variant").value}:${$("practice-seat").value}:${practice.seed}`; }
+function practiceKey() {
+  return `practice:${$("practice-variant").value}:${$("practice-seat").value}:${$("practice-decisions").value}:${practice.seed}`;
+}
 
 function tally() {
   try { return JSON.parse(sessionStorage.getItem(practiceKey())) || { graded: {}, lost: 0 }; }
@@ -547,7 +682,8 @@ function showTally() {
 
 function practiceParams() {
   const p = new URLSearchParams({ tab: "practice", variant: $("practice-variant").value,
-                                  seat: $("practice-seat").value, seed: String(practice.seed), n: String(practice.n) });
+                                  seat: $("practice-seat").value, decisions: $("practice-decisions").value,
+                                  seed: String(practice.seed), n: String(practice.n) });
   if (p.get("variant") === state.variant) for (const [k, v] of Object.entries(state.rules)) p.set(k, v);
   return p;
 }
@@ -569,6 +705,8 @@ async function dealPractice() {
   $("practice-prompt").textContent = "Dealing…";
   practice.result = null;
   practice.picked = null;
+  practice.dealing = true;
+  $("running").hidden = true;
   const params = practiceParams();
   history.replaceState(null, "", "?" + params);
   $("practice-link").href = "?" + params;
@@ -581,11 +719,15 @@ async function dealPractice() {
     cardsInto($("practice-hand"), pos.hand.split(" "));
     $("practice-heard").textContent = pos.auction || "nothing: you speak first";
     $("practice-prompt").textContent = "Thinking about your choices…";
+    const table = await getJSON("/api/table?" + practiceTableParams(pos));
+    showPracticePlay(pos, table);
     const q = new URLSearchParams({ variant: pos.variant, ...pos.rules, seat: pos.seat, dealer: pos.dealer,
-                                    hand: pos.hand, seed: String(pos.seed),
-                                    deals: String((await getJSON("/api/table?" + new URLSearchParams({ variant: pos.variant, ...pos.rules }))).deals) });
+                                    hand: pos.hand, seed: String(pos.seed), deals: String(table.deals) });
     if (pos.upcard) q.set("upcard", pos.upcard);
     if (pos.auction) q.set("auction", pos.auction);
+    if (pos.played) q.set("played", pos.played);
+    if (pos.discarded) q.set("discarded", pos.discarded);
+    if (pos.trump && pos.decision !== "call") q.set("trump", pos.trump);
     const job = await getJSON("/api/jobs/odds?" + q, { method: "POST" });
     let s = job;
     while (s.state === "running") {
@@ -598,14 +740,43 @@ async function dealPractice() {
   } catch (e) {
     $("practice-prompt").textContent = "";
     $("practice-error").textContent = e.message;
+  } finally {
+    practice.dealing = false;
   }
 }
 
-// the choices are the calls, each at its best detail, which stays hidden until the pick
-function choiceName(row) { return `${row.option} ${row.trump}`.trim(); }
+// the table of a practice position in the play: the server's contract and tricks
+function practiceTableParams(pos) {
+  const p = new URLSearchParams({ variant: pos.variant, ...pos.rules });
+  if (pos.decision === "call") return p;
+  for (const [k, v] of [["seat", pos.seat], ["dealer", pos.dealer], ["upcard", pos.upcard], ["auction", pos.auction],
+                        ["hand", pos.hand], ["played", pos.played], ["discarded", pos.discarded], ["trump", pos.trump]]) {
+    if (v) p.set(k, v);
+  }
+  return p;
+}
+
+function showPracticePlay(pos, table) {
+  const play = table.phase === "play" ? table.play : null;
+  $("practice-contract").hidden = !play;
+  $("practice-tricks").hidden = !play || !play.tricks.length;
+  drawTricks($("practice-tricks"), play ? play.tricks : []);
+  if (!play) return;
+  $("practice-contract").textContent = `Contract: ${play.contract.text}.` +
+    (pos.discarded ? ` You discarded ${pos.discarded}.` : "");
+}
+
+// the choices are the calls, each at its best detail, which stays hidden until the pick; a
+// discard's detail is the card, the choice itself
+function choiceName(row) {
+  if (practice.position?.decision === "discard") return `${row.option} ${row.detail}`.trim();
+  return `${row.option} ${row.trump}`.trim();
+}
+
+const PROMPTS = { call: "Your call:", discard: "Your discard:", card: "Your card:" };
 
 function showChoices() {
-  $("practice-prompt").textContent = "Your call:";
+  $("practice-prompt").textContent = PROMPTS[practice.position.decision] || PROMPTS.call;
   const box = $("practice-choices");
   box.textContent = "";
   for (const row of practice.result.options) {
@@ -731,19 +902,32 @@ function fromURL() {
     if (f.kind === "bool") $(f.name).checked = p.get(f.name) === "true"; else $(f.name).value = p.get(f.name);
   }
   state.calls = (p.get("auction") || "").split(",").map((s) => s.trim()).filter(Boolean);
+  state.plays = (p.get("played") || "").split(/[,;]/).map((s) => s.trim().split(/\s+/).join(" "))
+    .filter(Boolean);
+  state.discard = p.get("discarded") || null;
+  state.trump = p.get("trump") || null;
   return p;
+}
+
+// the deck's ids of card texts, each copy once, never the upcard unless ``withUpcard``
+function placeCards(texts, withUpcard) {
+  const ids = [];
+  for (const t of texts) {
+    const id = state.deck.find((c) => c.text === t.toUpperCase() && !ids.includes(c.id)
+                                    && (withUpcard || c.id !== state.upcard))?.id;
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
 }
 
 async function placeCardsFromURL(p) {
   state.table = await getJSON("/api/table?" + rulesParams(new URLSearchParams()));
   state.deck = state.table.deck;
-  const take = (text) => state.deck.find((c) => c.text === text.toUpperCase()
-                                           && !state.hand.includes(c.id) && c.id !== state.upcard)?.id;
-  if (p.get("upcard")) state.upcard = take(p.get("upcard")) ?? null;
-  for (const t of (p.get("hand") || "").split(/\s+/).filter(Boolean)) {
-    const id = take(t);
-    if (id !== undefined) state.hand.push(id);
-  }
+  if (p.get("upcard")) state.upcard = placeCards([p.get("upcard")], true)[0] ?? null;
+  const hand = (p.get("hand") || "").split(/\s+/).filter(Boolean);
+  // in the play a link's hand is the one held now: the server says what was dealt
+  if (state.plays.length || state.discard) state.heldFromLink = hand;
+  else state.hand = placeCards(hand, false);
 }
 
 function fillSelect(box, items) {
@@ -764,7 +948,11 @@ async function start() {
   });
   document.querySelectorAll("input[name=pick]").forEach((r) => r.addEventListener("change", buildDeck));
   $("clear-cards").addEventListener("click", () => { resetCards(); redraw(); });
-  $("undo-call").addEventListener("click", () => { state.calls.pop(); refresh(); });
+  $("undo-call").addEventListener("click", () => { state.calls.pop(); clearPlay(); refresh(); });
+  $("undo-play").addEventListener("click", () => {
+    if (state.plays.length) state.plays.pop(); else if (state.discard) state.discard = null; else state.trump = null;
+    refresh();
+  });
   $("ask-button").addEventListener("click", ask);
   $("cancel-button").addEventListener("click", cancel);
   $("running-cancel").addEventListener("click", cancelRunning);
@@ -777,6 +965,8 @@ async function start() {
   $("practice-variant").value = p.get("tab") === "practice" && p.has("variant") ? state.variant : "knock";
   fillPracticeSeats();
   if (p.get("tab") === "practice" && p.has("seat")) $("practice-seat").value = p.get("seat");
+  // a link without the kind of decisions is one made before the play joined practice: calls
+  if (p.get("tab") === "practice") $("practice-decisions").value = p.get("decisions") || "calls";
   $("practice-variant").addEventListener("change", fillPracticeSeats);
   $("practice-start").addEventListener("click", () => {
     practice.seed = Math.floor(Math.random() * 1e9); practice.n = 0; showTally(); dealPractice();
