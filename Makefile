@@ -44,6 +44,7 @@ strategies: $(STAMP)
 	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]; \
 	from analyzer.strategy.fitted import SHIPPED_MODELS, ship_model; \
 	[print(ship_model(make_rules(v, **o))) for v, o in SHIPPED_MODELS]"
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests

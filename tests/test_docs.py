@@ -511,6 +511,32 @@ def _review_piped(printed):
     assert [int(r[3]) for r in rows] == [t for t in range(1, 6) for _ in range(4)], rows
 
 
+@checks("euchre equity --variant cutthroat")
+def _equity_cutthroat(printed):
+    """equity.md: the three-player table is a slice per seat dealing next, chances in %."""
+    out = printed[-1][0]
+    for who in ("I deal next", "the player on my left deals next",
+                "the player on my right deals next"):
+        assert who in out, out
+    rows = [line.split() for line in out.splitlines() if re.match(r"\d\s+\d", line)]
+    assert len(rows) == 30 and all(0 <= float(v) <= 100 for r in rows for v in r[1:])
+
+
+@checks("euchre equity --variant bid --stick-the-dealer -o bid-equity.csv")
+def _equity_bid_file(printed):
+    """equity.md: -o writes every state, seen from each side: us, them, dealer, p_win."""
+    t = pd.read_csv("bid-equity.csv")
+    assert list(t.columns) == ["us", "them", "dealer", "p_win"] and len(t) > 1000
+    assert t["p_win"].between(0, 1).all() and set(t["dealer"]) == {"us", "them"}
+    assert t["us"].min() < 0  # bid scores fall below zero
+
+
+@checks("euchre equity --variant knock --win-by-two --plot knock-equity.png")
+def _equity_plot(printed):
+    """equity.md: --plot draws the heat map."""
+    assert Path("knock-equity.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 @checks("euchre review club-night.jsonl -o decisions.csv")
 def _review_file(printed):
     """evaluate-and-review.md: a file of records gives a summary, decisions by type (how
