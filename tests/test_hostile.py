@@ -86,7 +86,7 @@ def odds_args(draw):
     if not bid:
         base += ["--upcard", "9H", "--seat", "E", "--dealer", "N"]
     what = draw(st.sampled_from(["hand", "option", "value", "flag", "auction", "upcard",
-                                 "given"]))
+                                 "given", "score"]))
     if what == "hand":
         return ["odds", *_mutate_hand(hand, draw), *base[1 + len(hand):]]
     if what == "option":
@@ -101,6 +101,10 @@ def odds_args(draw):
         return base + ["--" + draw(junk)]
     if what == "auction":
         return base + ["--auction", draw(st.sampled_from(["N ", "E ", "W 4, "])) + draw(junk)]
+    if what == "score":  # above the target, negative in knock, malformed, too many scores
+        bad = ["10-6", "99-0", "33-40", "-2-5", "9-6-7", "9:6:7:1", "nine-six", "9-", "-"] if \
+            not bid else ["32-20", "40-39", "9-6-7", "x-1", "9", "- -"]
+        return base + ["--score", draw(st.sampled_from(bad) | junk)]
     if what == "upcard":
         return [*base, "--upcard", draw(st.sampled_from(hand) | junk)] if not bid else \
             [*base, "--upcard", "9H"]

@@ -333,7 +333,7 @@ def test_the_verdict_keys_are_always_there():
     no runner-up), so a script can read ``best["call"]`` and ``best["margin"]``."""
     keys = {"call", "trump", "detail", "ev", "runner_up", "runner_up_trump", "runner_up_detail",
             "margin", "margin_low", "margin_high", "too_close", "best", "label",
-            "runner_up_label", "same", "sentence"}
+            "runner_up_label", "same", "sentence", "win"}  # win: with a score
     r = odds("JH JD AH KH QH 9S", "bid", trump="H", bid="5", deals=200, others="points")
     assert set(r.best) == keys and r.best["runner_up"] is not None
 

@@ -241,6 +241,10 @@ def test_practice_deals_the_play_as_well():
     ({**KNOCK, "joker": "maybe"}, "true or false"),
     ({**KNOCK, "auction": "E fly"}, "auction"),
     ({k: v for k, v in KNOCK.items() if k != "hand"}, "hand is required"),
+    ({**KNOCK, "score": "10-6"}, "the game is over"),  # issue 43: the score
+    ({**KNOCK, "score": "-1-3"}, "cannot be negative"),
+    ({**KNOCK, "score": "9-6-7"}, "keeps 2 scores"),
+    ({**KNOCK, "score": "lots"}, "US-THEM"),
     # the play so far (issue 42): W holds AS KS TD QD after N picked up QS
     ({**MID_PLAY, "played": "E 9C, S 9C"}, "played once"),  # a card played twice
     ({**MID_PLAY, "played": "E AS"}, "played once"),  # in the hand and played

@@ -210,6 +210,28 @@ def test_the_knock_dealer_after_three_passes_by_clicking(page, capsys):
     page.clean()
 
 
+def test_a_question_at_a_score_answers_in_games_won(page, capsys):
+    """Issue 43: the two score boxes (us, them) turn the answer into games won, as the CLI's
+    --score does, and the share link keeps the score."""
+    page.question("knock", "E", "N", "9S", "JS TS AH AD KC", "")
+    wait_for(lambda: "Your turn" in page.text("turn-line"))
+    for i, value in enumerate(("9", "9")):
+        box = page.find(f"#score-{i}")
+        box.clear()
+        box.send_keys(value)
+    page.more_options(deals="1500", seed="5")
+    verdict = page.ask()
+    cli = cli_json(capsys, ["odds", "JS", "TS", "AH", "AD", "KC", "--variant", "knock",
+                            "--upcard", "9S", "--seat", "E", "--dealer", "N", "--score", "9-9",
+                            "--deals", "1500", "--seed", "5", "--json"])
+    assert verdict == cli["best"]["sentence"] and "to win the game" in verdict
+    assert page.chrome.find_elements("css selector", '#options-table td[data-label="win game %"]')
+    page.clean()
+    page.share_asks_it_again(verdict)
+    assert [page.find(f"#score-{i}").get_attribute("value") for i in (0, 1)] == ["9", "9"]
+    page.clean()
+
+
 def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
     """Your own round-1 pass could not be entered (no call buttons at your turn)."""
     page.question("knock", "E", "N", "QS", "JH AH KH 9S TD", "E pass, S pass, W pass, N pass")

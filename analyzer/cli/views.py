@@ -54,8 +54,9 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     up = f", upcard {r.upcard}" if r.upcard else ""
     heard = f"heard: {r.auction}" if r.auction else "first to speak"
     played = f"; played: {r.played}" if r.played else ""
+    score = f"; score {r.score}" if r.score else ""
     console.print(f"[bold]{rules.variant}[/bold]: {r.seat} holds {r.hand} (dealer {r.dealer}"
-                  f"{up}); {heard}{played}")
+                  f"{up}{score}); {heard}{played}")
     how = "every layout" if r.exact else f"{r.deals:,} deals" + \
         (f" ({r.stopped})" if r.stopped else "")
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
@@ -146,9 +147,10 @@ def _options_table(r: OddsResult, details: bool) -> Table:
     rows = options.to_dict(orient="records")
     names = [_call_name(row) for row in rows]
     in_play = r.decision != "call"  # a discard, a keep, a card: the tricks it brings matter
+    scored = "p_win" in options  # with a score: the chance of winning the game decides
     # two-line headers: seven columns of figures and the calls fit 80 columns
-    cols = [CHOICE_WORDS[r.decision][0], "net\npoints", "vs\nbest",
-            *(["our\ntricks"] if in_play else []),
+    cols = [CHOICE_WORDS[r.decision][0], *(["win\ngame %"] if scored else []), "net\npoints",
+            "vs\nbest", *(["our\ntricks"] if in_play else []),
             *(f"{SHOWN_OUTCOMES[k].replace(' ', chr(10), 1)} %" for k in kinds)]
     t = Table(*cols, box=None,
               title=f"Every {CHOICE_WORDS[r.decision][1]}, played out on the same deals (we = "
@@ -158,9 +160,12 @@ def _options_table(r: OddsResult, details: bool) -> Table:
         ev = f"{row['ev']:+.2f}" if r.exact else \
             f"{row['ev']:+.2f}±{(row['ev_high'] - row['ev_low']) / 2:.2f}"
         vs = "best" if row["vs_best"] == 0 and row["vs_best_low"] == 0 else \
-            f"{row['vs_best']:+.2f}" + ("*" if _dropped(row) else "")
+            (f"{100 * row['vs_best']:+.1f}" if scored else f"{row['vs_best']:+.2f}") + \
+            ("*" if _dropped(row) else "")
         tricks = [f"{row['tricks']:.2f}"] if in_play else []
-        t.add_row(name, ev, vs, *tricks,
+        win = [_pct(row["p_win"], row["p_win_low"], row["p_win_high"], r.exact,
+                    compact=True)] if scored else []
+        t.add_row(name, *win, ev, vs, *tricks,
                   *[_pct(row[f"p_{k}"], row[f"p_{k}_low"], row[f"p_{k}_high"], r.exact,
                          compact=True) for k in kinds])
     return t
@@ -177,12 +182,16 @@ def _print_verdict(console: Console, r: OddsResult) -> None:
     if not b:
         return
     what = option_label(b["call"], b.get("trump") or "", b.get("detail") or "")
-    line = f"Best: {what}: {b['ev']:+.2f} net points a hand"
+    scored = b.get("win") is not None  # with a score: in games won, points of percentage
+    line = f"Best: {what}: " + (f"{b['win']:.1%} to win the game ({b['ev']:+.2f} net points "
+                                f"a hand)" if scored else f"{b['ev']:+.2f} net points a hand")
     if b.get("runner_up") is not None:
         other = option_label(b["runner_up"], b.get("runner_up_trump") or "",
                              b.get("runner_up_detail") or "")
-        margin = f"{b['margin']:+.2f}" + ("" if r.exact else
-                                          f" [{b['margin_low']:+.2f}, {b['margin_high']:+.2f}]")
+        k, f = (100, ".1f") if scored else (1, ".2f")
+        margin = f"{k * b['margin']:+{f}}" + ("" if r.exact else f" [{k * b['margin_low']:+{f}}"
+                                               f", {k * b['margin_high']:+{f}}]") + \
+            (" points of percentage" if scored else "")
         line += f", {margin} against {other}"
         if b.get("same"):
             line += ": the same on every deal"
@@ -272,14 +281,20 @@ def print_review(console: Console, result) -> None:
     d = result.decisions
     calls = d[d["kind"] == "call"]
     if len(calls):
-        table = Table("#", "seat", "call", "net points", "best call", "its points", "cost",
-                      title="Calls, each priced where it was made (expected net points for "
-                            "the caller over deals that fit the calls heard)", box=None)
+        scored = bool(result.record.score)  # the calls are then priced in games won
+        value = "win %" if scored else "net points"
+        table = Table("#", "seat", "call", value, "best call", f"its {value}", "cost",
+                      title="Calls, each priced where it was made (" + (
+                          "the caller's chance of winning the game at the score "
+                          f"{'-'.join(map(str, result.record.score))}" if scored else
+                          "expected net points for the caller") +
+                      " over deals that fit the calls heard)", box=None)
+        k, f = (100, ".1f") if scored else (1, "+.2f")
         for row in calls.itertuples(index=False):
-            cost = f"{row.cost_points:.2f} *" if row.cost_points > 0 else \
+            cost = f"{k * row.cost_points:.2f} *" if row.cost_points > 0 else \
                 "within noise" if row.best else "-"
-            table.add_row(str(row.step), row.seat, row.choice, f"{row.value_after:+.2f}",
-                          row.best or "(this one)", f"{row.value_before:+.2f}", cost)
+            table.add_row(str(row.step), row.seat, row.choice, f"{k * row.value_after:{f}}",
+                          row.best or "(this one)", f"{k * row.value_before:{f}}", cost)
         console.print(whole_numbers(table))
     play = d[d["kind"] != "call"].drop(columns="note" if d[d["kind"] != "call"]["note"].eq("")
                                        .all() else [])

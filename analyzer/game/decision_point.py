@@ -40,6 +40,7 @@ class DecisionPoint:
     discarded: int = 0
     trick_sizes: tuple = ()  # the cards of each trick of ``played`` as written (checked later)
     dummy: int = 0  # a cutthroat maker who took it: the dummy's cards (natural mask)
+    score: tuple = ()  # the game's score before the hand, per unit (``game.score``); () none
 
     def describe(self) -> str:
         """The point in words: seat, dealer, upcard, the calls heard and the cards played."""

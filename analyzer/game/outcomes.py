@@ -48,3 +48,33 @@ def outcome_arrays(rules: Rules, seat: int, results: np.ndarray) -> dict:
             "they_make": theirs & made, "they_euchred": theirs & ~made,
             "redeal": status == K.ST_ALL_PASSED, "failed": status < 0,
             "received": results[..., X.AUX].astype(np.int64) & 63}
+
+
+def unit_points(rules: Rules, results: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per result (``results`` [..., X.LEN]) the points each unit scores (ints ``[...,
+    units]``: the teams N-S, E-W, or the players N, E, S; a redeal or a failed deal scores
+    nothing), twice: where each defender scores its own tricks (ghost) the double-dummy
+    result does not say how the defenders' tricks split, so the two arrays are the two
+    halves each way round (a defender gets the larger half in one, the smaller in the
+    other); elsewhere the two are the same array."""
+    units = 2 if rules.partnership else rules.players
+    status = results[..., X.STATUS].astype(np.int64)
+    played = status == K.ST_PLAYED
+    declarer = np.where(played, results[..., X.DECLARER], 0).astype(np.int64)
+    contract = np.where(played, results[..., X.CONTRACT], 0).astype(np.int64)
+    tricks = np.where(played, results[..., X.TRICKS], 0).astype(np.int64)
+    table = rules.points_table
+    decl, defend = table[contract, tricks, 0], table[contract, tricks, 1]
+    unit = np.arange(units)
+    declaring = (declarer % units)[..., None] == unit
+    base = np.where(declaring, decl[..., None], defend[..., None])
+    if not rules.defenders_score_own_tricks:
+        out = np.where(played[..., None], base, 0)
+        return out, out
+    rest = rules.hand_size - tricks
+    # the defenders in seat order after the declarer get the larger half, then the other
+    first = ((declarer + 1) % units)[..., None] == unit
+    halves = [np.where(first, big[..., None], small[..., None])
+              for big, small in ((rest - rest // 2, rest // 2), (rest // 2, rest - rest // 2))]
+    return tuple(np.where(played[..., None], base + np.where(declaring, 0, h), 0)
+                 for h in halves)

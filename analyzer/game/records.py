@@ -33,6 +33,7 @@ from .notation import (
     parse_seat,
     parse_suit,
 )
+from .score import UNIT_NAMES, record_score
 from .variants import DUMMY, GHOST, LADDER, W_LABELS, Rules, RulesError, rules_from_dict
 
 ORDER_WORDS = {"order", "order up", "order it", "help", "accept", "pick up", "pickup", "assist"}
@@ -48,12 +49,14 @@ AFTER_AUCTION = ("trump", "declarer", "ask", "discard", "alone", "dummy_discard"
 @dataclass
 class Record:
     """A hand as the engine sees it: ``rules``, natural card masks ``hm`` and slots ``rec``;
-    ``given`` names the fields a loaded record had."""
+    ``given`` names the fields a loaded record had; ``score`` the game's score before the
+    hand, when the record gives it."""
 
     rules: Rules
     hm: np.ndarray
     rec: np.ndarray
     given: frozenset = frozenset()
+    score: tuple = ()  # the game's score before the hand, per unit (``game.score``); () none
 
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
@@ -172,7 +175,7 @@ def _seat_field(value, name: str) -> int:
 
 KNOWN_FIELDS = {"variant", "options", "dealer", "hands", "kitty", "upcard", "redeal",
                 "joker_discard", "auction", "trump", "declarer", "ask", "discard", "alone",
-                "dummy_discard", "tricks", "result", "comment", *W_LABELS.values()}
+                "dummy_discard", "tricks", "result", "comment", "score", *W_LABELS.values()}
 
 
 def load_record(data: dict) -> Record:
@@ -195,7 +198,11 @@ def load_record(data: dict) -> Record:
     _upcard_and_kitty(data, rules, reader, hm, rec)
     _before_play(data, rules, hm, rec)
     _parse_tricks(data.get("tricks", []), rules, rec)
-    return Record(rules, hm, rec, frozenset(data))
+    try:
+        score = record_score(data["score"], rules) if "score" in data else ()
+    except UserError as e:
+        raise RecordError(str(e)) from None
+    return Record(rules, hm, rec, frozenset(data), score)
 
 
 def _record_rules(data) -> Rules:
@@ -521,6 +528,8 @@ def to_json(record: Record) -> dict:
                                                                   R.PLAYS + 4 * t + 4] if c >= 0)
                          for t in range(rules.hand_size)]
     out["result"] = result_of(record)
+    if record.score:
+        out["score"] = dict(zip(UNIT_NAMES[len(record.score)], record.score, strict=True))
     return out
 
 

@@ -29,11 +29,13 @@ from ..compute.query import DealQuery, no_constraints
 from ..errors import UserError
 from ..game.decision_point import DecisionPoint, dealer_took_upcard
 from ..game.notation import SEATS, format_card
-from ..game.outcomes import PROBABILITIES, outcome_arrays
+from ..game.outcomes import PROBABILITIES, outcome_arrays, unit_points
+from ..game.score import unit_of
 from ..game.seating import seating
 from ..game.variants import LADDER
 from ..stats import Z95, mean_interval, wilson
 from ..strategy.defaults import TREMBLE
+from .equity import equity_table
 from .options import option_label, options_array, point_options
 
 
@@ -216,6 +218,9 @@ def chunk_counts(d: Decision, chunk) -> dict:
                   accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
                   trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
+    if d.point.score:
+        win = game_chances(d, chunk.results[ok])
+        counts.update(win=win.sum(axis=0), win_products=np.einsum("di,dj->ij", win, win))
     aux = o["received"]
     counts["received"] = np.stack([np.bincount(aux[:, i], minlength=64)
                                    for i in range(net.shape[1])]) if net.shape[1] else \
@@ -227,6 +232,34 @@ def chunk_counts(d: Decision, chunk) -> dict:
     return counts
 
 
+# a deal's chance of winning the game is kept to this grain, so its sums (and their squares'
+# sums) are exact in any order: the same numbers whatever the threads or the pieces
+WIN_GRAIN = 2.0 ** -16
+
+
+def game_chances(d: Decision, results: np.ndarray) -> np.ndarray:
+    """Per result (``results[deals, options, X.LEN]``) the player's chance of winning the
+    game after the hand, from the point's score (``d.point.score``) by the match-equity
+    table (``analyzer.questions.equity``); in ghost the mean of the two ways the defenders'
+    tricks may split. Floats ``[deals, options]`` on a grain of ``WIN_GRAIN``."""
+    point, rules = d.point, d.point.rules
+    table = equity_table(rules)
+    me = unit_of(rules, point.seat)
+    one, other = unit_points(rules, results)
+    win = table.after_hand(point.score, point.dealer, one)[..., me]
+    if other is not one:
+        win = (win + table.after_hand(point.score, point.dealer, other)[..., me]) / 2
+    return np.round(win / WIN_GRAIN) * WIN_GRAIN
+
+
+def value_counts(counts: dict) -> tuple[np.ndarray, np.ndarray]:
+    """What the options are compared by: per option the sums and their products' sums of
+    the chance of winning the game when the question has a score, else of net points."""
+    if "win" in counts:
+        return counts["win"], counts["win_products"]
+    return counts["net"], counts["products"]
+
+
 # chunk_counts' rows per option
 PER_OPTION = PROBABILITIES + ("failed", "net", "tricks", "received")
 
@@ -234,9 +267,11 @@ PER_OPTION = PROBABILITIES + ("failed", "net", "tricks", "received")
 def restrict_counts(counts: dict, kept: list[int]) -> None:
     """Make ``counts`` (:func:`chunk_counts`' sums) those of the options ``kept`` only, in
     that order, in place: what the same deals give when only they are played."""
-    for key in PER_OPTION:
+    for key in PER_OPTION + (("win",) if "win" in counts else ()):
         counts[key] = counts[key][kept]
-    counts["products"] = counts["products"][np.ix_(kept, kept)]
+    for key in ("products", "win_products"):
+        if key in counts:
+            counts[key] = counts[key][np.ix_(kept, kept)]
 
 
 # ---------------------------------------------------------------------------- summary
@@ -252,11 +287,12 @@ def _prob(name: str, k, total, exact: bool) -> dict:
 
 def paired(counts: dict, a: int, b: int, exact: bool = False, z: float = Z95
            ) -> tuple[float, float, float]:
-    """``(mean, low, high)`` of option ``a``'s net points minus option ``b``'s, paired on the
-    same deals, the interval ``z`` standard errors each side (95% by default; it collapses in
+    """``(mean, low, high)`` of option ``a``'s value minus option ``b``'s (net points, or
+    with a score the chance of winning the game: :func:`value_counts`), paired on the same
+    deals, the interval ``z`` standard errors each side (95% by default; it collapses in
     exact mode)."""
     deals = counts["accepted"]
-    s, p = counts["net"], counts["products"]
+    s, p = value_counts(counts)
     total = s[a] - s[b]
     sq = p[a, a] - 2 * p[a, b] + p[b, b]
     mean, lo, hi = mean_interval(total, sq, deals, z)
@@ -272,9 +308,10 @@ def best_per_call(d: Decision, counts: dict) -> list[int]:
     if len({(o.name, o.trump_text) for o in d.options}) == 1:
         return list(range(len(d.options)))
     best: dict = {}
+    value = value_counts(counts)[0]
     for i, opt in enumerate(d.options):
         key = (opt.name, opt.trump_text)
-        if key not in best or counts["net"][i] > counts["net"][best[key]]:
+        if key not in best or value[i] > value[best[key]]:
             best[key] = i
     return sorted(best.values())
 
@@ -285,7 +322,7 @@ def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
     card given): its value with interval, its difference from the best (paired), and the
     probability of each outcome, ours or theirs."""
     deals = float(counts["accepted"])
-    best = int(np.argmax(counts["net"])) if len(d.options) else 0
+    best = int(np.argmax(value_counts(counts)[0])) if len(d.options) else 0
     shown = range(len(d.options)) if details else best_per_call(d, counts)
     rows = []
     for i in shown:
@@ -295,6 +332,10 @@ def option_table(d: Decision, counts: dict, exact: bool, details: bool = False
                "label": option_label(opt.name, opt.trump_text, opt.detail), "ev": ev,
                "ev_low": ev if exact else lo, "ev_high": ev if exact else hi,
                "tricks": float(counts["tricks"][i] / deals) if deals else math.nan}
+        if "win" in counts:  # with a score: the chance of winning the game after the hand
+            win, lo, hi = mean_interval(counts["win"][i], counts["win_products"][i, i], deals)
+            row.update(p_win=win, p_win_low=win if exact else max(lo, 0.0),
+                       p_win_high=win if exact else min(hi, 1.0))
         diff = paired(counts, i, best, exact)
         row.update(vs_best=diff[0], vs_best_low=diff[1], vs_best_high=diff[2])
         for name in PROBABILITIES:
@@ -316,11 +357,14 @@ def verdict(d: Decision, counts: dict, exact: bool) -> dict:
     if not d.options:
         return {}
     calls = best_per_call(d, counts)
-    order = sorted(calls, key=lambda i: -counts["net"][i])
+    value = value_counts(counts)[0]
+    order = sorted(calls, key=lambda i: -value[i])
     best = order[0]
+    deals = max(1, counts["accepted"])
     out = {"call": d.options[best].name, "trump": d.options[best].trump_text,
            "detail": d.options[best].detail,
-           "ev": float(counts["net"][best] / max(1, counts["accepted"])),
+           "ev": float(counts["net"][best] / deals),
+           "win": float(value[best] / deals) if "win" in counts else None,
            "runner_up": None, "runner_up_trump": None, "runner_up_detail": None,
            "margin": None, "margin_low": None, "margin_high": None, "too_close": None,
            "same": None}
@@ -341,10 +385,10 @@ def verdict(d: Decision, counts: dict, exact: bool) -> dict:
 
 
 def same_on_every_deal(counts: dict, a: int, b: int) -> bool:
-    """Whether options ``a`` and ``b`` scored the same net points on every deal (their paired
-    differences are all 0: the sum of their squares is)."""
-    p = counts["products"]
-    return bool(counts["net"][a] == counts["net"][b] and p[a, a] - 2 * p[a, b] + p[b, b] == 0)
+    """Whether options ``a`` and ``b`` came to the same value (:func:`value_counts`) on every
+    deal (their paired differences are all 0: the sum of their squares is)."""
+    s, p = value_counts(counts)
+    return bool(s[a] == s[b] and p[a, a] - 2 * p[a, b] + p[b, b] == 0)
 
 
 def verdict_sentence(v: dict, exact: bool = False) -> str:
@@ -357,6 +401,10 @@ def verdict_sentence(v: dict, exact: bool = False) -> str:
     if v["same"]:
         return f"{best} or {other}: the same on every deal."
     margin = v["margin"]
+    if v.get("win") is not None:  # with a score: in games won
+        sure = "too close to call" if v["too_close"] and not exact else "sure"
+        return (f"{best}: {v['win']:.1%} to win the game, {100 * margin:+.1f} points of "
+                f"percentage against {other}" + ("" if exact else f"; {sure}") + ".")
     size = f"{margin:.2f}" if abs(margin) < 0.1 else f"{margin:.1f}"
     if exact:
         return f"{best}: exactly {size} points a hand more than {other} (every layout)."

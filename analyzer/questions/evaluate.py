@@ -1,7 +1,8 @@
 """Pricing a file of hands (``euchre evaluate``): every hand gets the odds engine's answer.
 
 Input is CSV (a header with a ``hand`` column and optional ``seat``, ``dealer``, ``upcard``,
-``trump``, ``auction``), JSON lines (one object per line with the same keys; ``hand`` a string
+``trump``, ``auction``, ``score``: then the hand is priced in games won at that score, the
+``p_win`` column), JSON lines (one object per line with the same keys; ``hand`` a string
 or a list) or plain text (one hand per line, optionally followed by ``key=value`` fields, a
 value with spaces in double quotes, ``auction="E pass, S pass"``; ``#`` starts a comment).
 Each hand is priced at its decision point: the calls in ``auction`` heard (none: the hand's
@@ -43,12 +44,13 @@ from .options import option_label
 from .play_model import PlayModel
 
 MAX_LINE = 10_000  # characters: a row of hands is far shorter; longer is not one
-FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction")
-OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "best_option",
-               "best_trump", "best_detail", "ev", "ev_low", "ev_high", "p_we_make",
+FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction", "score")
+OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "score",
+               "best_option", "best_trump", "best_detail", "ev", "ev_low", "ev_high", "p_win",
+               "p_we_make",
                "p_we_make_low", "p_we_make_high", "p_they_make", "runner_up", "margin",
                "margin_low", "margin_high", "too_close", "deals", "acceptance", "options"]
-FLOAT_COLUMNS = ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
+FLOAT_COLUMNS = ("ev", "ev_low", "ev_high", "p_win", "p_we_make", "p_we_make_low", "p_we_make_high",
                  "p_they_make", "margin", "margin_low", "margin_high", "acceptance")
 _FIELD = re.compile(r'(\w+)=(?:"([^"]*)"|([^\s,]*))')
 DEFAULT_DEALS = 2_000
@@ -234,16 +236,18 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
         raise UserError(f"{rules.variant} hands need an upcard")
     result = odds(f["hand"], rules=rules, trump=f.get("trump"), seat=f.get("seat", "N"),
                   dealer=f.get("dealer"), upcard=f.get("upcard"), auction=f.get("auction"),
-                  method=method, others=others, deals=deals, seed=seed, worlds=worlds,
+                  score=f.get("score") or None, method=method, others=others, deals=deals,
+                  seed=seed, worlds=worlds,
                   all_details=True)  # the row lists every option's value
     if result.interrupted:
         raise KeyboardInterrupt
     table = result.options
     v = result.best
-    best = table.loc[table["ev"].idxmax()]
+    best = table[table["label"] == v["label"]].iloc[0]  # by games won when there is a score
     out = {"line": row.line, "hand": result.hand, "seat": result.seat,
            "dealer": result.dealer or "", "upcard": result.upcard or "",
            "trump": f.get("trump", "").upper(), "auction": result.auction,
+           "score": result.score,
            "best_option": v["call"], "best_trump": v["trump"], "best_detail": v["detail"],
            "runner_up": option_label(v["runner_up"] or "", v["runner_up_trump"] or "",
                                    v["runner_up_detail"] or ""),
@@ -254,6 +258,7 @@ def evaluate_row(rules: Rules, row: Row, *, deals: int, method: str, seed: int,
     for col in ("ev", "ev_low", "ev_high", "p_we_make", "p_we_make_low", "p_we_make_high",
                 "p_they_make"):
         out[col] = float(best[col])
+    out["p_win"] = float(best["p_win"]) if "p_win" in best else math.nan
     for col in ("margin", "margin_low", "margin_high"):
         out[col] = math.nan if v[col] is None else round(float(v[col]), 4)
     out["acceptance"] = float(result.acceptance)
@@ -445,7 +450,8 @@ def _identity(rules: Rules, f: dict) -> tuple:
         return (reader.cards(f.get("hand", "")),
                 reader.card(f["upcard"]) if f.get("upcard") else -1, seat, dealer.upper(),
                 f.get("trump", "").upper(),
-                heard_text(parse_heard(f.get("auction", ""), rules), rules))
+                heard_text(parse_heard(f.get("auction", ""), rules), rules),
+                f.get("score", "").strip())
     except (NotationError, UserError, ValueError):
         return ("unreadable", f.get("hand"))
 

@@ -33,6 +33,7 @@ from ..game import notation
 from ..game.auction import heard_text, parse_heard
 from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
 from ..game.records import call_text
+from ..game.score import parse_score, score_text
 from ..game.variants import DUMMY, LADDER, Rules, make_rules
 from ..stats import percent_text
 from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
@@ -49,6 +50,7 @@ from .decide import (
     played_as,
     prepare,
     trick_table,
+    value_counts,
     verdict,
 )
 from .given import parse_given
@@ -96,6 +98,7 @@ class OddsResult:
     played: str = ""  # the cards played so far (the point's)
     inferred: list = field(default_factory=list)  # what the cards played say of the others
     stopped: str = ""  # a default run: why it stopped where it did
+    score: str = ""  # the game's score as the question gave it ("": none)
 
     @property
     def acceptance(self) -> float:
@@ -129,7 +132,7 @@ class OddsResult:
                 "tricks": records(self.tricks),
                 "best": self.best, "heuristic_play": self.heuristic_play,
                 "decision": self.decision, "played": self.played, "inferred": self.inferred,
-                "stopped": self.stopped,
+                "stopped": self.stopped, "score": self.score or None,
                 "notes": self.notes}
 
 
@@ -140,10 +143,11 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
     wrong); the dealer defaults to the seat on the player's right. ``hand`` is what the seat
     holds now; ``play`` the play so far, as text: ``played`` the cards played (``"E JC, S
     9C; ..."``), ``discarded`` the seat's own cards put away, ``named`` the trump a bid's
-    winner named, ``dummy`` the cutthroat dummy the seat took."""
+    winner named, ``dummy`` the cutthroat dummy the seat took; and ``score`` the game's score
+    (``"9-6"``, see ``analyzer.game.score.parse_score``)."""
     play = play or {}
-    played, discarded, named, dummy = (play.get(k) for k in ("played", "discarded", "named",
-                                                              "dummy"))
+    played, discarded, named, dummy, score = (
+        play.get(k) for k in ("played", "discarded", "named", "dummy", "score"))
     reader = notation.CardReader(rules)
     try:
         mask = hand if isinstance(hand, int) else reader.cards(hand)
@@ -166,7 +170,8 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
     point = DecisionPoint(rules, d, s, mask, -1 if up is None else up,
                           parse_heard(auction or "", rules), plays,
                           -1 if named is None else notation.parse_suit(named), away,
-                          tuple(sizes), seen_dummy)
+                          tuple(sizes), seen_dummy,
+                          () if score is None else parse_score(score, rules, s))
     if seen_dummy and (rules.seat_w != DUMMY or seen_dummy.bit_count() != rules.hand_size):
         raise UserError(f"--dummy is the {rules.hand_size} cards of a cutthroat dummy")
     _check_cards(point, sizes)
@@ -243,7 +248,7 @@ odds.__signature__ = inspect.Signature(
 def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`), with a progress bar when
     ``progress``, ``chunk`` deals at a time."""
-    play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy}
+    play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
     in_play = point.in_play or (q.rules.auction == LADDER and _bidding_over(point))
     if in_play and q.rules.auction == LADDER:  # the trump the winner named is the question's
@@ -337,7 +342,7 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
               (other["call"], other["trump"], other["detail"])]
     if not ours or not theirs:
         return
-    ours_i = max(ours, key=lambda i: counts["net"][i])
+    ours_i = max(ours, key=lambda i: value_counts(counts)[0][i])
     diff, lo, hi = paired(counts, theirs[0], ours_i)
     if diff <= 0:
         return  # a tie under heuristic play (two equal cards): double dummy's best is as good
@@ -430,6 +435,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
         uninformed=int(counts.get("uninformed", 0)), decision=d.opened.state.kind,
         played=played_text(p.played), inferred=inferred(d),
+        score=score_text(p.score, p.rules, p.seat) if p.score else "",
         stopped=plan.stopped or ("the most by default: the answer was not clear sooner"
                                  if plan.until_clear and not totals.interrupted else ""))
 

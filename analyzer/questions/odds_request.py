@@ -89,6 +89,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
     Field("discarded", str, None, "The cards you put away, once the play has begun: your "
           "discard as the dealer, the cards you dropped from the dummy, the card you gave in "
           "an n-ask."),
+    Field("score", str, None, "The game's score before this hand, US-THEM (cutthroat and "
+          "ghost: the three players' scores N-E-S): each option is then valued by its chance "
+          "of winning the game (the match-equity table, euchre equity), net points beside."),
     Field("all_details", bool, False, "A row for every discard (and every card given in a "
           "6-ask), not only each call's best; each played on every deal (a run of over "
           "10,000 deals otherwise chooses them on its first 10,000).", flag="--discards",

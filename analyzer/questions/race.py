@@ -23,6 +23,7 @@ from .decide import (
     option_table,
     paired,
     restrict_counts,
+    value_counts,
     verdict,
 )
 
@@ -107,7 +108,8 @@ class RunPlan:
         calls = best_per_call(d, counts)
         if len(calls) <= 2 or not counts.get("accepted"):
             return
-        order = sorted(calls, key=lambda i: -counts["net"][i])
+        value = value_counts(counts)[0]
+        order = sorted(calls, key=lambda i: -value[i])
         group = _call_groups(d)
         # against the runner-up, not the best: a call clearly behind the best may still end
         # second, and the verdict is the best against the runner-up of a full run

@@ -82,24 +82,29 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     alone = j == _maker_index(rec) and bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE) and \
         rules.auction != LADDER
     point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + seat]),
-                          int(rec[R.UPCARD]), heard)
+                          int(rec[R.UPCARD]), heard, score=record.score)
     result, note = _priced(point, deals, others, seed)
     table = result.details  # a row per option, in the order of result.choices
     made = _made(record, result, j, call, alone)
     if not made:
         raise UserError(f"call {j + 1} ({SEATS[seat]} {call_text(call, rules)}) is not among "
                         f"the options at its point")
-    k = max(made, key=lambda i: table["ev"].iloc[i])
-    best = int(table["ev"].idxmax())
+    value = "p_win" if "p_win" in table else "ev"  # with a score: the chance of the game
+    k = max(made, key=lambda i: table[value].iloc[i])
+    best = int(table[value].idxmax())
     gap, low, high = (-table[c].iloc[k] for c in ("vs_best", "vs_best_high", "vs_best_low"))
     costly = k != best and low > 0
     choice = call_text(call, rules) + (" alone" if alone else "")
     o = result.choices[best]
-    note += f"{result.deals:,} deals; {gap:+.2f} [{low:+.2f}, {high:+.2f}] behind the best"
+    if value == "p_win":  # in points of percentage of the game
+        note += (f"{result.deals:,} deals; {100 * gap:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
+                 f" points of percentage of the game behind the best (score {result.score})")
+    else:
+        note += f"{result.deals:,} deals; {gap:+.2f} [{low:+.2f}, {high:+.2f}] behind the best"
     return {"kind": "call", "seat": SEATS[seat], "trick": None, "choice": choice,
             "best": option_label(o.name, o.trump_text, o.detail) if k != best else "",
-            "value_before": round(float(table["ev"].iloc[best]), 3),
-            "value_after": round(float(table["ev"].iloc[k]), 3), "cost_tricks": math.nan,
+            "value_before": round(float(table[value].iloc[best]), 3),
+            "value_after": round(float(table[value].iloc[k]), 3), "cost_tricks": math.nan,
             "cost_points": round(float(gap), 3) if costly else 0.0,
             "note": note if k != best else f"{result.deals:,} deals; the best call"}, alone
 

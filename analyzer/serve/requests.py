@@ -33,6 +33,7 @@ from ..game.notation import (
 )
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import call_text
+from ..game.score import units_of
 from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
@@ -98,8 +99,8 @@ def limited(limits: Limits):
 
 def spec(limits: Limits | None = None) -> dict:
     """The variants and their house rules, as the page builds its form from them: per variant
-    its title, whether it has an upcard, its seats, and every house-rule option it has with
-    its kind, help and default; the ways to play the cards and the strategies the other calls
+    its title, whether it has an upcard, its seats, every house-rule option it has with its
+    kind, help and default, and its game's scores (how many, the target, whether they fall); the ways to play the cards and the strategies the other calls
     may be made by, each with its words."""
     out = {}
     for name in VARIANTS:
@@ -109,7 +110,9 @@ def spec(limits: Limits | None = None) -> dict:
                     "default": rules.options.get(o.name)}
                    for o in OPTIONS if name in o.defaults]
         out[name] = {"title": rules.title, "upcard": rules.has_upcard,
-                     "seats": list(SEATS[:rules.players]), "options": options}
+                     "seats": list(SEATS[:rules.players]), "options": options,
+                     "scores": units_of(rules), "target": rules.target,
+                     "scores_fall": bool(rules.points_table.min() < 0)}
     files = (limits or Limits()).strategy_files()
     strategies = [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] + \
         [{"value": name, "text": f"the strategy file {name}"} for name in files]

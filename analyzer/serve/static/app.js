@@ -144,8 +144,36 @@ function fieldValue(f) {
   return input.value;
 }
 
+// the game's score before the hand: two boxes (us, them) with partners, else N, E, S; all
+// filled or none (the answer is then in games won)
+function buildScore() {
+  const v = state.spec.variants[state.variant];
+  const box = $("score-inputs");
+  const old = scoreValues();
+  box.textContent = "";
+  const names = v.scores === 2 ? ["us", "them"] : v.seats.slice(0, 3);
+  names.forEach((name, i) => {
+    const input = el("input", { id: "score-" + i, type: "number", step: "1", inputmode: "numeric",
+                                max: String(v.target + 20), min: v.scores_fall ? "-99" : "0" });
+    if (old.length === names.length) input.value = old[i];
+    const label = el("label");
+    label.append(name + " ", input);
+    box.append(label);
+  });
+}
+
+function scoreValues() {
+  return [...document.querySelectorAll("#score-inputs input")].map((i) => i.value.trim());
+}
+
+function scoreText() {
+  const values = scoreValues();
+  return values.length && values.every((v) => v !== "") ? values.join("-") : "";
+}
+
 function questionParams() {
   const p = playParams(pointParams(rulesParams(new URLSearchParams())));
+  if (scoreText()) p.set("score", scoreText());
   for (const f of state.spec.fields) {  // every one, so that a shared link reproduces it
     const value = fieldValue(f) || (f.default === null ? "" : String(f.default));
     if (value !== "") p.set(f.name, value);
@@ -460,6 +488,7 @@ const IN_PLAY = ["card", "discard"];  // decisions whose rows also say our side'
 const MEANING = { "net points": "what the call is worth to your side a hand, on average: your points minus theirs",
                   "95% interval": "the true value is in it 19 times in 20",
                   "vs best": "what the call costs against the best one, on the same deals",
+                  "win game %": "the chance your side wins the game after this hand, from the score given",
                   "our tricks": "the tricks your side takes in the whole hand, on average",
                   "we make": "your side named trump and took what it needed",
                   "we're set": "your side named trump and did not take what it needed",
@@ -471,7 +500,8 @@ function optionsTable(table, result, outcomes) {
   table.textContent = "";
   const head = table.createTHead().insertRow();
   const first = IN_PLAY.includes(result.decision) ? result.decision : "call";
-  const cols = [["label", first], ...COLUMNS.slice(1),
+  const scored = result.score !== null && result.score !== undefined;
+  const cols = [["label", first], ...(scored ? [["p_win", "win game %"]] : []), ...COLUMNS.slice(1),
                 ...(IN_PLAY.includes(result.decision) ? [["tricks", "our tricks"]] : []),
                 ...outcomes.map(([k, w]) => ["p_" + k, w])];
   for (const [, h] of cols) head.append(el("th", MEANING[h] ? { title: MEANING[h] } : {}, h));
@@ -482,7 +512,8 @@ function optionsTable(table, result, outcomes) {
     const texts = {
       label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
       ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
-      vs_best: row.label === result.best.label ? "best" : pts(row.vs_best),
+      vs_best: row.label === result.best.label ? "best"
+        : scored ? `${(100 * row.vs_best).toFixed(1)} pts of %` : pts(row.vs_best),
       tricks: row.tricks === null || row.tricks === undefined ? "" : row.tricks.toFixed(2),
     };
     for (const [key, h] of cols) {
@@ -501,6 +532,7 @@ function shownOutcomes(result) {
 function figuresLine(result) {
   const b = result.best;
   let line = `Best: ${b.label}: ${pts(b.ev)} net points a hand`;
+  if (b.win !== null && b.win !== undefined) return `Best: ${b.label}: ${pct(b.win)} to win the game (${pts(b.ev)} net points a hand)`;
   if (b.runner_up_label) {
     line += result.exact ? `, ${pts(b.margin)} against ${b.runner_up_label}`
       : `, ${pts(b.margin)} [${pts(b.margin_low)}, ${pts(b.margin_high)}] against ${b.runner_up_label}`;
@@ -906,6 +938,7 @@ function fromURL() {
     .filter(Boolean);
   state.discard = p.get("discarded") || null;
   state.trump = p.get("trump") || null;
+  state.score = p.get("score") || "";
   return p;
 }
 
@@ -943,8 +976,15 @@ async function start() {
   buildFields();
   const p = fromURL();
   $("variant").value = state.variant;
+  buildScore();
+  const m = (state.score || "").match(/^(-?\d+)-(-?\d+)(?:-(-?\d+))?$/);
+  const given = m ? m.slice(1).filter((x) => x !== undefined) : [];
+  document.querySelectorAll("#score-inputs input").forEach((input, i) => {
+    if (given.length && i < given.length) input.value = given[i];
+  });
   $("variant").addEventListener("change", () => {
-    state.variant = $("variant").value; state.rules = {}; state.table = null; resetCards(); buildRules(); redraw();
+    state.variant = $("variant").value; state.rules = {}; state.table = null; resetCards(); buildRules();
+    buildScore(); redraw();
   });
   document.querySelectorAll("input[name=pick]").forEach((r) => r.addEventListener("change", buildDeck));
   $("clear-cards").addEventListener("click", () => { resetCards(); redraw(); });
