@@ -13,6 +13,7 @@ analyzer's tables), ``questions`` (what users ask), ``cli`` (the ``euchre`` comm
 import importlib
 
 _API = {
+    "advise": "analyzer.questions.advise",
     "build_report": "analyzer.questions.report",
     "build_tables": "analyzer.questions.tables",
     "evaluate_file": "analyzer.questions.evaluate",

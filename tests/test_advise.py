@@ -1,0 +1,296 @@
+"""The bots' interface (issue 42): ``advise(view)`` is the odds question of the same view, the
+``euchre advise`` stream answers every line in order (an error line for a bad one, and goes
+on), ends cleanly at the end of its input and on Ctrl-C, and the game driver plays whole
+games with one side's cards advised — with no side advised, exactly the kernels' games."""
+
+import io
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from analyzer import odds
+from analyzer.compute.engine import play_game_chunk
+from analyzer.errors import UserError
+from analyzer.game.variants import make_rules
+from analyzer.questions.advise import advise, read_view
+from analyzer.questions.advise_games import (
+    default_match,
+    match_summary,
+    play_advised_game,
+    seat_view,
+)
+from analyzer.questions.advise_stream import answer_line, answer_stream
+from tests.paths import ROOT
+
+pytestmark = [pytest.mark.odds, pytest.mark.cli]
+
+FIRST = {"variant": "knock", "seat": "E", "dealer": "N", "hand": "JS AS KS 9H TD",
+         "upcard": "QS"}
+CARD = {"variant": "knock", "seat": "S", "dealer": "W", "hand": "AS KS 9H TD", "upcard": "QS",
+        "auction": "N pass, E pass, S order", "played": "N 9C, E TC, S JC, W AC"}
+DISCARD = {"variant": "knock", "seat": "N", "dealer": "N", "hand": "9C TC AD KD QH QS",
+           "upcard": "QS", "auction": "E order"}
+
+
+def _odds_of(view: dict, **effort):
+    """``odds()`` of the question a view asks."""
+    kw = {k: v for k, v in view.items() if k not in ("variant", "hand")}
+    return odds(view["hand"], view["variant"], play_check=False, **kw, **effort)
+
+
+@pytest.mark.parametrize("view", [FIRST, CARD, DISCARD], ids=["call", "card", "discard"])
+def test_advise_is_the_odds_of_the_view(view):
+    """Every option's figures and the verdict are odds' own on the same deals (same seed),
+    best first; the action is the verdict's option in the view's notation."""
+    answer = advise({**view, "deals": 300, "seed": 5}, workers=1)
+    result = _odds_of(view, deals=300, seed=5, workers=1)
+    table = result.options.set_index("label")
+    assert sorted(o["label"] for o in answer["options"]) == sorted(table.index)
+    for o in answer["options"]:
+        for key in ("ev", "ev_low", "ev_high", "vs_best", "tricks"):
+            assert o[key] == round(float(table.loc[o["label"], key]), 4), (o, key)
+    evs = [o["ev"] for o in answer["options"]]
+    assert evs == sorted(evs, reverse=True)
+    best = next(o for o in answer["options"] if o["option"] == answer["action"])
+    assert best["label"] == result.best["label"]
+    assert answer["decision"] == result.decision and answer["deals"] == result.deals == 300
+    assert answer["too_close"] == result.best["too_close"]
+
+
+def test_the_actions_are_written_as_the_view_writes_them():
+    """A call as the auction writes it (a bot adds ``"E order"`` to its next view), a
+    discard and a card by their cards; the trump a call makes."""
+    calls = {o["option"]: o["trump"] for o in advise({**FIRST, "deals": 50})["options"]}
+    assert calls == {"pass": None, "order": "S", "order alone": "S"}
+    discards = [o["option"] for o in advise({**DISCARD, "deals": 50})["options"]]
+    assert sorted(discards) == sorted(f"discard {c}" for c in DISCARD["hand"].split())
+    cards = [o["option"] for o in advise({**CARD, "deals": 50})["options"]]
+    assert sorted(cards) == sorted(f"play {c}" for c in CARD["hand"].split())
+
+
+def test_the_same_view_gives_the_same_answer():
+    """Same view and seed: the same answer, whatever the threads; lists of cards, calls and
+    tricks read as their text; the id comes back."""
+    one = advise({**CARD, "deals": 200, "seed": 9}, workers=1)
+    assert advise({**CARD, "deals": 200, "seed": 9}, workers=2) == one
+    listed = {**CARD, "hand": CARD["hand"].split(), "auction": ["N pass", "E pass", "S order"],
+              "played": [["N 9C", "E TC", "S JC", "W AC"]], "deals": 200, "seed": 9, "id": "t1"}
+    assert advise(listed, workers=1) == {"id": "t1", **one}
+    assert advise({**CARD, "deals": 200, "seed": 10}, workers=1) != one
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"bogus": 1}, "unknown field 'bogus'"),
+    ({"seat": None}, "no 'seat'"),
+    ({"deals": "many"}, "deals is a whole number"),
+    ({"deals": 0}, "deals must be at least 1"),
+    ({"hand": 5}, "hand is text"),
+    ({"played": "N 9C, E TC, S JC, W ZZ"}, "played: trick 1"),
+    ({"seat": "E"}, "it is S's turn to play, not E's"),
+    ({"rules": {"ace_no_face": True}}, "does not apply to knock"),
+    ({"method": "magic"}, "method must be one of"),
+    ({"seed": 10 ** 400}, "seed is out of range"),
+    ({"rules": {"joker": [1]}}, "rules is an object of house rules"),
+])
+def test_a_wrong_view_is_one_line_naming_the_field(change, words):
+    view = {k: v for k, v in {**CARD, **change}.items() if v is not None}
+    with pytest.raises(UserError) as e:
+        advise(view, workers=1)
+    message = str(e.value)
+    assert words in message and "\n" not in message and "--" not in message, message
+
+
+def test_a_view_is_an_object():
+    with pytest.raises(UserError, match="a view is a JSON object"):
+        read_view(["knock"])
+
+
+def test_the_stream_answers_every_line_and_goes_on_past_bad_ones():
+    """1,000 views, one answer line each, in order (their ids back); bad lines in between —
+    not JSON, an unknown field, a card that does not exist, a seat out of turn, an empty
+    line, bytes that are not UTF-8 — each get ``{"line": N, "error": ...}``."""
+    bad = {10: "{not json", 200: json.dumps({**CARD, "colour": "red"}),
+           450: json.dumps({**CARD, "hand": "AS KS 9H XX"}),
+           700: json.dumps({**CARD, "seat": "N", "id": "late"}), 800: "", 900: b"\xff\xfe"}
+    views = (FIRST, CARD, DISCARD)
+    lines = [bad.get(n, json.dumps({**views[n % 3], "deals": 10, "seed": n, "id": n}))
+             for n in range(1, 1001)]
+    out = []
+    assert answer_stream(lines, out.append, workers=1) == 1000
+    answers = [json.loads(line) for line in "".join(out).splitlines()]
+    assert len(answers) == 1000 and all(line.endswith("\n") for line in out)
+    for n, answer in enumerate(answers, start=1):
+        if n in bad:
+            assert set(answer) <= {"line", "error", "id"} and answer["line"] == n, answer
+        else:
+            assert answer["id"] == n and answer["action"], answer
+    assert answers[9]["error"].startswith("not JSON")
+    assert "unknown field 'colour'" in answers[199]["error"]
+    assert "XX" in answers[449]["error"]
+    assert answers[699] == {"line": 700, "error": "it is S's turn to play, not N's (after the "
+                                                  "cards played)", "id": "late"}
+    assert "empty line" in answers[799]["error"] and "UTF-8" in answers[899]["error"]
+
+
+def test_a_line_answers_alone():
+    assert answer_line(b"\xef\xbb\xbf" + json.dumps({**CARD, "deals": 10}).encode(), 1)["action"]
+    assert answer_line("[" * 100_000 + "]" * 100_000, 2) == \
+        {"line": 2, "error": "not a view: JSON nested too deeply"}
+    assert answer_line("[]", 3) == {"line": 3, "error": "a view is a JSON object "
+                                    "({\"variant\": ..., \"seat\": ..., \"hand\": ...}), "
+                                    "not list"}
+
+
+class _Stream:
+    """``euchre advise`` in a child process: views written, answers read as they come."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "analyzer", "advise", "--workers",
+                                      "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self.answers: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.answers.put(line)
+        self.answers.put(None)
+
+    def ask(self, view) -> dict:
+        self.proc.stdin.write((view if isinstance(view, str) else json.dumps(view)) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.answers.get(timeout=300))
+
+    def finish(self) -> tuple[int, str]:
+        try:
+            code = self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+        return code, self.proc.stderr.read()
+
+
+def test_the_stream_ends_at_the_end_of_its_input():
+    stream = _Stream()
+    assert stream.ask({**CARD, "deals": 50, "id": 1})["id"] == 1
+    assert stream.ask("{oops")["line"] == 2
+    assert stream.ask({**FIRST, "deals": 50})["decision"] == "call"
+    stream.proc.stdin.close()
+    code, err = stream.finish()
+    assert code == 0 and err == "" and stream.answers.get(timeout=10) is None
+
+
+@pytest.mark.parametrize("busy", [False, True], ids=["waiting", "computing"])
+def test_the_stream_stops_on_ctrl_c(busy):
+    """Ctrl-C while the stream waits for a view, or while it answers one (10 million deals:
+    minutes): exit 130, a line on stderr saying so (computing, the runner's "stopping once
+    the chunk running now is done" before it), no traceback, no half answer."""
+    stream = _Stream()
+    assert stream.ask({**CARD, "deals": 50})["action"]
+    if busy:
+        stream.proc.stdin.write(json.dumps({**FIRST, "deals": 10_000_000}) + "\n")
+        stream.proc.stdin.flush()
+        threading.Event().wait(2.0)  # under way (before it, the signal ends the run the same)
+    stream.proc.send_signal(signal.SIGINT)
+    code, err = stream.finish()
+    assert code == 130, err
+    assert "Traceback" not in err and err.splitlines()[-1] == "interrupted after 1 answer", err
+    assert stream.answers.get(timeout=10) is None  # nothing more was written
+
+
+def test_with_no_side_advised_the_games_are_the_kernels():
+    rules = make_rules("knock")
+    match = default_match(rules, play="heuristic", vs_play="random")
+    for game in range(6):
+        ours = play_advised_game(rules, match, None, 11, game)
+        theirs = play_game_chunk(rules, match, 11, game, 1)
+        assert len(ours.nets) == theirs["hands"]
+        assert int(ours.winner == ours.a_unit) == theirs["wins"]
+        assert (ours.scores[ours.a_unit], ours.scores[1 - ours.a_unit]) == \
+            (theirs["points_a"], theirs["points_b"])
+
+
+def test_an_advised_side_is_asked_its_own_view_at_each_card():
+    """Each question is a view of the asking seat alone (its hand now, the calls, the plays
+    in whole tricks, its own discard), which advise takes; the game ends at 10."""
+    rules = make_rules("knock")
+    seen = []
+
+    def ask(view):
+        seen.append(view)
+        return advise({**view, "deals": 10}, workers=1)
+
+    game = play_advised_game(rules, default_match(rules), ask, 4, 1, discards=True)
+    assert max(game.scores) >= 10 and game.asked == len(seen) > 10
+    assert all(v["seat"] in ("E", "W") for v in seen)  # game 1: side A sits E/W
+    for view in seen:
+        assert set(view) <= {"variant", "rules", "seat", "dealer", "hand", "upcard",
+                             "auction", "played", "discarded"}
+        tricks = view.get("played", "").split("; ")
+        assert all(len(t.split(", ")) in (3, 4) for t in tricks[:-1] if t)
+    other = play_advised_game(rules, default_match(rules), None, 4, 0)
+    summary = match_summary([other, game])
+    assert summary["games"] == 2 and summary["hands"] == len(game.nets) + len(other.nets)
+    assert summary["wins"] == (game.winner == game.a_unit) + (other.winner == other.a_unit)
+
+
+def test_a_dealers_view_at_its_discard_holds_six_cards():
+    import numpy as np
+
+    from analyzer.game.notation import parse_card
+    from kernels import codes as K
+    from kernels.slots import R
+
+    rules = make_rules("knock")
+    rec = np.full(R.LEN, -1, dtype=np.int64)
+    rec[R.DEALER], rec[R.UPCARD], rec[R.NCALLS] = 0, parse_card("AS", rules), 1
+    rec[R.CALL_SEAT], rec[R.CALL], rec[R.ALONE_SEATS] = 1, K.ORDER, 0  # E orders, N deals
+    rec[R.DEALER_DISCARD] = parse_card("9C", rules)
+    six = sum(1 << parse_card(c, rules) for c in "9C TC QD KH AH AS".split())
+    view = seat_view(rules, rec, 0, six, [], 4, at_discard=True)
+    assert sorted(view.pop("hand").split()) == sorted("9C TC QD KH AH AS".split())
+    assert view == {"variant": "knock", "rules": rules.options, "seat": "N", "dealer": "N",
+                    "auction": "E order", "upcard": "AS"}
+    view["hand"] = "9C TC QD KH AH AS"
+    assert advise({**view, "deals": 20})["decision"] == "discard"
+    later = seat_view(rules, rec, 0, six & ~1, [(1, parse_card("JS", rules))], 4)
+    assert later["discarded"] == "9C" and later["played"] == "E JS"
+
+
+def test_the_example_bot_plays_whole_games():
+    """examples/advise_bot.py asks a child ``euchre advise`` for every card of side A: one
+    duplicate pair of knock games, each to 10."""
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "advise_bot.py"), "--games",
+                           "2", "--deals", "20", "--seed", "3", "--json"], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-800:]
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 2 and summary["asked"] > 20 and summary["seed"] == 3
+    games = [line for line in done.stderr.splitlines() if line.startswith("game ")]
+    scores = [re.search(r"(\d+) - (\d+) heuristic", g).groups() for g in games]
+    assert len(games) == 2 and all(max(int(a), int(b)) >= 10 for a, b in scores), games
+
+
+def _blocks(text: str, tag: str) -> list[list[str]]:
+    return [block.strip().splitlines() for block in
+            re.findall(rf"```{tag}\n(.*?)```", text, re.S)]
+
+
+def test_the_docs_session_is_what_the_stream_answers(monkeypatch):
+    """docs/advise.md's example session: its answers are what the stream writes for its
+    views (with the shipped strategy, as a reader has it)."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)
+    views, answers = _blocks((ROOT / "docs" / "advise.md").read_text(), "jsonl")[:2]
+    out = io.StringIO()
+    answer_stream(views, out.write, workers=1)
+    assert [json.loads(line) for line in out.getvalue().splitlines()] == \
+        [json.loads(line) for line in answers]
