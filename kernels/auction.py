@@ -438,11 +438,32 @@ def dealer_picks_up(ag, hands, rules, hm, rec):
         return False
     if done == 0 and stops_at(ag.ins, rec[R.NCALLS], dealer):
         return stop_here(rec, STOP_DISCARD, dealer, hands[dealer])
-    if done == 0 and not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], rules, rec,
-                                   R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
-        return False
+    if done == 0:
+        if not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], rules, rec,
+                         R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
+            return False
+        rest = not_played_later(ag.ins, dealer, hands[dealer])
+        if not (rest >> np.uint64(rec[R.DEALER_DISCARD])) & ONE and not pick_card(
+                ag, dealer, PICK_DISCARD, rest, rules, rec, R.DEALER_DISCARD,
+                E_DISCARD_NOT_HELD):
+            return False  # (its strategy's discard is a card it plays later: the next best)
     discard(ag, hands, hm, dealer, rec[R.DEALER_DISCARD])
     return True
+
+
+@njit(**NRT_FREE)
+def not_played_later(ins, seat, hand):
+    """``hand`` less the cards a forced run hears ``seat`` play later (``IN.PLAYS``): an
+    unseen discard is one of the others, whatever the seat's strategy would throw (it kept
+    the cards it played). The whole hand when that leaves none."""
+    if ins[IN.MODE] != MODE_FORCED:
+        return hand
+    later = np.uint64(0)
+    for k in range(ins[IN.FORCED_PLAYS]):
+        if (ins[IN.PLAYS + k] >> 8) == seat:
+            later |= card_bit(ins[IN.PLAYS + k] & 255)
+    rest = hand & ~later
+    return rest if rest != 0 else hand
 
 
 @njit(**NRT_FREE)

@@ -182,3 +182,13 @@ def test_card_play_principles_hold(hand, question, best, worse):
     rows = r.options.set_index("label")
     for label in worse:
         assert rows.loc[label, "vs_best_high"] < 0, rows[["vs_best", "vs_best_high"]]
+
+
+def test_the_dealers_unseen_discard_is_never_a_card_it_plays_later():
+    """E picked up 9H and, two tricks in, has played TC and 9D: its strategy would throw one
+    of them on most deals (the lowest), so no deal fitted ("no deal fits", found by a bot in
+    a real game); an unseen discard is now its strategy's among the cards it has not played."""
+    r = odds("TS JH QC", "knock", upcard="9H", seat="W", dealer="E",
+             auction="S pass, W order", played="S AC, W 9C, N 9S, E TC; S AD, W TH, N QD, E 9D",
+             deals=300, others="points", play_check=False)
+    assert r.decision == "card" and r.deals == 300 and r.acceptance > 0.2

@@ -147,7 +147,8 @@ def inferred(d: Decision) -> list[str]:
     if up >= 0 and dealer_took_upcard(point) and point.seat != point.dealer and \
             not any(c == up for _, c in point.played):
         out.append(f"the dealer {SEATS[point.dealer]} holds the upcard {format_card(up)} (its "
-                   f"strategy's discard decides, deal by deal: a discard is unseen)")
+                   f"discard is unseen: its strategy's, deal by deal, of the cards it has not "
+                   f"played)")
     return out
 
 
