@@ -238,3 +238,31 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
     totals = run_chunks(1_000, in_whole_chunks(stopping), chunk=100, progress=False,
                         then=Switch(250, change))
     assert totals.interrupted and totals.done == 100 and told == [250]
+
+
+def test_progress_counts_the_work_not_the_deals():
+    """Issue 44: a run whose deals get cheaper part-way (racing drops options) reports its
+    progress as the share of the work: after the switch the deals left cost less, so the
+    progress runs ahead of the deals done, and it ends at the total."""
+    import threading
+
+    import numpy as np
+
+    from analyzer.compute.runner import Switch, in_whole_chunks, observed, run_chunks
+
+    cost = [10.0]
+    seen = []
+
+    def work():  # whole chunks of 50: a progress report each
+        return in_whole_chunks(lambda first, n: {"x": np.array([n])})
+
+    def change(totals):
+        cost[0] = 1.0
+        return work()
+
+    with observed(lambda done, total: seen.append(done), threading.Event()):
+        run_chunks(1_000, work(), chunk=50, progress=False, then=[Switch(100, change)],
+                   cost=lambda: cost[0])
+    assert seen[0] == 0 and seen[-1] == 1_000 and seen == sorted(seen)
+    assert seen[2] == 100  # 100 deals of cost 10 of 1,000 (900 more at 10): a tenth
+    assert seen[3] > 500  # 150 deals, the rest now cost 1 each: over half the work is done

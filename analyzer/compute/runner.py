@@ -245,10 +245,12 @@ class Switch:
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
                enough: Callable[[Totals], bool] | None = None, progress: bool = True,
                label: str = "dealing", store: ChunkStore | None = None,
-               then: Switch | list[Switch] | None = None) -> Totals:
+               then: Switch | list[Switch] | None = None,
+               cost: Callable[[], float] | None = None) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
     each to ``store``); stop early when ``enough(totals)`` says so (checked after each
-    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`). Here (not
+    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`), ``cost()``
+    what a deal of it costs now (progress then counts the work, not the deals). Here (not
     on a cluster, not into a ``store``) each chunk runs as pieces (see :class:`Pace`), unless
     ``work`` is marked :func:`in_whole_chunks` (exact mode's runs of layouts must not be
     cut)."""
@@ -271,7 +273,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         switches = sorted([then] if isinstance(then, Switch) else then, key=lambda w: w.at)
         results = _switched(results_of, work, switches, (total, chunk), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
-               enough)
+               enough, cost)
     watcher = getattr(_local, "observer", None)
     if watcher is not None:
         watcher[0](0, total)  # the size is known before the first piece is done
@@ -442,6 +444,7 @@ class _Run:
     label: str
     collect: Callable[[int, int, dict], None] | None
     enough: Callable[[Totals], bool] | None
+    cost: Callable[[], float] | None = None  # what a deal of the current work costs
 
 
 ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against the limit
@@ -455,6 +458,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     bar = task = None
     watcher = getattr(_local, "observer", None)
     checked = run.enough is not None  # a run to a precision has no fixed size to refuse
+    work = 0.0  # the work done, in deals times their cost (``run.cost``)
     try:
         for first, n, part, whole in results:
             if part is None:
@@ -465,17 +469,22 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
             else:
                 totals.add(part, n)
             elapsed = time.perf_counter() - start
+            cost = run.cost() if run.cost is not None else 1.0
+            work += n * cost
+            # the share of the work done: the deals left cost what the last ones did (a run
+            # that stops playing some options gets cheaper a deal)
+            done = total * work / (work + (total - first - n) * cost) if work else first + n
             if bar is None and run.progress and elapsed > 1.0 and first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
-                               TextColumn("{task.completed:,}/{task.total:,} deals"),
+                               TextColumn("{task.fields[deals]:,}/{task.total:,.0f} deals"),
                                TimeRemainingColumn(), transient=True,
                                console=Console(stderr=True))
                 bar.start()
-                task = bar.add_task(label, total=total)
+                task = bar.add_task(label, total=total, deals=0)
             if bar is not None:
-                bar.update(task, completed=first + n)
+                bar.update(task, completed=done, deals=first + n)
             if watcher is not None:
-                watcher[0](first + n, total)
+                watcher[0](int(done), total)
             if stop.is_set():
                 totals.interrupted = True
                 break

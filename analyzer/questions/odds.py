@@ -399,7 +399,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
             t = option_table(plan.d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=effort.progress, then=plan.switches(total))
+                        progress=effort.progress, then=plan.switches(total),
+                        cost=lambda: len(plan.d.options))
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")

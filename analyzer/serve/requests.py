@@ -100,8 +100,9 @@ def limited(limits: Limits):
 def spec(limits: Limits | None = None) -> dict:
     """The variants and their house rules, as the page builds its form from them: per variant
     its title, whether it has an upcard, its seats, every house-rule option it has with its
-    kind, help and default, and its game's scores (how many, the target, whether they fall); the ways to play the cards and the strategies the other calls
-    may be made by, each with its words."""
+    kind, help and default, and its game's scores (how many, the target, whether they
+    fall); the ways to play the cards and the strategies the other calls may be made by,
+    each with its words."""
     out = {}
     for name in VARIANTS:
         rules = make_rules(name)

@@ -512,8 +512,9 @@ function optionsTable(table, result, outcomes) {
     const texts = {
       label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
       ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
-      vs_best: row.label === result.best.label ? "best"
-        : scored ? `${(100 * row.vs_best).toFixed(1)} pts of %` : pts(row.vs_best),
+      vs_best: (row.label === result.best.label ? "best"
+        : scored ? `${(100 * row.vs_best).toFixed(1)} pts of %` : pts(row.vs_best)) +
+        (row.dropped_after !== null && row.dropped_after !== undefined ? "*" : ""),
       tricks: row.tricks === null || row.tricks === undefined ? "" : row.tricks.toFixed(2),
     };
     for (const [key, h] of cols) {
