@@ -110,6 +110,14 @@ class Page:
             wait_for(lambda n=n: len(self.chrome.find_elements(
                 "css selector", "#tricks li:not(.discarded) b")) > n, 30, item)
 
+    def undo_play(self):
+        """Tap undo in the play and wait until the page shows one card fewer (a tap on a page
+        still redrawing from the last one could land on whatever moved under it)."""
+        cards = "#tricks li:not(.discarded) b"
+        n = len(self.chrome.find_elements("css selector", cards))
+        self.tap("#undo-play")
+        wait_for(lambda: len(self.chrome.find_elements("css selector", cards)) == n - 1, 30, "the undo")
+
     def offered(self) -> list[str]:
         """The cards the play's step offers for the seat whose turn it is."""
         return [b.get_attribute("data-play")
@@ -353,7 +361,7 @@ def test_the_dealers_discard_is_asked_by_clicking_and_fits_the_screen(page):
     wait_for(lambda: "your turn (N)" in p.text("play-turn-line"))
     assert p.offered() == ["TD"]  # diamonds led: N must follow
     for _ in range(3):
-        p.tap("#undo-play")
+        p.undo_play()
     wait_for(lambda: "E to play" in p.text("play-turn-line"), 30, "the undo")
     p.played("E AH, S KH, W QH")
     wait_for(lambda: "your turn (N)" in p.text("play-turn-line"))

@@ -373,7 +373,8 @@ async function refresh() {
     showRulesInForce();
   } catch (e) {
     if (mine !== state.tableRequest) return;
-    if (takeBack()) await refresh();  // the last tap was not legal: take it back, say why
+    // the last tap was not legal (a 4xx): take it back and say why; a lost connection keeps it
+    if (e.status >= 400 && e.status < 500 && takeBack()) await refresh();
     showError(e.message);
     return;
   }
