@@ -511,6 +511,17 @@ def _review_piped(printed):
     assert [int(r[3]) for r in rows] == [t for t in range(1, 6) for _ in range(4)], rows
 
 
+@checks("euchre play --variant knock --seed 1 --game --json | euchre review -")
+def _review_game(printed):
+    """evaluate-and-review.md: a whole game piped to review is a batch: every hand of it
+    reviewed, each record with the score before its hand, the last one's hand ending it."""
+    records = [json.loads(line) for line in printed[0][0].splitlines()]
+    assert len(records) > 1 and records[0]["score"] == {"NS": 0, "EW": 0}
+    last = records[-1]
+    assert max(last["score"][k] + last["result"]["points"][k] for k in ("NS", "EW")) >= 10
+    assert flat(printed[-1][0]).startswith(f"{len(records)} hands reviewed"), printed[-1][0]
+
+
 @checks("euchre equity --variant cutthroat")
 def _equity_cutthroat(printed):
     """equity.md: the three-player table is a slice per seat dealing next, chances in %."""

@@ -103,3 +103,33 @@ def test_a_records_score_prices_its_calls_in_games_won():
     for bad in ({"NS": 10, "EW": 3}, {"NS": 9}, [9, 9], {"NS": -1, "EW": 0}):
         with pytest.raises(RecordError, match="score"):
             load_record({**data, "score": bad})
+
+
+@pytest.mark.parametrize("variant, start", [("knock", ""), ("cutthroat", "5-8-3"),
+                                            ("bid", "12-25")])
+def test_a_played_game_keeps_each_hands_score_before_it(variant, start):
+    """``euchre play --game --json``: one record a hand, each with the score before it — the
+    first the starting score, each next one the last plus its hand's points, nobody at the
+    target until the last hand wins it — and each record scores again as played."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+    from analyzer.game.score import UNIT_NAMES
+    from analyzer.questions.play import score_record
+
+    args = ["play", "-v", variant, "--seed", "3", "--game", "--json"]
+    result = CliRunner().invoke(app, args + (["--score", start] if start else []))
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.output.splitlines()]
+    names = UNIT_NAMES[2 if variant != "cutthroat" else 3]
+    score = [int(s) for s in start.split("-")] if start else [0] * len(names)
+    target = make_rules(variant).target
+    for i, data in enumerate(records):
+        assert [data["score"][n] for n in names] == score
+        assert max(score) < target
+        assert score_record(data).score == tuple(score)
+        score = [s + data["result"]["points"][n] for s, n in zip(score, names, strict=True)]
+        assert data["dealer"] == "NESW"[i % (3 if variant == "cutthroat" else 4)]
+    assert max(score) >= target and len(records) > 1

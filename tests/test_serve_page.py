@@ -116,7 +116,8 @@ class Page:
         cards = "#tricks li:not(.discarded) b"
         n = len(self.chrome.find_elements("css selector", cards))
         self.tap("#undo-play")
-        wait_for(lambda: len(self.chrome.find_elements("css selector", cards)) == n - 1, 30, "the undo")
+        wait_for(lambda: len(self.chrome.find_elements("css selector", cards)) == n - 1, 30,
+                 "the undo")
 
     def offered(self) -> list[str]:
         """The cards the play's step offers for the seat whose turn it is."""

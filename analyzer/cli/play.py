@@ -37,27 +37,48 @@ def play_cmd(
                                              " (default: random with the random strategy, "
                                              "else heuristic).")] = None,
     worlds: WorldsOption = DEFAULT_WORLDS,
+    score: Annotated[str | None, typer.Option(
+        help="The game's score before the hand: N-S first (NS-EW, e.g. 9-6), or the three "
+             "players' N-E-S; kept in the record (a game from it with --game).")] = None,
+    game: Annotated[bool, typer.Option(
+        "--game", help="Play a whole game (from --score, else 0-0), the deal passing each "
+                       "hand: one record per hand, each with the score before it.")] = False,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
-    """Deal and play one hand with built-in players and print its record.
+    """Deal and play one hand (or a whole game) with built-in players and print its record.
 
-    The --json record is the recorded-hand format, so it round-trips:
+    The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
+    each with the score before it, so review prices its calls in games won):
 
       euchre play --variant knock --seed 1 --json | euchre score -
+
+      euchre play --variant knock --seed 1 --game --json > game.jsonl; euchre review game.jsonl
     """
-    from ..questions.play import play_one
-    from .views import print_record
+    from ..game.score import parse_score
+    from ..questions.play import play_game, play_one
+    from .views import print_game, print_record
 
     rules = rules_for(variant, rule_opts)
     seat = parse_seat(dealer)
     if seat >= rules.players:
         raise UserError(f"in {rules.variant} W holds the {rules.seat_w} and cannot deal")
-    record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds)
+    start = parse_score(score, rules, 0) if score is not None else ()
+    how = f"strategy {strategy}" + (f", play {play}" if play else "")
+    if game:
+        records, winner = play_game(rules, seed=seed, dealer=seat, score=start,
+                                    strategy=strategy, play=play, worlds=worlds)
+        if json_out:  # one line a hand: files of these are JSONL
+            for record in records:
+                print_json(to_json(record), indent=None)
+        else:
+            print_game(console, records, winner, f"{rules.variant}, seed {seed}, {how}")
+        return
+    record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds,
+                      score=start)
     if json_out:
         print_json(to_json(record), indent=None)  # one line: files of these are JSONL
     else:
-        how = f"strategy {strategy}" + (f", play {play}" if play else "")
         print_record(console, record, f"{rules.variant}, seed {seed}, {how}")
 
 

@@ -1,5 +1,6 @@
 """``euchre review``: a played hand (or a file of them) judged call by call and card by card."""
 
+import io
 from pathlib import Path
 from typing import Annotated
 
@@ -60,8 +61,14 @@ def review_cmd(
                       others)
         return
     source = "standard input" if record_path == "-" else record_path
-    result = review(load_record(read_json(read_text(record_path), source)), method, worlds,
-                    seed, call_deals, others)
+    text = read_text(record_path)
+    if record_path == "-" and sum(line.startswith("{") for line in text.splitlines()) > 1:
+        # several records piped in (``euchre play --game --json |``): a summary, as a .jsonl
+        _review_batch(io.StringIO(text), out, method, worlds, seed, json_out, call_deals, others,
+                      source)
+        return
+    result = review(load_record(read_json(text, source)), method, worlds, seed, call_deals,
+                    others)
     if out is not None:
         _write_decisions(result.decisions, out)
     if json_out:
@@ -79,19 +86,21 @@ def _write_decisions(decisions, out: Path) -> None:
             decisions.to_csv(tmp, index=False)
 
 
-def _review_batch(path: Path, out: Path | None, method: str, worlds: int, seed: int,
-                  json_out: bool, call_deals: int, others: str) -> None:
-    """``review`` of a file of records: a summary, and every decision to ``out``."""
+def _review_batch(path, out: Path | None, method: str, worlds: int, seed: int,
+                  json_out: bool, call_deals: int, others: str, name: str | None = None) -> None:
+    """``review`` of a file of records (a path, or an open text handle called ``name``): a
+    summary, and every decision to ``out``."""
+    name = name or str(path)
     from ..questions.review import all_decisions, reviewed, summarise
     from .views import print_review_summary
 
     def skipped(line: int, why: str) -> None:
-        err_console.print(f"warning: {path}, line {line}: {why}; skipped", soft_wrap=True)
+        err_console.print(f"warning: {name}, line {line}: {why}; skipped", soft_wrap=True)
 
     good = reviewed(path, method, worlds, seed, on_skipped=skipped, call_deals=call_deals,
                     others=others)
     if not good:
-        raise UserError(f"no record in {path} could be reviewed")
+        raise UserError(f"no record in {name} could be reviewed")
     decisions = all_decisions(good)
     by_type, costliest = summarise(decisions)
     if out is not None:

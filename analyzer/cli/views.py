@@ -15,6 +15,7 @@ from ..game.describe import describe, option_help_lines
 from ..game.notation import SEATS, format_card
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
+from ..game.score import UNIT_NAMES
 from ..game.seating import partner
 from ..questions.odds import OddsResult
 from ..questions.options import option_label
@@ -231,6 +232,9 @@ def print_record(console: Console, record: Record, title: str) -> None:
     rules, rec = record.rules, record.rec
     console.print(f"[bold]{title}[/bold]  (dealer {SEATS[rec[R.DEALER]]})")
     data = to_json(record)
+    if "score" in data:
+        console.print("Score before the hand: " + ", ".join(f"{k} {v}" for k, v in
+                                                             data["score"].items()))
     for seat, cards in data["hands"].items():
         console.print(f"  {seat:>5}: {cards}")
     if "upcard" in data:
@@ -368,3 +372,31 @@ def print_simulation(console: Console, result) -> None:
 def _rate(row: dict, key: str) -> str:
     """A rate of a decisions row in percent with the half-width of its 95% interval."""
     return f"{100 * row[key]:.1f} ±{100 * (row[key + '_high'] - row[key + '_low']) / 2:.1f}"
+
+
+def print_game(console: Console, records: list[Record], winner: int, title: str) -> None:
+    """A whole game, a line a hand (dealer, contract, points, the score after it), and who
+    won (``winner``: a unit, or -1 for a game cut off)."""
+    units = len(records[0].score)
+    names = UNIT_NAMES[units]
+    console.print(f"[bold]{title}[/bold]")
+    table = Table("hand", "dealer", "contract", "points", "score after", box=None)
+    for i, record in enumerate(records):
+        rec = record.rec
+        points = [int(rec[R.POINTS + u]) for u in range(units)]
+        after = [b + p for b, p in zip(record.score, points, strict=True)]
+        if rec[R.DECLARER] >= 0:
+            contract = f"{SEATS[rec[R.DECLARER]]} {contract_text(record)}, " \
+                       f"{to_json(record)['result']['trump']}"
+        else:
+            contract = "redeal"
+        table.add_row(str(i + 1), SEATS[rec[R.DEALER]], contract,
+                      " ".join(f"{n} {p:+d}" for n, p in zip(names, points, strict=True)),
+                      "-".join(str(a) for a in after))
+    console.print(whole_numbers(table))
+    final = "-".join(str(int(records[-1].score[u] + records[-1].rec[R.POINTS + u]))
+                     for u in range(units))
+    if winner >= 0:
+        console.print(f"{names[winner]} wins, {final}, after {len(records)} hands.")
+    else:
+        console.print(f"No winner after {len(records)} hands ({final}).")

@@ -8,8 +8,10 @@ from kernels.slots import R
 
 from ..compute import engine
 from ..errors import UserError
+from ..game.equity import ScoreRules
 from ..game.notation import SEATS, parse_seat
 from ..game.records import Record, RecordError, check_result, load_record
+from ..game.score import units_of
 from ..game.variants import Rules
 from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS
@@ -31,11 +33,38 @@ def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None
 
 
 def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = DEFAULT_STRATEGY,
-             play: str | None = None, worlds: int = DEFAULT_WORLDS) -> Record:
-    """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand."""
+             play: str | None = None, worlds: int = DEFAULT_WORLDS, score: tuple = ()) -> Record:
+    """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand,
+    with the game's ``score`` before it (one per unit, ``game.score``) when one is given."""
     masks, recs = play_hands(rules, 1, seed=seed, dealers=[dealer], strategy=strategy,
                              play=play, worlds=worlds)
-    return Record(rules, masks[0], recs[0])
+    return Record(rules, masks[0], recs[0], score=tuple(score))
+
+
+MAX_GAME_HANDS = 1000  # as the game kernel: a game longer than this stops (never in practice)
+
+
+def play_game(rules: Rules, seed: int = 0, dealer: int = 0, score: tuple = (),
+              strategy: str = DEFAULT_STRATEGY, play: str | None = None,
+              worlds: int = DEFAULT_WORLDS) -> tuple[list[Record], int]:
+    """Play a whole game from ``score`` (one per unit, ``game.score``; empty: 0 each), hand
+    ``i`` of ``seed`` dealt by ``dealer + i`` (the deal passes after a redeal too, as in the
+    game kernel). Returns the records, each with the score before its hand, and the unit
+    that won (-1 only if the game ran past ``MAX_GAME_HANDS``)."""
+    units = units_of(rules)
+    scores = np.array(score or (0,) * units, dtype=np.int64)
+    judge = ScoreRules(units, rules.target, 2 if rules.win_by_two else 1, 0, 0)
+    records = []
+    for i in range(MAX_GAME_HANDS):
+        masks, recs = play_hands(rules, 1, seed=seed, first=i,
+                                 dealers=[(dealer + i) % rules.players], strategy=strategy,
+                                 play=play, worlds=worlds)
+        records.append(Record(rules, masks[0], recs[0], score=tuple(int(x) for x in scores)))
+        scores = scores + recs[0][R.POINTS:R.POINTS + units]
+        winner = int(judge.winner(scores))
+        if winner >= 0:
+            return records, winner
+    return records, -1
 
 
 def score_record(data: dict) -> Record:

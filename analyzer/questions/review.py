@@ -497,12 +497,16 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
 def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
                    seed: int = 0, call_deals: int = CALL_DEALS, others: str = "analyzer"
                    ) -> Iterator[tuple[int, Review | str]]:
-    """Review each record of a JSON-lines file: ``(line, Review)``, or ``(line, message)`` for
-    a record that cannot be reviewed. Raises UserError when the file cannot be read."""
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror or e}") from None
+    """Review each record of a JSON-lines file (a path, or a text handle already open such as
+    standard input's text): ``(line, Review)``, or ``(line, message)`` for a record that
+    cannot be reviewed. Raises UserError when the file cannot be read."""
+    if hasattr(path, "read"):
+        handle = path
+    else:
+        try:
+            handle = open(path, encoding="utf-8")
+        except OSError as e:
+            raise UserError(f"cannot read {path}: {e.strerror or e}") from None
     with handle:
         try:
             for line, value in json_records(handle):
@@ -522,7 +526,8 @@ def reviewed(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS, seed: 
              variant: str | None = None,
              on_skipped: Callable[[int, str], None] | None = None,
              call_deals: int = CALL_DEALS, others: str = "analyzer") -> list:
-    """``(line, Review)`` of every record of a JSON-lines file that can be reviewed (and is of
+    """``(line, Review)`` of every record of a JSON-lines file (a path or an open text handle)
+    that can be reviewed (and is of
     ``variant`` when given); ``on_skipped(line, why)`` hears each record skipped."""
     good = []
     for line, r in review_records(path, method, worlds, seed, call_deals, others):
