@@ -21,8 +21,8 @@ def new_point(point, dealer, upcard, asker, solve):
     """Make ``point`` (int64, slots ``PT``) a decision point with no call heard yet: the
     ``dealer``, the ``upcard`` (-1: none), the ``asker`` whose decision it is (-1: none) and
     ``solve`` (1: the tricks by the double-dummy solver, not by card play); no inference. The
-    one home of a point's slots, with :func:`hear_call`, :func:`set_inference` and
-    :func:`set_solving`."""
+    one home of a point's slots, with :func:`hear_call`, :func:`set_inference`,
+    :func:`set_play_inference` and :func:`set_solving`."""
     for i in range(point.shape[0]):
         point[i] = 0
     point[PT.DEALER] = dealer
@@ -74,6 +74,15 @@ def set_inference(point, infer, tremble):
     inference)."""
     point[PT.CHECK] = 1 if infer and point[PT.NCALLS] > 0 else 0
     point[PT.TREMBLE] = tremble if point[PT.CHECK] == 1 else 0
+
+
+@njit(**NRT_FREE)
+def set_play_inference(point, infer, tremble):
+    """Whether deals are weighed by the cards heard played (only when some were): each seat
+    but the asker plays the card its heuristic card play would, or another legal card with
+    chance ``tremble`` per million spread evenly over them (``kernels.tricks``)."""
+    point[PT.CHECK_PLAY] = 1 if infer and point[PT.NPLAYS] > 0 else 0
+    point[PT.PLAY_TREMBLE] = tremble if point[PT.CHECK_PLAY] == 1 else 0
 
 
 @njit(**NRT_FREE)

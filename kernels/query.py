@@ -87,13 +87,16 @@ def in_play(point):
 def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;
-    the draws from ``key``), with inference (``PT.CHECK``); and whether the cards heard and
-    the asker's own put-away cards fit the deal (always); the engine stops at the asker's
+    the draws from ``key``), with inference (``PT.CHECK``); likewise the cards heard played
+    by its heuristic card play with ``PT.CHECK_PLAY``; and whether the cards heard and the
+    asker's own put-away cards fit the deal (always); the engine stops at the asker's
     turn."""
     start_point(hm, rec, ag.ins, deal_hm, point)
     ag.ins[IN.CHECK] = point[PT.CHECK]
     ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
     ag.ins[IN.TREMBLE_KEY] = np.int64(key)
+    ag.ins[IN.CHECK_PLAY] = point[PT.CHECK_PLAY]
+    ag.ins[IN.PLAY_TREMBLE] = point[PT.PLAY_TREMBLE]
     ag.ins[IN.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
     play_hand(rules, ag, hm, rec)
@@ -175,7 +178,8 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
             tries[i] = t
             if t < 0:
                 continue
-            trembled[i] = rec[R.TREMBLED] if point[PT.CHECK] == 1 else 0
+            trembled[i] = rec[R.TREMBLED] if point[PT.CHECK] == 1 or \
+                point[PT.CHECK_PLAY] == 1 else 0
             next_deal_same_table(works[tid])
             dealt_out[i] = dealt
             for s in range(n_scen):

@@ -115,7 +115,11 @@ class IN(IntEnum):
     CONJURE = 18  # 1: another seat's forced play needs no card held (the others' hands are not
     #               dealt: a point opened for its turn and legal cards); voids still hold
     PLAYS = 19  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
-    LEN = 19 + MAX_PLAYS
+    # with CHECK_PLAY, a forced card another seat's heuristic play would not choose is kept
+    # only as a tremble of PLAY_TREMBLE per million (kernels.tricks), like a call with CHECK
+    CHECK_PLAY = 19 + MAX_PLAYS
+    PLAY_TREMBLE = 20 + MAX_PLAYS
+    LEN = 21 + MAX_PLAYS
 
 
 class M(IntEnum):
@@ -258,7 +262,9 @@ class PT(IntEnum):
     OWN_DROP = 43  # the cards the asker, a cutthroat maker, dropped (a natural mask; 0: none)
     NPLAYS = 44  # cards played so far
     PLAYS = 45  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
-    LEN = 45 + MAX_PLAYS
+    CHECK_PLAY = 45 + MAX_PLAYS  # 1: deals weighed by the others' card play of the cards heard
+    PLAY_TREMBLE = 46 + MAX_PLAYS  # with CHECK_PLAY: the chance, per million, of another card
+    LEN = 47 + MAX_PLAYS
 
 
 class OPT(IntEnum):

@@ -11,7 +11,7 @@ must be the turn's seat's, held and legal, or the deal does not fit what the ask
 import numpy as np
 from numba import njit
 
-from .bits import ONE, lowest_bit
+from .bits import ONE, lowest_bit, popcount
 from .codes import (
     E_CARD_NOT_HELD,
     E_INCONSISTENT,
@@ -28,7 +28,7 @@ from .config import JIT, NRT_FREE
 from .layout import DECK_DOUBLE, normalise_mask
 from .play_heuristic import heuristic_card
 from .policies import P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
-from .record import card_bit, fail, held_copy, stop_here, stopping
+from .record import card_bit, fail, held_copy, stop_here, stopping, tolerated
 from .rng import random_set_bit
 from .rules import card_strength, legal_mask, next_active
 from .seating import declaring_mask, on_declaring_side
@@ -114,6 +114,31 @@ def _forced_card(ins, know, k, seat, hand, legal, rules, rec, at):
         fail(rec, E_INCONSISTENT, at)
         return -1
     return b
+
+
+@njit(**NRT_FREE)
+def _heuristic_choice(hand, legal, unseen, trick, led, win_card, win_seat, seat, decl_mask,
+                      double):
+    """The heuristic card player's card (a normalised bit) for ``seat`` holding ``hand``
+    (normalised) with ``legal`` cards at its place in ``trick`` (slots ``TR``: ``COUNT``
+    cards played of the ``ACTIVE`` seats'), ``unseen`` the cards not yet played, the trick
+    led in ``led`` and won so far by ``win_card`` of ``win_seat``; ``decl_mask`` the
+    declaring side's seats."""
+    pos = trick[TR.COUNT]
+    mine = (decl_mask >> seat) & 1
+    partner_winning = pos > 0 and win_seat != seat and ((decl_mask >> win_seat) & 1) == mine
+    return heuristic_card(hand, legal, unseen, pos, pos == popcount(trick[TR.ACTIVE]) - 1, led,
+                          win_card, partner_winning, mine == 1, double)
+
+
+@njit(**NRT_FREE)
+def _kept_as_tremble(ins, rec, legal):
+    """Whether a card heard that is not its seat's heuristic card is kept, with play
+    inference (``IN.CHECK_PLAY``), as a tremble: another of its ``legal`` cards with chance
+    ``IN.PLAY_TREMBLE`` per million, spread evenly over them (the likelihood against the
+    heuristic card's, ``kernels.record.tolerated``)."""
+    e = ins[IN.PLAY_TREMBLE] / 1_000_000
+    return tolerated(ins, rec, e / (1.0 - e) / (popcount(legal) - 1))
 
 
 @njit(**NRT_FREE)
@@ -214,6 +239,12 @@ def play_tricks(ag, hands, rules, rec, active, leader):
                                  4 * t + pos)
                 if b < 0:
                     return False
+                if ins[IN.CHECK_PLAY] == 1 and seat != asker and ins[IN.CONJURE] == 0 and \
+                        legal & (legal - ONE) != 0 and b != _heuristic_choice(
+                            nh[seat], legal, ag.know[K.DECK] & ~ag.know[K.PLAYED], trick, led,
+                            win_card, win_seat, seat, decl_mask, double) and \
+                        not _kept_as_tremble(ins, rec, legal):
+                    return fail(rec, E_INCONSISTENT, 4 * t + pos)
             elif seat == asker and not asked:
                 asked = True
                 b = _asker_card(ins, seat, hands[seat], legal, rules, rec, 4 * t + pos)
@@ -233,12 +264,9 @@ def play_tricks(ag, hands, rules, rec, active, leader):
                 elif legal & (legal - ONE) == 0:
                     b = lowest_bit(legal)
                 elif policy == P_HEURISTIC:
-                    mine = (decl_mask >> seat) & 1
-                    partner_winning = pos > 0 and win_seat != seat and \
-                        ((decl_mask >> win_seat) & 1) == mine
-                    b = heuristic_card(nh[seat], legal, ag.know[K.DECK] & ~ag.know[K.PLAYED],
-                                       pos, pos == n_active - 1, led, win_card,
-                                       partner_winning, mine == 1, double)
+                    b = _heuristic_choice(nh[seat], legal, ag.know[K.DECK] & ~ag.know[K.PLAYED],
+                                          trick, led, win_card, win_seat, seat, decl_mask,
+                                          double)
                 else:
                     b = choose_card_solving(ag, seat, legal, nh, trick, decl_mask, double)
                 rec[slot] = from_norm[trump, b]

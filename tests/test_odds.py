@@ -520,7 +520,7 @@ def test_every_surface_reads_the_one_description_of_the_question():
             "dealer": "N"}
     given = {"method": ("pimc", "pimc"), "others": ("points", "points"),
              "all_details": ("true", True), "all_calls": ("true", True),
-             "infer": ("false", False),
+             "infer": ("false", False), "infer_play": ("true", True),
              "play_check": ("false", False), "exact": ("true", True),
              "tremble": ("0.1", 0.1), "given": ("E: void H", ("E: void H",))}
     for f in ODDS_FIELDS:

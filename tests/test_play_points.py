@@ -192,3 +192,47 @@ def test_the_dealers_unseen_discard_is_never_a_card_it_plays_later():
              auction="S pass, W order", played="S AC, W 9C, N 9S, E TC; S AD, W TH, N QD, E 9D",
              deals=300, others="points", play_check=False)
     assert r.decision == "card" and r.deals == 300 and r.acceptance > 0.2
+
+
+def test_play_inference_keeps_only_worlds_where_the_others_play_as_heuristic():
+    """With --infer-play and no tremble, in every world dealt for S's lead after the first
+    trick, N's lead (9C) and E's follow (TC) are the heuristic player's cards from the hands
+    that world deals them (rebuilt here trick state by trick state); without it some world
+    has N lead another card, so the check has something to find."""
+    import numpy as np
+
+    from kernels.layout import normalise_mask
+    from kernels.play_heuristic import heuristic_card
+    from kernels.rules import legal_mask
+
+    rules = make_rules("knock")
+    to_norm, _ = rules.layout
+    trump = 3  # spades: S ordered up QS
+    deck = int(rules.arrays.decks[trump])
+    point = decision_point(rules, "AS KS 9H TD", "S", "W", "QS", "N pass, E pass, S order",
+                           {"played": "N 9C, E TC, S JC, W AC"})
+
+    def norm(card: str) -> int:
+        return int(to_norm[trump, card_id(card)])
+
+    def heuristic_agrees(world) -> list[bool]:
+        hands = [int(normalise_mask(np.uint64(int(h)), to_norm[trump])) for h in world]
+        n_lead = heuristic_card(np.uint64(hands[0]), np.uint64(hands[0]), np.uint64(deck), 0,
+                                False, -1, -1, False, True, False)
+        led = norm("9C") >> 4
+        legal = int(legal_mask(np.uint64(hands[1]), led))
+        e_follow = heuristic_card(np.uint64(hands[1]), np.uint64(legal),
+                                  np.uint64(deck & ~(1 << norm("9C"))), 1, False, led,
+                                  norm("9C"), False, False, False)
+        return [n_lead == norm("9C"), legal & (legal - 1) == 0 or e_follow == norm("TC")]
+
+    seen = {}
+    for infer_play in (True, False):
+        d = prepare(point, True, infer=True, tremble=0.0, infer_play=infer_play)
+        d.query.policies, d.query.params = others_policies("points", "dd", rules)
+        chunk = run_query(d.query, 3, 0, 1_000)
+        worlds = chunk.dealt[chunk.ok]
+        assert len(worlds) > 100
+        seen[infer_play] = [heuristic_agrees(w) for w in worlds]
+    assert all(all(a) for a in seen[True])
+    assert not all(a[0] for a in seen[False])

@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from analyzer.compute.runner import DEFAULT_CHUNK, in_whole_chunks, observed, run_chunks
+from analyzer.compute.runner import DEFAULT_CHUNK, Course, in_whole_chunks, observed, run_chunks
 from tests.child import FIRST_CHUNK, Child
 from tests.test_hostile import assert_one_error
 
@@ -184,7 +184,8 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
     def enough(totals):
         return totals.done >= 1500
     for each in (in_whole_chunks(lambda first, n: work(first, n)), work):
-        assert run_chunks(5_000, each, chunk=1024, progress=False, enough=enough).done == 2048
+        assert run_chunks(5_000, each, chunk=1024, progress=False,
+                          course=Course(enough)).done == 2048
 
     slow_sizes = []
 
@@ -225,7 +226,7 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
 
     with observed(lambda done, total: seen.append((done, total)), threading.Event()):
         totals = run_chunks(1_000, in_whole_chunks(first_work), chunk=100, progress=False,
-                            then=Switch(250, change))
+                            course=Course(then=Switch(250, change)))
     assert told == [250] and totals.done == 1_000 and not totals.interrupted
     assert totals.counts["x"].tolist() == [250 + 2 * 750] and int(totals.counts["n"][0]) == 1000
     assert seen[-1] == (1_000, 1_000) and {t for _, t in seen} == {1_000}
@@ -236,7 +237,7 @@ def test_a_run_whose_work_changes_part_way_is_one_run():
         return first_work(first, n)
 
     totals = run_chunks(1_000, in_whole_chunks(stopping), chunk=100, progress=False,
-                        then=Switch(250, change))
+                        course=Course(then=Switch(250, change)))
     assert totals.interrupted and totals.done == 100 and told == [250]
 
 
@@ -261,8 +262,8 @@ def test_progress_counts_the_work_not_the_deals():
         return work()
 
     with observed(lambda done, total: seen.append(done), threading.Event()):
-        run_chunks(1_000, work(), chunk=50, progress=False, then=[Switch(100, change)],
-                   cost=lambda: cost[0])
+        run_chunks(1_000, work(), chunk=50, progress=False,
+                   course=Course(then=[Switch(100, change)], cost=lambda: cost[0]))
     assert seen[0] == 0 and seen[-1] == 1_000 and seen == sorted(seen)
     assert seen[2] == 100  # 100 deals of cost 10 of 1,000 (900 more at 10): a tenth
     assert seen[3] > 500  # 150 deals, the rest now cost 1 each: over half the work is done

@@ -24,6 +24,7 @@ from kernels.forced import (
     new_point,
     set_inference,
     set_own_play,
+    set_play_inference,
     set_solving,
     start_point,
 )
@@ -101,11 +102,22 @@ class OpenPoint:
         """The chance, with inference, that a seat makes another call than its strategy's."""
         return int(self.row[PT.TREMBLE]) / TREMBLE_UNIT
 
-    def with_inference(self, infer: bool, tremble: float) -> OpenPoint:
+    @property
+    def infers_play(self) -> bool:
+        """Whether deals are weighed by the cards heard played (the others' card play)."""
+        return bool(self.row[PT.CHECK_PLAY])
+
+    def with_inference(self, infer: bool, tremble: float,
+                       infer_play: bool | None = None) -> OpenPoint:
         """A copy dealing to fit the calls heard (``infer``, when some were heard), each seat
-        making another legal call with chance ``tremble``."""
+        making another legal call with chance ``tremble``; with ``infer_play`` (``None``: as
+        before) and ``infer`` also the cards heard played, each seat playing its heuristic
+        card or, with chance ``tremble``, another legal one."""
         row = self.row.copy()
-        set_inference(row, bool(infer), round(tremble * TREMBLE_UNIT))
+        units = round(tremble * TREMBLE_UNIT)
+        set_inference(row, bool(infer), units)
+        play = self.infers_play if infer_play is None else infer_play
+        set_play_inference(row, bool(infer and play), units)
         return replace(self, row=row)
 
     def with_solving(self, solve: bool) -> OpenPoint:
@@ -155,13 +167,13 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def open_point(point: DecisionPoint, solve: bool = True, infer: bool = True,
-               tremble: float = 0.0) -> OpenPoint:
+               tremble: float = 0.0, infer_play: bool = False) -> OpenPoint:
     """Open ``point``: the engine plays the calls heard up to it (one kernel call) and says
-    what is decided there; the row has ``solve`` and the inference (``infer``, ``tremble``)
-    set. NotYourTurn, NothingToDecide or UserError when the calls heard do not lead to the
-    player's decision."""
+    what is decided there; the row has ``solve`` and the inference (``infer``, ``tremble``,
+    ``infer_play``) set. NotYourTurn, NothingToDecide or UserError when the calls heard do
+    not lead to the player's decision."""
     state = state_of(point)
-    return OpenPoint(state, point_row(point, solve)).with_inference(infer, tremble)
+    return OpenPoint(state, point_row(point, solve)).with_inference(infer, tremble, infer_play)
 
 
 def state_of(point: DecisionPoint) -> PointState:

@@ -242,18 +242,27 @@ class Switch:
     change: Callable[[Totals], Callable[[int, int], dict]]
 
 
+@dataclass(frozen=True)
+class Course:
+    """How a run may change on its way: stop early when ``enough(totals)`` says so (checked
+    after each chunk, in order); ``then``, the work changes part-way (:class:`Switch`, one or
+    a list); ``cost()``, what a deal of the work costs now (progress then counts the work,
+    not the deals)."""
+
+    enough: Callable[[Totals], bool] | None = None
+    then: Switch | list[Switch] | None = None
+    cost: Callable[[], float] | None = None
+
+
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
-               enough: Callable[[Totals], bool] | None = None, progress: bool = True,
-               label: str = "dealing", store: ChunkStore | None = None,
-               then: Switch | list[Switch] | None = None,
-               cost: Callable[[], float] | None = None) -> Totals:
+               progress: bool = True, label: str = "dealing", store: ChunkStore | None = None,
+               course: Course = Course()) -> Totals:
     """Run ``work`` over deal indices ``0 .. total-1`` in chunks and sum the results (or hand
-    each to ``store``); stop early when ``enough(totals)`` says so (checked after each
-    chunk, in order); ``then``: the work changes part-way (see :class:`Switch`), ``cost()``
-    what a deal of it costs now (progress then counts the work, not the deals). Here (not
-    on a cluster, not into a ``store``) each chunk runs as pieces (see :class:`Pace`), unless
-    ``work`` is marked :func:`in_whole_chunks` (exact mode's runs of layouts must not be
-    cut)."""
+    each to ``store``), the run changing on its way as ``course`` says (see
+    :class:`Course`). Here (not on a cluster, not into a ``store``) each chunk runs as
+    pieces (see :class:`Pace`), unless ``work`` is marked :func:`in_whole_chunks` (exact
+    mode's runs of layouts must not be cut)."""
+    enough, then, cost = course.enough, course.then, course.cost
     totals = Totals()
     start = time.perf_counter()
     chunks = _chunks(total, chunk)

@@ -32,8 +32,8 @@ DEFAULT_DEALS = 500  # a bot asks at every turn: fewer deals than odds' 10,000
 REQUIRED = ("variant", "seat", "hand")
 # the odds fields a view may hold (the rest narrow or size a person's question)
 ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "dummy", "trump",
-              "score", "deals", "exact", "seed", "method", "worlds", "others", "infer", "tremble",
-              "given")
+              "score", "deals", "exact", "seed", "method", "worlds", "others", "infer",
+              "infer_play", "tremble", "given")
 VIEW_FIELDS = ("id", "variant", "rules", "hand") + ODDS_NAMES
 CARD_LISTS = ("hand", "discarded", "dummy")  # a string of cards, or a list of them
 ROUND = 4  # decimals of the answer's numbers

@@ -33,7 +33,7 @@ from ..game.outcomes import PROBABILITIES, outcome_arrays, unit_points
 from ..game.score import unit_of
 from ..game.seating import seating
 from ..game.variants import LADDER
-from ..stats import Z95, mean_interval, wilson
+from ..stats import Z95, mean_interval, percent_text, wilson
 from ..strategy.defaults import TREMBLE
 from .equity import equity_table
 from .options import option_label, options_array, point_options
@@ -111,11 +111,13 @@ def void_rows(point: DecisionPoint, state, groups: list[int]) -> tuple:
 
 
 def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: float = TREMBLE,
-            trumps: list | None = None, bids: set | None = None) -> Decision:
+            trumps: list | None = None, bids: set | None = None,
+            infer_play: bool = False) -> Decision:
     """The decision at ``point`` opened (one trip to the engine), its query, its legal
     options (see :func:`point_options`) and, at a ladder auction's call, the trick table: the
-    player's side declaring each trump. The seats' strategies are set on the query after."""
-    opened = open_point(point, solve, infer, tremble)
+    player's side declaring each trump. ``infer_play`` weighs the deals by the cards heard
+    played too. The seats' strategies are set on the query after."""
+    opened = open_point(point, solve, infer, tremble, infer_play)
     _check_tricks(point, opened.state)
     options = point_options(point, opened.state, trumps, bids)
     q = point_query(point, opened)
@@ -149,6 +151,10 @@ def inferred(d: Decision) -> list[str]:
         out.append(f"the dealer {SEATS[point.dealer]} holds the upcard {format_card(up)} (its "
                    f"discard is unseen: its strategy's, deal by deal, of the cards it has not "
                    f"played)")
+    if d.opened.infers_play:
+        out.append(f"each other seat's cards played weigh the deals: the heuristic player's "
+                   f"card, or another legal one {percent_text(d.opened.tremble)} of the time "
+                   f"(--infer-play)")
     return out
 
 

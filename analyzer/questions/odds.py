@@ -23,6 +23,7 @@ from ..compute.point import NothingToDecide, NotYourTurn, state_of
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import (
     DEFAULT_CHUNK,
+    Course,
     duration_text,
     in_whole_chunks,
     run_chunks,
@@ -284,9 +285,13 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
     exact = effort.exact
 
     # exact layouts keep no deal at random: no tremble
+    if exact and play.infer_play:
+        raise UserError("--infer-play weighs random deals by the cards played; it cannot be "
+                        "used with --exact")
     d = prepare(point, play.method == "dd", play.infer, 0.0 if exact else play.tremble,
-                trumps, bids)
-    if few_layouts(d, effort):  # late in a hand: every layout, not random deals
+                trumps, bids, play.infer_play)
+    # late in a hand: every layout, not random deals (but a weighing keeps random deals)
+    if not play.infer_play and few_layouts(d, effort):
         effort, exact = replace(effort, exact=True, deals=None), True
         d = played_as(d, tremble=0.0)
     d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
@@ -398,9 +403,9 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
                 return False
             t = option_table(plan.d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
-    totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, enough=enough,
-                        progress=effort.progress, then=plan.switches(total),
-                        cost=lambda: len(plan.d.options))
+    totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, progress=effort.progress,
+                        course=Course(enough, plan.switches(total),
+                                      lambda: len(plan.d.options)))
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")

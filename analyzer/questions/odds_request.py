@@ -104,6 +104,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "(.toml).", page=True),
     Field("infer", bool, True, "Deal the unseen cards so that the calls heard are the "
           "others' strategy's (--no-infer: any cards)."),
+    Field("infer_play", bool, False, "Also weigh the deals by the cards played so far: each "
+          "other seat plays the heuristic player's card, or another legal card with chance "
+          "--tremble (so 'partner did not overtake' means something; random deals only)."),
     Field("tremble", float, TREMBLE, "With inference, the chance a seat makes another legal "
           "call than its strategy's, so no auction is impossible (0: only the strategy's own "
           "calls; exact mode uses 0).", low=0.0, high=0.49),
@@ -131,7 +134,8 @@ FIELD_BY_NAME = {f.name: f for f in ODDS_FIELDS}
 
 def _play(self) -> PlayModel:
     """How the hands of this question are played."""
-    return PlayModel(self.others, self.method, self.worlds, self.infer, self.tremble)
+    return PlayModel(self.others, self.method, self.worlds, self.infer, self.tremble,
+                     self.infer_play)
 
 
 def _effort(self, progress: bool = False, chunk: int | None = None):

@@ -16,13 +16,16 @@ class PlayModel:
     """How every hand is played out: the strategy every later call is made by (``others``),
     how the cards are played (``method``: ``dd``, ``heuristic``, or ``pimc`` with ``worlds``
     worlds a card), and how the calls heard are read (``infer``: deal only what fits them,
-    each seat making another legal call with chance ``tremble``)."""
+    each seat making another legal call with chance ``tremble``; ``infer_play``: the cards
+    heard played too, each seat playing its heuristic card or, with chance ``tremble``,
+    another legal one)."""
 
     others: str = DEFAULT_STRATEGY
     method: str = "dd"
     worlds: int = DEFAULT_WORLDS
     infer: bool = True
     tremble: float = TREMBLE
+    infer_play: bool = False  # weigh deals by the cards heard played (heuristic card play)
 
     def check(self) -> None:
         """UserError for an unknown method or a tremble that is not a small chance."""
