@@ -57,7 +57,7 @@ from .decide import (
 from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
-from .race import RunPlan
+from .race import RunPlan, unclear
 
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -442,8 +442,17 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         uninformed=int(counts.get("uninformed", 0)), decision=d.opened.state.kind,
         played=played_text(p.played), inferred=inferred(d),
         score=score_text(p.score, p.rules, p.seat) if p.score else "",
-        stopped=plan.stopped or ("the most by default: the answer was not clear sooner"
+        stopped=plan.stopped or (_at_most_why(plan, counts)
                                  if plan.until_clear and not totals.interrupted else ""))
+
+
+def _at_most_why(plan: RunPlan, counts: dict) -> str:
+    """Why a default run dealt its most: what was still not clear sooner, or that it
+    became clear only at the last check."""
+    left = unclear(plan.d, counts)
+    if not left:
+        return "the most by default; the answer was clear only then"
+    return f"the most by default: {' and '.join(left)} not clear sooner"
 
 
 def _plan(d: Decision, effort: Effort, total: int) -> RunPlan:

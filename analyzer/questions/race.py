@@ -43,15 +43,24 @@ def counts_clear(d: Decision, counts: dict) -> bool:
     run to stop: the best call's margin over the runner-up has its 95% interval above zero,
     or within ±``CLOSE_WIDTH`` (too close to call, and it will stay so), and every chance
     the table shows of every call still played is within ±``CHANCE_WIDTH``."""
+    return not unclear(d, counts)
+
+
+def unclear(d: Decision, counts: dict) -> list[str]:
+    """What is not yet clear in the answer over ``counts`` (see :func:`counts_clear`), in
+    words: the verdict, the chances shown, both or neither (``[]``)."""
     v = verdict(d, counts, False)
     if not v:
-        return False
+        return ["the verdict"]
+    out = []
     if v["runner_up"] is not None and not (
             v["margin_low"] > 0 or (v["margin_high"] - v["margin_low"]) / 2 <= CLOSE_WIDTH):
-        return False
+        out.append("the verdict")
     table = option_table(d, counts, False)
     widths = [(table[f"p_{k}_high"] - table[f"p_{k}_low"]) / 2 for k in SHOWN_OUTCOMES]
-    return bool(max(w.max() for w in widths) <= CHANCE_WIDTH)
+    if max(w.max() for w in widths) > CHANCE_WIDTH:
+        out.append(f"every chance within ±{CHANCE_WIDTH:.0%}")
+    return out
 
 
 class RunPlan:
