@@ -138,7 +138,7 @@ def _kept_as_tremble(ins, rec, legal):
     ``IN.PLAY_TREMBLE`` per million, spread evenly over them (the likelihood against the
     heuristic card's, ``kernels.record.tolerated``)."""
     e = ins[IN.PLAY_TREMBLE] / 1_000_000
-    return tolerated(ins, rec, e / (1.0 - e) / (popcount(legal) - 1))
+    return tolerated(ins, rec, e / (1.0 - e) / (np.float64(popcount(legal)) - 1.0))
 
 
 @njit(**NRT_FREE)

@@ -31,7 +31,7 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    "upcard_call_values", "analyzer_alone",
                    # the tremble of inference: values of the calls and their likelihoods
                    "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
-                   "flip_kept", "lone_value"}
+                   "flip_kept", "_kept_as_tremble", "lone_value"}
 
 
 def float_scalars(dispatchers) -> list[str]:
