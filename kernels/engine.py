@@ -31,7 +31,7 @@ from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
 from .record import clear_outcome, fail, new_instructions, stopping
 from .rng import STREAM_PLAY, reseed, stream_state
-from .seating import declaring_mask, first_leader, on_declaring_side, partner
+from .seating import contract_needs, declaring_mask, first_leader, on_declaring_side, partner
 from .slots import IN, C, K, M, R
 from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
@@ -126,7 +126,7 @@ def solved_tricks(ag, hands, rules, rec, active, leader):
     rec[R.FIRST_LEADER] = leader
     rec[R.DECL_TRICKS] = solve_exact(ag.work, ag.table, nh, active,
                                      declaring_mask(cfg, rec[R.DECLARER], active), leader,
-                                     double)
+                                     double, contract_needs(cfg, rec[R.CONTRACT]))
 
 
 @njit(**JIT)

@@ -53,7 +53,8 @@ def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
         for s in range(4):
             nh[s] = normalise_mask(dealt[s], rules.to_norm[trump])
         double = 1 if (rules.cfg[C.DECK] & DECK_DOUBLE) else 0
-        tricks = solve_exact(w, tt, nh, scen[S.ACTIVE], scen[S.DECL], scen[S.LEADER], double)
+        tricks = solve_exact(w, tt, nh, scen[S.ACTIVE], scen[S.DECL], scen[S.LEADER], double,
+                             np.int64(-1))
         return tricks, np.int64(w[W.NODES])
     hands = dealt.copy()
     before = ag.know.copy()  # the play turns the knowledge into the play phase's form

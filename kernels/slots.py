@@ -328,7 +328,9 @@ class W(IntEnum):
     MOVES = 16  # move lists: 16 per play, 4 plays per trick, MAX_TRICKS_DEEP tricks
     MEMO = MOVES + 64 * MAX_TRICKS_DEEP  # MEMO_ENTRIES answers of solve_exact: 4 hands, key, tricks
     HISTORY = MEMO + MEMO_ENTRIES * MEMO_WORDS  # the leads that cut, by seat and card
-    LEN = HISTORY + 4 * 64
+    SOLVES = HISTORY + 4 * 64  # searches solve_exact ran (a thread's count, never reset)
+    MEMO_HITS = SOLVES + 1  # answers solve_exact found in its memo (likewise)
+    LEN = SOLVES + 2
 
 
 class Q(IntEnum):
