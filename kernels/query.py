@@ -6,8 +6,9 @@ given and, with inference, with the calls heard: a deal where a seat's strategy 
 have made a call it made is dealt again from the same stream (``point`` slots ``PT``).
 
 A scenario is one int64 row (slots ``S``): trump, declarer, the seats that play, the
-declaring side and the leader, asked of the hands as dealt. The answer for deal ``i`` and
-scenario ``s`` is ``outcomes[i, s]``: the declaring side's tricks.
+declaring side and the leader, asked of the hands as dealt (and, when a question plays only
+some of its scenarios, which one of how many it is: its play stream is the full run's). The
+answer for deal ``i`` and scenario ``s`` is ``outcomes[i, s]``: the declaring side's tricks.
 
 An option is one int64 row (slots ``OPT``): a call the asker can make at the point and its
 own choices that follow (going alone, a discard, the card given in an n-ask, the trump, a
@@ -184,7 +185,10 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
             next_deal_same_table(works[tid])
             dealt_out[i] = dealt
             for s in range(n_scen):
-                next_hand(ag, seed, (first + i) * n_scen + s, STREAM_SCENARIO)
+                of, number = scenarios[s, S.OF], scenarios[s, S.NUMBER]
+                if of == 0:
+                    of, number = n_scen, s
+                next_hand(ag, seed, (first + i) * of + number, STREAM_SCENARIO)
                 v, k = play_scenario(works[tid], tables[tid], dealt, scenarios[s], solve,
                                      rules, ag, rec)
                 outcomes[i, s] = v

@@ -301,7 +301,11 @@ class S(IntEnum):
     ACTIVE = 2
     DECL = 3
     LEADER = 4
-    LEN = 5
+    NUMBER = 5  # its number among the question's scenarios, when OF > 0
+    OF = 6  # how many the question has (0: this row's place in the array and its length):
+    # a row's play stream is (deal * OF + NUMBER), so a question that stops playing some
+    # rows (racing the trick table) plays the others exactly as a full run does
+    LEN = 7
 
 
 # ---- solver

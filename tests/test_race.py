@@ -70,3 +70,30 @@ def test_all_calls_plays_every_call_on_every_deal():
              play_check=False, all_calls=True)
     assert r.options["dropped_after"].isna().all()
     assert not any(n.startswith("*:") for n in r.notes)
+
+
+def test_the_trick_table_races_with_its_calls():
+    """A trick-table row (a trump's tricks declaring it) stops when every call naming its
+    trump has stopped: its figures are those of a run of that many deals, marked; the rows
+    still played are exactly the full run's (heuristic play too: each row keeps its play
+    stream), and ``--all-calls`` plays every row throughout."""
+    kw = dict(deals=400, seed=1, others="points", play_check=False)
+    for method in ("dd", "heuristic"):
+        r = odds("JH JD AH KH QH 9S", "bid", method=method, **kw)
+        full = odds("JH JD AH KH QH 9S", "bid", method=method, all_calls=True, **kw)
+        assert list(r.tricks["trump"]) == list("CDHS") == list(full.tricks["trump"])
+        assert full.tricks["dropped_after"].isna().all()
+        stopped = r.tricks["dropped_after"].notna().to_numpy()
+        assert stopped.any() and not stopped.all()
+        figures = [c for c in r.tricks.columns if c.startswith("p_")] + ["deals"]
+        pd.testing.assert_frame_equal(r.tricks.loc[~stopped, figures],
+                                      full.tricks.loc[~stopped, figures], check_exact=True)
+        named = set(r.options.loc[r.options["dropped_after"].isna(), "trump"])
+        assert set(r.tricks.loc[stopped, "trump"]).isdisjoint(named)
+        at = int(r.tricks.loc[stopped, "dropped_after"].iloc[0])
+        first = odds("JH JD AH KH QH 9S", "bid", method=method, deals=at, all_calls=True,
+                     **{k: v for k, v in kw.items() if k != "deals"})
+        pd.testing.assert_frame_equal(r.tricks.loc[stopped, figures].reset_index(drop=True),
+                                      first.tricks.loc[stopped, figures].reset_index(drop=True),
+                                      check_exact=True)
+        assert any(n.startswith("*: trick-table rows") for n in r.notes)

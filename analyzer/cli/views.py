@@ -119,9 +119,10 @@ def _tricks_table(r: OddsResult) -> Table:
     t = Table("trump", *[f"P(≥{k}) %" for k in range(3, n + 1)],
               title="If your side declares: its tricks (double dummy, you lead)", box=None)
     for row in r.tricks.to_dict(orient="records"):
-        t.add_row(row["trump"], *[_pct(row[f"p_at_least_{k}"], row[f"p_at_least_{k}_low"],
-                                       row[f"p_at_least_{k}_high"], r.exact)
-                                  for k in range(3, n + 1)])
+        stopped = pd.notna(row.get("dropped_after"))  # racing stopped it with its calls
+        t.add_row(row["trump"] + ("*" if stopped else ""),
+                  *[_pct(row[f"p_at_least_{k}"], row[f"p_at_least_{k}_low"],
+                         row[f"p_at_least_{k}_high"], r.exact) for k in range(3, n + 1)])
     return t
 
 

@@ -68,6 +68,7 @@ class DealQuery:
         row = [0] * S.LEN
         row[S.TRUMP], row[S.DECLARER], row[S.ACTIVE] = trump, declarer, active
         row[S.DECL], row[S.LEADER] = decl, leader
+        row[S.NUMBER] = len(self.scenarios)  # (S.OF stays 0 until some rows are left out)
         self.scenarios.append(row)
         return len(self.scenarios) - 1
 

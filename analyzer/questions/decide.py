@@ -23,6 +23,7 @@ import pandas as pd
 from kernels import codes as K
 from kernels import layout as L
 from kernels.dealing import OP_LE
+from kernels.slots import S
 
 from ..compute.point import OpenPoint, open_point
 from ..compute.query import DealQuery, no_constraints
@@ -198,6 +199,24 @@ def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
     query = replace(d.query, options=options_array(options),
                     scenarios=list(d.query.scenarios) if scenarios else [])
     return Decision(d.point, d.opened, query, options, dict(d.tricks) if scenarios else {})
+
+
+def keep_tricks(d: Decision, trumps) -> Decision:
+    """A copy of ``d`` whose trick table plays only the rows of ``trumps`` (in ``d``'s
+    order). Each row kept keeps its number among the question's rows (``S.NUMBER`` of
+    ``S.OF``), so it is played exactly as in a run of every row."""
+    scenarios = d.query.scenarios
+    assert sorted(d.tricks.values()) == list(range(len(scenarios)))  # every row a trump's
+    rows, tricks = [], {}
+    for trump, s in d.tricks.items():
+        if trump in trumps:
+            row = list(scenarios[s])
+            if row[S.OF] == 0:
+                row[S.NUMBER], row[S.OF] = s, len(scenarios)
+            tricks[trump] = len(rows)
+            rows.append(row)
+    return Decision(d.point, d.opened, replace(d.query, scenarios=rows), list(d.options),
+                    tricks)
 
 
 def option_labels(d: Decision, indices) -> list[tuple]:
@@ -424,14 +443,17 @@ def verdict_sentence(v: dict, exact: bool = False) -> str:
 def trick_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
     """At a ladder auction's call: per trump, the chance the player's side takes at least k
     tricks declaring it (double dummy from the player's lead)."""
-    rows = []
-    n = d.point.rules.hand_size
-    t = np.arange(n + 1)
-    for trump, scenario in d.tricks.items():
-        h = counts["hist"][scenario].astype(np.float64)
-        row = {"trump": "CDHS"[trump]}
-        for k in range(3, n + 1):
-            row.update(_prob(f"at_least_{k}", h[t >= k].sum(), h.sum(), exact))
-        rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame([trick_row(trump, counts["hist"][scenario], exact)
+                         for trump, scenario in d.tricks.items()])
+
+
+def trick_row(trump: int, hist: np.ndarray, exact: bool) -> dict:
+    """A row of the trick table: P(at least k tricks) for k from 3, from ``hist`` (how many
+    deals the side took each number of tricks on)."""
+    h = hist.astype(np.float64)
+    t = np.arange(len(h))
+    row = {"trump": "CDHS"[trump], "deals": int(h.sum())}
+    for k in range(3, len(h)):
+        row.update(_prob(f"at_least_{k}", h[t >= k].sum(), h.sum(), exact))
+    return row
 

@@ -45,6 +45,7 @@ from .decide import (
     chunk_counts,
     inferred,
     keep_options,
+    keep_tricks,
     option_labels,
     option_table,
     paired,
@@ -415,8 +416,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     notes += plan.notes()
     unmet = int(counts["unmet"])
     if unmet and uninformed is not None and not totals.interrupted:
-        extra = keep_options(uninformed(), option_labels(d, range(len(d.options))),
-                             scenarios=True)
+        extra = keep_tricks(keep_options(uninformed(), option_labels(d, range(len(d.options))),
+                                         scenarios=True), set(d.tricks))
         counts = _deal_uninformed(extra, counts, seed, unmet, chunk)
         notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
                      f"dealt to fit the calls heard (too unlikely for the others' strategy, "
@@ -434,7 +435,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         seconds=totals.seconds, interrupted=totals.interrupted,
         options=plan.with_dropped(option_table(d, counts, exact)),
         details=plan.with_dropped(option_table(d, counts, exact, True), details=True),
-        tricks=trick_table(d, counts, exact),
+        tricks=plan.with_dropped_tricks(trick_table(d, counts, exact)),
         best=verdict(d, counts, exact), inference=d.infers, notes=notes,
         nodes=int(counts["nodes"]), choices=plan.choices(),
         tremble=d.tremble,

@@ -19,10 +19,12 @@ from .decide import (
     Decision,
     best_per_call,
     keep_options,
+    keep_tricks,
     option_labels,
     option_table,
     paired,
     restrict_counts,
+    trick_row,
     value_counts,
     verdict,
 )
@@ -81,6 +83,7 @@ class RunPlan:
         self.dropped: list[pd.DataFrame] = []  # per checkpoint: the dropped options' rows
         self.dropped_calls: list[pd.DataFrame] = []  # the same, one row per call
         self.dropped_options: list = []  # the dropped options, in the order of ``dropped``
+        self.dropped_tricks: list[dict] = []  # the trick table's rows stopped, at their end
 
     def switches(self, total: int) -> list[Switch]:
         """The run's switches below ``total`` deals."""
@@ -137,6 +140,34 @@ class RunPlan:
         self.dropped_options += [d.options[i] for i in dropped]
         self.d = keep_options(d, option_labels(d, kept), scenarios=True)
         restrict_counts(counts, kept)
+        self._race_tricks(counts)
+
+    def _race_tricks(self, counts: dict) -> None:
+        """Stop the trick table's rows of the trumps no call still played names (in the
+        double deck three of its four solves a deal, each dearer than every kept call):
+        each keeps its figures over the deals it was played on, as a dropped call does."""
+        d = self.d
+        named = {o.trump for o in d.options}
+        gone = [t for t in d.tricks if t not in named]
+        if not gone:
+            return
+        for t in gone:
+            self.dropped_tricks.append(
+                {**trick_row(t, counts["hist"][d.tricks[t]], False),
+                 "dropped_after": int(counts["accepted"])})
+        kept = [t for t in d.tricks if t in named]
+        counts["hist"] = counts["hist"][[d.tricks[t] for t in kept]]
+        self.d = keep_tricks(d, kept)
+
+    def with_dropped_tricks(self, tricks: pd.DataFrame) -> pd.DataFrame:
+        """The trick table ``tricks`` of the rows still played with the rows stopped, in
+        the order of the trumps; ``dropped_after`` is empty for a row played throughout."""
+        if not self.dropped_tricks:
+            return tricks.assign(dropped_after=None) if len(tricks) else tricks
+        rows = pd.concat([tricks.assign(dropped_after=None),
+                          pd.DataFrame(self.dropped_tricks)], ignore_index=True)
+        return rows.sort_values("trump", key=lambda c: c.map("CDHS".index),
+                                kind="stable").reset_index(drop=True)
 
     def with_dropped(self, options: pd.DataFrame, details: bool = False) -> pd.DataFrame:
         """``options`` (the kept calls' table, or every kept option's with ``details``) with
@@ -164,6 +195,14 @@ class RunPlan:
                        f"(--discards plays every one on every deal)")
         if self.dropped_calls:
             out.append(self._dropped_note())
+        if self.dropped_tricks:
+            parts = {}
+            for row in self.dropped_tricks:
+                parts.setdefault(row["dropped_after"], []).append(row["trump"])
+            out.append("*: trick-table rows of a trump no call still played names stopped with "
+                       "their calls (their figures are over the deals they were played on): "
+                       + "; ".join(f"after {at:,} deals: {', '.join(ts)}"
+                                   for at, ts in parts.items()))
         return out
 
     def _dropped_note(self) -> str:
