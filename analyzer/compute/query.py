@@ -14,7 +14,7 @@ from kernels.bidding import N_PARAMS
 from kernels.dealing import Dealing, binomial_table, layout_count
 from kernels.forced import new_point
 from kernels.slots import OPT, PT, S
-from kernels.threads import num_threads
+from kernels.threads import deal_by_deal, num_threads
 
 from ..game.variants import Rules
 from .solver import solver_arrays
@@ -124,7 +124,8 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
     dealing = Dealing(bool(exact), q.known, q.cards, q.sizes, q.group_seat,
                       binomial_table(len(q.cards)), *q.cons,
                       np.int64(1 if exact else max_tries))
-    return QueryChunk(*Q.run_chunk(
-        Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
-        q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
-        rules.arrays, q.policies, q.params, *solver_arrays(rules)))
+    with deal_by_deal(n if not exact else max(1, n // Q.LAYOUT_RUN)):
+        return QueryChunk(*Q.run_chunk(
+            Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
+            q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
+            rules.arrays, q.policies, q.params, *solver_arrays(rules)))
