@@ -4,6 +4,7 @@ timed tests. Every figure comes from one run on fixed, seeded deals."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import statistics
 import subprocess
@@ -271,6 +272,51 @@ KNOCK_DISCARD = {"hand": "9D KH QH AC KC AD", "variant": "knock", "upcard": "AD"
                  "dealer": "W", "auction": "N pass, E order"}
 BID_CARD = {"hand": BENCH_HAND, "variant": "bid", "seat": "S", "dealer": "W",
             "auction": "N 3, E 4, S 5, W pass", "trump": "H"}
+# Questions timed as a player asks them, ``euchre odds ARGS --json`` in a fresh process of
+# the checkout measured (so ``--against`` times a revision that has no such figure too):
+# name -> (what, the odds arguments). Each is run once with 4 deals first (compiling, and
+# building the strategy), then timed; its figures are the answer's own seconds (the play
+# check included), the deals it used and the calls racing dropped.
+DOUBLE_DECK_HAND = "AH AH KH KH QH JH JH JD TH 9H AS AC"
+ODDS_QUESTIONS = {
+    "bid_default": ("the default bid question", [BENCH_HAND, "--variant", "bid"]),
+    "ghost_default": ("the default ghost question", [BENCH_HAND, "--variant", "ghost"]),
+    "double_deck": ("the double-deck bid question", [
+        DOUBLE_DECK_HAND, "--variant", "bid", "--double-deck", "--seat", "N", "--dealer", "W"]),
+}
+
+
+def question_figures(root: Path, args: list[str], others: str = "analyzer") -> dict:
+    """The figures of ``euchre odds ARGS`` in the checkout at ``root`` (a fresh process, as
+    :data:`ODDS_QUESTIONS` says): ``seconds``, ``deals``, ``calls`` and ``dropped``."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("NUMBA_CACHE_DIR", None)  # each checkout's sources key their own cache
+    out = {}
+    for extra in (["--deals", "4"], []):
+        result = subprocess.run(
+            [sys.executable, "-m", "analyzer", "odds", *args, "--others", others, "--json",
+             *extra], cwd=root, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            last = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            raise RuntimeError(f"odds {' '.join(args)} in {root} failed: {last}")
+        out = json.loads(result.stdout)
+    options = out["options"]
+    dropped = {(o["option"], o["trump"]) for o in options if o.get("dropped_after") is not None}
+    return {"seconds": out["seconds"], "deals": out["deals"],
+            "calls": len({(o["option"], o["trump"]) for o in options}),
+            "dropped": len(dropped)}
+
+
+def odds_question_figures(root: Path, others: str = "analyzer", progress=None) -> dict:
+    """:func:`question_figures` of every question of :data:`ODDS_QUESTIONS`."""
+    out = {}
+    for name, (what, args) in ODDS_QUESTIONS.items():
+        if progress:
+            progress(what)
+        out[name] = question_figures(root, args, others)
+    return out
+
+
 @dataclass(frozen=True)
 class Figure:
     """One printed benchmark figure: its key among the flattened figures, what it measures,
@@ -315,8 +361,17 @@ FIGURES = {
                False),
     ],
     "odds": [
-        Figure("default_bid_s", "bid, the default query (10,000 deals)", "s", 2, False),
-        Figure("all_options_s", "bid, 100,000 deals, every option in every trump", "s", 15,
+        Figure("bid_default.seconds", "bid, the default question (stops when clear)", "s", 1,
+               False),
+        Figure("bid_default.deals", "... the deals it used", "", None, False),
+        Figure("ghost_default.seconds", "ghost, the default question", "s", 1, False),
+        Figure("ghost_default.deals", "... the deals it used", "", None, False),
+        Figure("double_deck.seconds", "double-deck bid question, default (issue 44)", "s", 30,
+               False),
+        Figure("double_deck.deals", "... the deals it used", "", None, False),
+        Figure("double_deck.dropped", "... calls racing dropped, of 56", "", None),
+        Figure("default_bid_s", "bid, the default query at 10,000 deals", "s", 2, False),
+        Figure("all_options_s", "bid, 100,000 deals, every option in every trump", "s", 8,
                False),
         Figure("trick_distribution_s", "bid, 100,000 deals, bid 3 only", "s", None, False),
         Figure("knock_point_s", "knock decision point (10,000 deals)", "s", 5, False),
@@ -358,8 +413,10 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     in every trump, and the trick distribution of bid 3 alone; a knock decision point and a
     bid point after two calls heard (10,000 deals, inference on); a knock card at trick 2
     (2,000 deals), a knock dealer's discard and a bid lead (10,000 deals); exact mode for one
-    hand and trump, extrapolated from timing 4,096 layouts; the peak memory. Later calls by
-    ``others``. Their targets are in ``FIGURES``."""
+    hand and trump, extrapolated from timing 4,096 layouts; the peak memory; and the
+    questions of ``ODDS_QUESTIONS`` as a player asks them (the default bid and ghost
+    questions, the double-deck bid question: seconds, deals used, calls dropped). Later
+    calls by ``others``. Their targets are in ``FIGURES``."""
     import resource
 
     out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads(), "others": others}
@@ -391,6 +448,7 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     d.query.policies, d.query.params = policies, params
     out["exact_layouts"], out["exact_estimated_s"] = exact_estimate(d, 1, 4096)
     out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out.update(odds_question_figures(Path(__file__).resolve().parent.parent, others, progress))
     return out
 
 

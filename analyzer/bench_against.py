@@ -84,5 +84,17 @@ def bench_against(kind: str, args: list[str], rev: str, rounds: int,
         for label, root, runs in (("this checkout", ROOT, now), (rev, other, before)):
             if progress:
                 progress(f"{kind}: {label}, round {r + 1} of {rounds}")
-            runs.append(flatten(run_bench(root, kind, args)))
+            figures = flatten(run_bench(root, kind, args))
+            if kind == "odds" and root is other:
+                figures = {**_questions(other, args, progress), **figures}
+            runs.append(figures)
     return medians(now), medians(before)
+
+
+def _questions(root: Path, args: list[str], progress) -> dict[str, float]:
+    """The odds benchmark's questions asked as a player asks them (``bench.ODDS_QUESTIONS``)
+    in the checkout at ``root``, which may predate them in its own benchmark."""
+    from .bench import odds_question_figures
+
+    others = args[args.index("--others") + 1] if "--others" in args else "analyzer"
+    return flatten(odds_question_figures(root, others, progress))

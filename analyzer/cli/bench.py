@@ -122,7 +122,10 @@ def bench_odds_cmd(
     hand with 100,000 deals on all four trumps (every option, and bid 3 alone), a knock
     decision point and a bid point after two calls heard (10,000 deals each), decisions in
     the play (a knock card at trick 2, a knock dealer's discard, a bid lead), exact mode for
-    one hand and trump (extrapolated), and the peak memory.
+    one hand and trump (extrapolated), the peak memory, and the default bid, ghost and
+    double-deck bid questions as a player asks them (each in a fresh process: the seconds,
+    the deals the default used and the calls racing dropped; with --against, timed in that
+    revision too).
 
       euchre bench odds --json
 
