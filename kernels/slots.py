@@ -334,7 +334,8 @@ class W(IntEnum):
     HISTORY = MEMO + MEMO_ENTRIES * MEMO_WORDS  # the leads that cut, by seat and card
     SOLVES = HISTORY + 4 * 64  # searches solve_exact ran (a thread's count, never reset)
     MEMO_HITS = SOLVES + 1  # answers solve_exact found in its memo (likewise)
-    LEN = SOLVES + 2
+    MEMO_OFF = SOLVES + 2  # 1: solve_exact searches every time (tests compare the answers)
+    LEN = SOLVES + 3
 
 
 class Q(IntEnum):

@@ -533,3 +533,47 @@ def test_every_surface_reads_the_one_description_of_the_question():
         else:
             q = odds_request_of({**base, f.http_name: text}, Limits())
             assert getattr(q, f.name) == parsed, f.name
+
+
+MEMO_QUESTIONS = [  # (hand, rules, point, deals): double deck and single deck
+    ("AH AH KH KH QH JH JH JD TH 9H AS AC", dict(variant="bid", double_deck=True),
+     dict(seat="N", dealer="W"), 6),
+    ("JH AH KH QD 9S TC", dict(variant="bid"), dict(seat="N"), 60),
+    ("JH AH KH QD 9S TC", dict(variant="bid"), dict(seat="S", dealer="W",
+                                                    auction="N 3, E 4"), 60),
+    ("JH JD AH KH QH 9S", dict(variant="ghost"), dict(seat="N"), 60),
+    ("JS AS KS 9H TD", dict(variant="knock"), dict(upcard="QS", seat="E", dealer="N"), 60),
+]
+
+
+@pytest.mark.parametrize("hand, rules, where, deals", MEMO_QUESTIONS,
+                         ids=[f"{r['variant']}{'-dd' if r.get('double_deck') else ''}-{h[:5]}"
+                              for h, r, _, _ in MEMO_QUESTIONS])
+def test_each_contract_of_a_deal_is_solved_once_with_the_same_answers(hand, rules, where,
+                                                                       deals):
+    """A deal's calls that end in the same contract on the same cards (most bid levels of a
+    trump, the trick table's row of it) share one search (issue 44): solve_exact remembers
+    the deal's answers. With the memo turned off every call and row is searched again, and
+    every option's result and every row's tricks are the same."""
+    from analyzer.compute import solver as compute_solver
+    from kernels.slots import W
+
+    r = make_rules(rules.pop("variant"), **rules)
+    d = prepare(decision_point(r, hand, where["seat"], where.get("dealer"),
+                               where.get("upcard"), where.get("auction")), True)
+    d.query.policies, d.query.params = others_policies("points", "dd", r)
+    works, _ = compute_solver.solver_arrays(r)
+    runs = []
+    try:
+        for off in (0, 1):
+            works[:, W.MEMO_OFF] = off
+            before = works[:, W.SOLVES].sum()
+            chunk = run_query(d.query, 5, 0, deals)
+            runs.append((chunk, int(works[:, W.SOLVES].sum() - before)))
+    finally:
+        works[:, W.MEMO_OFF] = 0
+    (memo, solves), (searched, all_solves) = runs
+    np.testing.assert_array_equal(memo.results, searched.results)
+    np.testing.assert_array_equal(memo.outcomes, searched.outcomes)
+    # a ladder auction's bid levels of a trump end alike; a knock call is its own contract
+    assert solves < all_solves if r.bid_ladder else solves <= all_solves

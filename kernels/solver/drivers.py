@@ -53,10 +53,11 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
     other seats) misled each other's lead ordering (the double-deck trick table took twice
     the nodes). The last MEMO_ENTRIES answers are remembered, since the options of one
     decision often end in the same contract on the same cards (``w[W.NODES]`` is 0 on a
-    remembered one); ``w[W.SOLVES]`` and ``w[W.MEMO_HITS]`` count both kinds."""
+    remembered one); ``w[W.SOLVES]`` and ``w[W.MEMO_HITS]`` count both kinds, and
+    ``w[W.MEMO_OFF]`` = 1 turns the memo off (a test checks the answers are the same)."""
     key = ONE << np.uint64(20) | np.uint64(active | (decl << 4) | (leader << 8) |
                                          (double << 12))
-    for e in range(MEMO_ENTRIES):
+    for e in range(MEMO_ENTRIES if w[W.MEMO_OFF] == 0 else 0):
         at = W.MEMO + e * MEMO_WORDS
         if w[at + 4] == key and w[at] == hands[0] and w[at + 1] == hands[1] and \
                 w[at + 2] == hands[2] and w[at + 3] == hands[3]:
