@@ -52,6 +52,11 @@ def default_cache_dir() -> Path:
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(default_cache_dir()))
+# OpenMP's worker threads sleep when a parallel kernel returns instead of spinning for the
+# next one (the user may say otherwise): a run's pieces come one after another with the
+# Python thread adding up each in between, and a spinning worker took the core it needed on
+# two cores. The default bid question took 1.3-1.4 s spinning, 0.6 s sleeping (issue 44).
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 # the cache of a kernel is found by the sources' hash, not by the checkout's path (see
 # kernels/cache_locator.py): two checkouts of one revision compile once
 os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = "kernels.cache_locator.SourcesKeyedLocator"
