@@ -294,10 +294,10 @@ def odds_answer(out: str) -> tuple[list[str], list[list[str]]]:
 
 
 def trick_table(out: str, suits: str) -> None:
-    """The ladder auctions' trick table: a row per trump in ``suits``, P(≥k) percentages that
-    fall as k rises."""
+    """The ladder auctions' trick table: a row per trump in ``suits`` (``*`` after one that
+    stopped with its calls), P(≥k) percentages that fall as k rises."""
     rows = table_rows(out, "trump")
-    assert [r[0] for r in rows] == list(suits), rows
+    assert [r[0].rstrip("*") for r in rows] == list(suits), rows
     for row in rows:
         p = [float(cell.split("±")[0]) for cell in row[1:]]
         assert len(p) >= 4 and all(100 >= a >= b >= 0 for a, b in zip(p, p[1:], strict=False)), row
