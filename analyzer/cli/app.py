@@ -156,6 +156,9 @@ def main(interrupts, announced: bool = False) -> None:
     global COMPILES
     interrupts.watch = COMPILES = watch_compiles(lambda: None if announced else
                                                  _say_compiling())
+    from ..compute import runner
+
+    runner.compile_seconds = COMPILES.seconds_within  # a size estimate leaves compiling out
     code = run(sys.argv[1:])
     from ..compute.runner import left_running
 

@@ -379,6 +379,13 @@ def duration_text(seconds: float) -> str:
     return f"{seconds / (365.25 * 86400):,.1f} years"
 
 
+# ``(start, end) -> seconds`` numba spent compiling between those ``perf_counter`` times, set
+# by a front end that listens for compiles (the command line): a run's size estimate leaves
+# them out, so a first run after the kernels changed is not refused for its compiling (the
+# double-deck bid question's first 4 deals, compiling, were once "about 20 hours")
+compile_seconds = None
+
+
 def _check_estimate(done: int, total: int, seconds: float, label: str) -> None:
     limit = current_limit()
     if limit is None or done >= total:
@@ -499,7 +506,8 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
                 break
             if not checked and (elapsed >= ESTIMATE_AFTER or whole):
                 checked = True
-                _check_estimate(first + n, total, elapsed, label)
+                compiled = compile_seconds(start, start + elapsed) if compile_seconds else 0
+                _check_estimate(first + n, total, elapsed - compiled, label)
             if whole and run.enough is not None and run.enough(totals):
                 break
     finally:
