@@ -79,7 +79,7 @@ def test_sweeps_agree_with_one_linear_system():
         going = np.flatnonzero(chain.following[k] < n)
         for j in range(units):  # V(s)[j] takes V(next)[j - 1]
             np.add.at(system, (going * units + j,
-                               chain.following[k, going] * units + (j - 1) % units), -p)
+                               chain.following[k, going] * units + (j - 1) % units), -p[going])
     exact = np.linalg.solve(system, chain.ending.reshape(-1)).reshape(n, units)
     assert np.abs(solved.values - exact).max() <= solved.unfinished + 1e-12
     assert np.allclose(exact.sum(axis=1), 1)
