@@ -138,6 +138,10 @@ for _slot, _value in ((PR.WORLDS, 20.0), (PR.VOID, 0.5), (PR.VOID_MIN, 2.0),
     DEFAULT_PARAMS[_slot] = _value
 DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
 DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
+# its only non-zero slots (before the analyzer's table): what a kernel copies into a row of
+# zeros (a global array as long as a whole row is too large for numba to cache a kernel
+# that reads it)
+COUNT_PARAMS = DEFAULT_PARAMS[:PR.STRAT].copy()
 
 
 @njit(**NRT_FREE)

@@ -56,8 +56,8 @@ class Rounds:
 def state_hands(states: int, total: int) -> int:
     """Deals each of ``states`` score states plays a round: ``total`` shared out, at least
     ``MIN_HANDS`` (4,000,000: a knock table's 104 states 38,461 each, bid's 4,120 states
-    1,000), or a hundredth of ``total`` if that is less (the test suite's fewer hands)."""
-    return max(total // max(states, 1), min(MIN_HANDS, total // 100))
+    1,000), or a 400th of ``total`` if that is less (the test suite's 20,000: 50 a state)."""
+    return max(total // max(states, 1), min(MIN_HANDS, total // 400))
 
 
 def max_rounds() -> int:
