@@ -387,6 +387,17 @@ def _rounds_arrays(rounds: ER.Rounds) -> dict:
             "changes": np.array(rounds.changes)}
 
 
+def ship_score(rules: Rules) -> list[Path]:
+    """Where the analyzer plays to the score under ``rules``: count its lens and iterate its
+    table with it (or find them in the cache), and write both where the package ships them
+    (``make strategies``, after the tables' hands); returns the paths written."""
+    if not plays_to_score(hand_rules(rules)):
+        return []
+    from ..strategy.score import ship_lens
+
+    return [ship_lens(hand_rules(rules)), ship_rounds(rules)]
+
+
 def ship_rounds(rules: Rules) -> Path:
     """Iterate (or find in the cache) the rounds of ``rules`` and write them where the
     package ships them (after the lens and the hands they start from); returns the path."""

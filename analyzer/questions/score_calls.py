@@ -37,13 +37,12 @@ COUNT = np.tile(DEFAULT_PARAMS[:N_PARAMS], (4, 1))  # every seat's built-in poin
 
 
 def score_states(rules: Rules) -> list[tuple[int, int]]:
-    """The scores shown (ours first): the last points of a game both ways, and 0-0 (far from
-    the end)."""
+    """The scores shown (ours first): the last points of a game, both ways (knock: 9-6, 6-9,
+    8-9, 9-8, 9-9; bid: 28-30, 30-28, 31-31, 24-31)."""
     t = rules.target
     if t <= 12:
-        return [(t - 1, t - 4), (t - 4, t - 1), (t - 2, t - 1), (t - 1, t - 2), (t - 1, t - 1),
-                (0, 0)]
-    return [(t - 4, t - 2), (t - 2, t - 4), (t - 1, t - 1), (t - 8, t - 1), (0, 0)]
+        return [(t - 1, t - 4), (t - 4, t - 1), (t - 2, t - 1), (t - 1, t - 2), (t - 1, t - 1)]
+    return [(t - 4, t - 2), (t - 2, t - 4), (t - 1, t - 1), (t - 8, t - 1)]
 
 
 def _points(rules: Rules, hand: int, upcard: int, seat: int, dealer: int) -> float:
@@ -122,6 +121,8 @@ def _thresholds(rules: Rules, frame: pd.DataFrame) -> dict:
             f = by_seat[by_seat["round"] == round_no]
             if len(f) < 50:
                 continue
+            if name == "name" and seat == "dealer" and rules.stick_the_dealer:
+                continue  # stuck: the dealer must name a suit
             made = test(f).to_numpy()
             out[(seat, name)] = (threshold(f["points"].to_numpy(), made), float(made.mean()))
     return out
@@ -147,3 +148,75 @@ def score_thresholds(rules: Rules, states=None, hands: int = SCORE_HANDS,
             if progress:
                 progress(d * len(states) + i + 1, 2 * len(states))
     return pd.DataFrame(rows)
+
+
+SHOWN = 0.5  # a threshold this many points from the score-blind one, or a call made this
+SHOWN_SHARE = 0.05  # much more or less often, is a call that changes with the score
+
+
+def shows_score(rules: Rules) -> bool:
+    """Whether the thresholds can be drawn for ``rules``: two sides, and an analyzer that
+    plays to the score (not ghost, not the double deck)."""
+    from ..strategy.score import plays_to_score
+
+    return rules.partnership and plays_to_score(hand_rules(rules))
+
+
+def _cell(points: float, share: float) -> str:
+    """A threshold as a player reads it: ``4.9 39%`` (made from 4.9 points, on 39% of the
+    decisions), ``never`` (made on fewer than ``RARE`` of them), ``-`` (too few
+    decisions to tell)."""
+    if np.isnan(share):
+        return "-"
+    if np.isnan(points):
+        return "never"
+    return f"{points:.1f} {share:.0%}"
+
+
+def changed(row) -> bool:
+    """Whether a row of ``score_thresholds`` is a call that changes with the score: its
+    threshold ``SHOWN`` points or more from the score-blind one, or the call made at least
+    ``SHOWN_SHARE`` more or less often (a call only one of them makes, too)."""
+    a, b = row["from_points"], row["blind_from"]
+    if np.isnan(a) != np.isnan(b):
+        return True
+    if not np.isnan(a) and abs(a - b) >= SHOWN:
+        return True
+    return bool(abs(row["share"] - np.nan_to_num(row["blind_share"])) >= SHOWN_SHARE)
+
+
+def readable(frame: pd.DataFrame, only_changed: bool = False) -> pd.DataFrame:
+    """``score_thresholds`` as a table a player reads: a row per call and our seat (``we
+    deal: dealer``: its place, and which side deals), a column for the score-blind analyzer
+    and one per score, each cell ``P S%``: the analyzer makes the call from P points (the
+    built-in count) and does on S% of those decisions (``_cell``). A changed cell
+    (``changed``) is marked ``*``; ``only_changed``: the rows with at least one."""
+    if frame.empty:
+        return pd.DataFrame()
+    frame = frame.copy()
+    frame["changed"] = frame.apply(changed, axis=1)
+    scores = list(dict.fromkeys(frame["score"]))
+    order = {name: i for i, name in enumerate(_order())}
+    frame = frame.sort_values(["call", "deals"], key=lambda c: c.map(order) if c.name == "call"
+                              else c.map({"we": 0, "they": 1}), kind="stable")
+    rows = []
+    for (call, deals, seat), f in frame.groupby(["call", "deals", "seat"], sort=False):
+        first = f.iloc[0]
+        row = {"call": call, "seat": f"{deals} deal: {seat}",
+               "score-blind": _cell(first["blind_from"], first["blind_share"])}
+        by = f.set_index("score")
+        for s in scores:
+            r = by.loc[s] if s in by.index else None
+            row[s] = "-" if r is None else \
+                _cell(r["from_points"], r["share"]) + ("*" if r["changed"] else "")
+        row["any_changed"] = bool(f["changed"].any())
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if only_changed:
+        out = out[out["any_changed"]]
+    return out.drop(columns="any_changed").reset_index(drop=True)
+
+
+def _order() -> list[str]:
+    return ["order up", "alone (round 1)", "name", "alone (round 2)", "bid 3+", "bid 4+",
+            "bid 5+", "ask or moon", "moon"]
