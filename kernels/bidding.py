@@ -313,8 +313,11 @@ def score_value(params, seat, kind, place, value):
     option, or the upcard auction's ``FM.R1_ORDER`` ... ``FM.R2_PASS``) from ``place`` that
     its strategy values at ``value`` net points: ``sum_k P_k * PR.WORTH[k]``, the chances
     ``P_k`` of the outcomes read from the seat's lens (``PR.LENS``) between the two value bins
-    around ``value`` (linearly; the first or last bin beyond them). A call the strategy never
-    makes (``value <= NEVER``) is worth -1."""
+    around ``value`` (linearly; the first or last bin beyond them). ``PR.WORTH`` holds each
+    outcome's chance less ``PR.SLOPE`` times its net points, and the call's own ``value``
+    counts at that slope instead: the lens gives the shape of the outcomes, the strategy's
+    value their mean (at a score where each point is worth the same, the score-blind call).
+    A call the strategy never makes (``value <= NEVER``) is worth -1."""
     if value <= NEVER:
         return -1.0
     n = np.int64(params[seat, PR.OUTCOMES])
@@ -330,7 +333,7 @@ def score_value(params, seat, kind, place, value):
         w = params[seat, PR.WORTH + k]
         low += params[seat, base + k] * w
         high += params[seat, base + LENS_K + k] * w
-    return low + share * (high - low)
+    return low + share * (high - low) + params[seat, PR.SLOPE] * value
 
 
 @njit(**NRT_FREE)

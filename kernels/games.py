@@ -34,7 +34,8 @@ N_CODES = 32
 # and ``worth[cell, position, k]``: at the score state of box cell ``cell`` (the units' scores
 # in deal order, the dealer's first: ``score_cell``), the chance that the unit ``position``
 # places after the dealer's wins the game after outcome ``k`` of the hand, seen from that
-# unit (``analyzer.strategy.score.outcome_points``).
+# unit (``analyzer.strategy.score.outcome_points``), less the slope times its net points
+# (``PR.WORTH``); after the last outcome the slope (``PR.SLOPE``).
 Lens = namedtuple("Lens", ["geom", "worth"])
 
 
@@ -116,8 +117,10 @@ def set_worth(lens, scores, dealer, players, params):
     first = dealer % units
     for s in range(players):
         position = (s % units - first) % units
-        for k in range(lens.geom[SC.OUTCOMES]):
+        n = lens.geom[SC.OUTCOMES]
+        for k in range(n):
             params[s, PR.WORTH + k] = lens.worth[cell, position, k]
+        params[s, PR.SLOPE] = lens.worth[cell, position, n]
         params[s, PR.SCORED] = 1.0
 
 

@@ -240,6 +240,8 @@ class PR(IntEnum):
     LENS_BINS = TO_SCORE + 4  # ... and how many (LENS_BIN_MAX at most)
     # ... and the game's: what the seat knows of the score of this hand
     SCORED = TO_SCORE + 5  # 1: the score is known, WORTH holds it (0: no score, score-blind)
+    SLOPE = TO_SCORE + 6  # the chance of winning a net point of the hand is worth at this
+    #   score (the table's value of a call counts at this rate; WORTH holds the rest)
     WORTH = TO_SCORE + 8  # LENS_K slots: the chance that the seat's side (or the seat) wins
     #   the game after each outcome of this hand, at the game's score with this hand's dealer
     LENS = TO_SCORE + 8 + 48  # the chance of each outcome after a call: [LENS_KINDS kinds,

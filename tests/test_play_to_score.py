@@ -61,6 +61,22 @@ def win_after(table: E.EquityTable, outcomes: np.ndarray, score, dealer: int,
     return table.after_hand(np.array(score), dealer, points)[:, unit]
 
 
+def worth_of(lens: S.ScoreLens, worth: np.ndarray):
+    """``f(kind, place, value)``: a call's chance of winning the game as the kernel counts
+    it (written out again here): the lens's chances of the outcomes times the chance after
+    each, with the mean moved to the call's value at the slope of the chance per net point
+    (a least-squares line through the outcomes weighted by how often the lens saw each);
+    and that slope."""
+    net = lens.outcomes[:, 0] - lens.outcomes[:, 1]
+    weight = lens.counts.sum(axis=(0, 1, 2))
+    slope = np.polyfit(net, worth, 1, w=np.sqrt(weight))[0]
+
+    def f(kind, place, value):
+        p = lens_chances(lens, kind, place, value)
+        return worth @ p + slope * (value - net @ p)
+    return f, slope
+
+
 def told(rules, table, lens, score, dealer):
     """The analyzer's four seats told the score (``set_score``)."""
     policies, params = seat_policies("analyzer", "heuristic", rules=rules)
@@ -77,7 +93,8 @@ KNOCK_STATES = [((9, 6), 0), ((6, 9), 1), ((8, 9), 2), ((9, 9), 3), ((0, 0), 1),
 def test_a_knock_call_is_the_sum_of_chances_times_the_chance_of_winning(score, dealer):
     """Round 1 and round 2: each call's value is sum_k P_k(call) * P(win | score + points_k,
     the next dealer), P_k from the lens at the call's net points (a lone call's less the
-    margin), and the seat makes the call where that is largest."""
+    margin), its mean moved to the call's value (``worth_of``), and the seat makes the call
+    where that is largest."""
     table, lens = Q.equity_table(KNOCK), S.score_lens(KNOCK)
     _, params = told(KNOCK, table, lens, score, dealer)
     rng = stream_state(1, 1, 0)
@@ -86,28 +103,31 @@ def test_a_knock_call_is_the_sum_of_chances_times_the_chance_of_winning(score, d
         for seat in range(4):
             hand, place = mask(text), (seat - dealer) % 4
             worth = win_after(table, lens.outcomes, score, dealer, seat)
-            assert np.allclose(params[seat, PR.WORTH:PR.WORTH + len(worth)], worth)
+            f, slope = worth_of(lens, worth)
+            net = lens.outcomes[:, 0] - lens.outcomes[:, 1]
+            assert params[seat, PR.SLOPE] == pytest.approx(slope, abs=1e-9)
+            assert np.allclose(params[seat, PR.WORTH:PR.WORTH + len(worth)],
+                               worth - slope * net)
             upcard = card("9C") if "9C" not in text else card("9D")
             turned = upcard // 8
             allowed = np.uint64((1 << ORDER) | 1)
             upcard_raw_values(hand, allowed, params, seat, place, upcard, turned, raw)
-            order = max(worth @ lens_chances(lens, FM.R1_ORDER, place, raw[ORDER, 0]),
-                        worth @ lens_chances(lens, FM.R1_ALONE, place, raw[ORDER, 1] - 0.6))
-            keep = worth @ lens_chances(lens, FM.R1_PASS, place, raw[PASS, 0])
+            order = max(f(FM.R1_ORDER, place, raw[ORDER, 0]),
+                        f(FM.R1_ALONE, place, raw[ORDER, 1] - 0.6))
+            keep = f(FM.R1_PASS, place, raw[PASS, 0])
             call = choose_upcard_call(D_ANALYZER, params, rng, seat, allowed, hand, 4, upcard,
                                       dealer)
             assert call == (ORDER if order > keep else PASS)
             names = np.uint64(sum(1 << (NAME + t) for t in range(4) if t != turned) | 1)
             upcard_raw_values(hand, names, params, seat, place, -1, turned, raw)
-            value = {NAME + t: max(
-                worth @ lens_chances(lens, FM.R2_NAME, place, raw[NAME + t, 0]),
-                worth @ lens_chances(lens, FM.R2_NAME_ALONE, place, raw[NAME + t, 1] - 0.6))
-                for t in range(4) if t != turned}
-            value[PASS] = worth @ lens_chances(lens, FM.R2_PASS, place, raw[PASS, 0])
+            value = {NAME + t: max(f(FM.R2_NAME, place, raw[NAME + t, 0]),
+                                   f(FM.R2_NAME_ALONE, place, raw[NAME + t, 1] - 0.6))
+                     for t in range(4) if t != turned}
+            value[PASS] = f(FM.R2_PASS, place, raw[PASS, 0])
             best = max(value, key=lambda c: (value[c], c == PASS))
             call = choose_upcard_call(D_ANALYZER, params, rng, seat, names, hand, 4, upcard,
                                       dealer)
-            assert value[call] == pytest.approx(value[best], abs=1e-12)
+            assert value[call] == pytest.approx(value[best], abs=1e-9)
 
 
 @pytest.mark.parametrize("score, dealer", [((28, 30), 0), ((31, 31), 1), ((0, 0), 2),
@@ -125,13 +145,13 @@ def test_a_bid_is_the_sum_of_chances_times_the_chance_of_winning(score, dealer):
                  "AS AH AD AC KS KH"]:
         for seat in range(4):
             hand, place = mask(text), (seat - dealer) % 4
-            worth = win_after(blind, lens.outcomes, score, dealer, seat)
+            f, _ = worth_of(lens, win_after(blind, lens.outcomes, score, dealer, seat))
             ladder_values(hand, allowed, params, seat, place, -1, 0, 4, False, blind_values)
             ladder_values(hand, allowed, params, seat, place, -1, 0, 4, True, values)
             for code in [0, *BID.bid_ladder]:
                 kind = int(np.flatnonzero([code == c for c in [0, 3, 4, 5, 20, 21]])[0])
-                expected = worth @ lens_chances(lens, kind, place, blind_values[code])
-                assert values[code] == pytest.approx(expected, abs=1e-12)
+                expected = f(kind, place, blind_values[code])
+                assert values[code] == pytest.approx(expected, abs=1e-9)
             call = choose_ladder_call(D_ANALYZER, params, rng, seat, allowed, hand, place, 4,
                                       -1, 0)
             assert values[call] == values[[0, *BID.bid_ladder]].max()
@@ -163,6 +183,7 @@ def test_the_game_kernel_tells_each_seat_what_a_question_tells_it():
             k = len(lens.outcomes)
             assert np.allclose(params[:, PR.WORTH:PR.WORTH + k],
                                question[:, PR.WORTH:PR.WORTH + k], atol=1e-12)
+            assert np.allclose(params[:, PR.SLOPE], question[:, PR.SLOPE], atol=1e-12)
 
 
 @pytest.mark.parametrize("rules", [KNOCK, BID], ids=["knock", "bid"])
@@ -289,9 +310,13 @@ def test_the_other_seats_later_calls_are_made_at_the_score():
 
     policies, params = at_score(Point, seat_policies("analyzer", "heuristic", rules=KNOCK))
     table, lens = Q.equity_table(KNOCK), S.score_lens(KNOCK)
+    net = lens.outcomes[:, 0] - lens.outcomes[:, 1]
     for seat in range(4):
         worth = win_after(table, lens.outcomes, (9, 6), 0, seat)
+        slope = worth_of(lens, worth)[1]
         assert params[seat, PR.SCORED] == 1
-        assert np.allclose(params[seat, PR.WORTH:PR.WORTH + len(worth)], worth, atol=1e-12)
+        assert params[seat, PR.SLOPE] == pytest.approx(slope, abs=1e-9)
+        assert np.allclose(params[seat, PR.WORTH:PR.WORTH + len(worth)], worth - slope * net,
+                           atol=1e-9)
     _, blind_rows = at_score(Point, seat_policies("analyzer-points", "heuristic", rules=KNOCK))
     assert (blind_rows[:, PR.SCORED] == 0).all()

@@ -130,7 +130,7 @@ def score_cmd(
         rows = rows.drop(columns="call")
         table = Table(*[Column(str(c), justify="left" if i == 0 else "right", no_wrap=True)
                         for i, c in enumerate(rows.columns)], title=call, title_justify="left",
-                      box=None, pad_edge=False)
+                      box=None, pad_edge=False, padding=(0, 0, 0, 1))
         for row in rows.itertuples(index=False):
             table.add_row(*[str(v) for v in row])
         console.print(table)

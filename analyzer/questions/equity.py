@@ -341,7 +341,7 @@ def meta_of(rules: Rules) -> dict:
 
 # ------------------------------------------------------- the table of a strategy playing to it
 
-ROUNDS_VERSION = 1
+ROUNDS_VERSION = 2  # 2: the strategy counts a call's value at the slope (score.split_worth)
 
 
 def rounds_name(rules: Rules) -> str:

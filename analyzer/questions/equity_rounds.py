@@ -106,7 +106,7 @@ def iterate(played: Rules, blind: E.EquityTable, outcomes: E.HandOutcomes, lens:
     table, changes, delta = blind, [], np.zeros((len(states), len(base)), dtype=np.int64)
     for r in range(1, max_rounds() + 1):
         for i, state in enumerate(states):
-            tell_worth(scored, table, lens.outcomes, state, 0)
+            tell_worth(scored, table, lens, state, 0)
             delta[i] = _counts(played, policies, scored, lens.outcomes, hands,
                                rules.units) - reference
         chain = E.build_chain(rules, E.HandOutcomes(lens.outcomes, base),

@@ -114,8 +114,12 @@ def _calls(rules: Rules) -> dict:
 
 
 def _thresholds(rules: Rules, frame: pd.DataFrame) -> dict:
-    """``(seat, call) -> (threshold, share of the decisions where it is made)``."""
+    """``(seat, call) -> (threshold, share of the decisions where it is made)``; none when
+    our seats made no such decision (a bid's opening, where the other side always opens
+    first at that score)."""
     out = {}
+    if frame.empty:
+        return out
     for seat, by_seat in frame.groupby("seat"):
         for name, (round_no, test) in _calls(rules).items():
             f = by_seat[by_seat["round"] == round_no]

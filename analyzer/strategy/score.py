@@ -325,30 +325,58 @@ def set_score(params: np.ndarray, table: EquityTable, lens: ScoreLens, score,
     for seat in range(table.players):
         if params[seat, PR.TO_SCORE] == 1.0:
             fill_lens(params[seat], lens)
-    tell_worth(params, table, lens.outcomes, score, dealer)
+    tell_worth(params, table, lens, score, dealer)
 
 
-def tell_worth(params: np.ndarray, table: EquityTable, outcomes: np.ndarray, score,
+def net_points(outcomes: np.ndarray) -> np.ndarray | None:
+    """Each outcome's net points for the caller's side (ours less theirs), as the strategy's
+    values count them; None without partners (a cutthroat call's value is not that)."""
+    return outcomes[:, 0] - outcomes[:, 1] if outcomes.shape[1] == 2 else None
+
+
+def split_worth(worth: np.ndarray, lens: ScoreLens) -> tuple[np.ndarray, float]:
+    """``(rest, slope)``: the chance of winning after each outcome (``worth[..., k]``) as a
+    slope per net point (the least-squares line through the outcomes, each weighted by how
+    often the lens saw it) and what the line leaves (``worth - slope * net``); the kernel
+    counts a call's own value at the slope (``kernels.bidding.score_value``), so the lens
+    gives the shape of a call's outcomes and the strategy's value their mean. Without
+    partners: the worth as it is, slope 0."""
+    net = net_points(lens.outcomes)
+    if net is None:
+        return worth, np.zeros(worth.shape[:-1])
+    weight = lens.counts.sum(axis=(0, 1, 2))
+    weight = weight / weight.sum()
+    centred = net - weight @ net
+    slope = (worth @ (weight * centred)) / (weight @ centred ** 2)
+    return worth - slope[..., None] * net, slope
+
+
+def tell_worth(params: np.ndarray, table: EquityTable, lens: ScoreLens, score,
                dealer: int) -> None:
-    """Write each outcome's chance of winning the game at ``score`` (``seat_worth``) into
-    ``PR.WORTH`` of every seat of ``params`` that plays to the score, and mark it scored
-    (``PR.SCORED``); its lens must be in its row already."""
+    """Write each outcome's chance of winning the game at ``score`` (``seat_worth``, split
+    by ``split_worth``) into ``PR.WORTH`` and ``PR.SLOPE`` of every seat of ``params`` that
+    plays to the score, and mark it scored (``PR.SCORED``); its lens must be in its row
+    already."""
+    outcomes = lens.outcomes
     for seat in range(table.players):
         if params[seat, PR.TO_SCORE] == 1.0:
-            params[seat, PR.WORTH:PR.WORTH + len(outcomes)] = seat_worth(
-                table, outcomes, score, dealer, seat)
+            rest, slope = split_worth(seat_worth(table, outcomes, score, dealer, seat), lens)
+            params[seat, PR.WORTH:PR.WORTH + len(outcomes)] = rest
+            params[seat, PR.SLOPE] = slope
             params[seat, PR.SCORED] = 1.0
 
 
-def worth_table(table: EquityTable, outcomes: np.ndarray) -> np.ndarray:
+def worth_table(table: EquityTable, lens: ScoreLens) -> np.ndarray:
     """``worth[cell, position, k]`` over every cell of the table's box of scores (in deal
     order, as ``kernels.games.score_cell`` finds them): the chance that the unit
-    ``position`` places after the dealer's wins the game after outcome ``k`` seen from it."""
+    ``position`` places after the dealer's wins the game after outcome ``k`` seen from it,
+    split by ``split_worth`` (``k`` < outcomes), and the slope (the last ``k``)."""
     rules = table.rules
+    outcomes = lens.outcomes
     axis = np.arange(rules.low, rules.high + 1)
     scores = np.stack(np.meshgrid(*([axis] * rules.units), indexing="ij"), -1).reshape(
         -1, rules.units)  # cell order: the first unit's score slowest (ScoreRules.cell)
-    out = np.zeros((len(scores), rules.units, len(outcomes)))
+    out = np.zeros((len(scores), rules.units, len(outcomes) + 1))
     for position in range(rules.units):  # the dealer is seat 0: deal order is seat order
         for k, row in enumerate(outcomes):
             points = np.zeros(rules.units, dtype=np.int64)
@@ -356,6 +384,9 @@ def worth_table(table: EquityTable, outcomes: np.ndarray) -> np.ndarray:
                 points[(position + i) % rules.units] = row[i]
             out[:, position, k] = table.win_chance(scores + points, 1 % table.players)[
                 :, position]
+        rest, slope = split_worth(out[:, position, :-1], lens)
+        out[:, position, :-1] = rest
+        out[:, position, -1] = slope
     return out
 
 
@@ -368,4 +399,4 @@ def game_lens(table: EquityTable, lens: ScoreLens) -> G.Lens:
     geom[SC.LOW] = table.rules.low
     geom[SC.HIGH] = table.rules.high
     geom[SC.OUTCOMES] = len(lens.outcomes)
-    return G.Lens(geom, worth_table(table, lens.outcomes))
+    return G.Lens(geom, worth_table(table, lens))
