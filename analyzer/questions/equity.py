@@ -24,14 +24,15 @@ import pandas as pd
 from kernels.codes import ST_PLAYED
 from kernels.slots import R
 
+from ..compute import engine
 from ..game import equity as E
 from ..game.variants import Rules, make_rules
 from ..strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
 from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ..strategy.fitted import has_model, model_path
 from ..strategy.score import plays_to_score, score_lens
+from ..strategy.seats import seat_policies
 from . import equity_rounds as ER
-from .play import play_hands
 
 EQUITY_HANDS = 4_000_000  # hands of self-play a table is solved from (docs/equity.md)
 EQUITY_SEED = 20261205
@@ -86,10 +87,10 @@ def hand_outcomes(rules: Rules, hands: int, seed: int = EQUITY_SEED,
     chunks of ``CHUNK``; ``progress(done, hands)`` after each."""
     points, redealt = [], []
     played = hand_rules(rules)
+    policies, params = seat_policies(DEFAULT_STRATEGY, BUILT_PLAY, rules=played)
     for first in range(0, hands, CHUNK):
         n = min(CHUNK, hands - first)
-        _, records = play_hands(played, n, seed, first, strategy=DEFAULT_STRATEGY,
-                                play=BUILT_PLAY)
+        _, records = engine.play_hands(played, n, policies, params, seed, first)
         points.append(deal_order_points(rules, records))
         redealt.append(records[:, R.STATUS] != ST_PLAYED)
         if progress:

@@ -16,6 +16,7 @@ from ..game.variants import Rules
 from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
+from .to_score import tell_score
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,
@@ -54,8 +55,6 @@ def _played_at(rules: Rules, rows: tuple, seed: int, index: int, dealer: int, sc
     (the analyzer) told the game's ``score`` first (none: score-blind)."""
     policies, params = rows
     if len(score):
-        from .to_score import tell_score  # its table's hands are this module's play_hands
-
         params = params.copy()
         tell_score(rules, params, tuple(int(x) for x in score), dealer)
     return engine.play_hands(rules, 1, policies, params, seed, index, [dealer])
