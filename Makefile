@@ -37,7 +37,9 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m slow
 
 # rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
-# models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each
+# models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each; then the hands of their
+# match-equity tables, and where the analyzer plays to the score its lens and the rounds of
+# the table iterated with it (analyzer.questions.equity.ship_score)
 strategies: $(STAMP)
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants \
 	import make_rules; from analyzer.strategy.best_response import SHIPPED, ship; \
@@ -45,6 +47,7 @@ strategies: $(STAMP)
 	from analyzer.strategy.fitted import SHIPPED_MODELS, ship_model; \
 	[print(ship_model(make_rules(v, **o))) for v, o in SHIPPED_MODELS]"
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity import SHIPPED_EQUITY, ship_score; [print(*ship_score(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests

@@ -124,12 +124,13 @@ def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
     values = np.full(N_CODES, -np.inf)
     if ag.policies[seat, 0] == D_ANALYZER:
         place = (seat - rec[R.DEALER]) % cfg[C.PLAYERS]
+        # the calls weighed in net points, at a score too (TEMPERATURE is in points)
         if cfg[C.AUCTION] == AUCTION_LADDER:
             ladder_values(hands[seat], allowed, ag.params, seat, place, holder,
-                          1 if rec[R.SWAP_SEAT] >= 0 else 0, cfg[C.PLAYERS], values)
+                          1 if rec[R.SWAP_SEAT] >= 0 else 0, cfg[C.PLAYERS], False, values)
         else:
             upcard_call_values(hands[seat], allowed, ag.params, seat, place, rec[R.UPCARD],
-                               natural_suit(rec[R.UPCARD]), values)
+                               natural_suit(rec[R.UPCARD]), False, values)
     chance = call_likelihood(values, allowed, heard, own, ag.ins[IN.TREMBLE] / 1_000_000)
     return tolerated(ag.ins, rec, chance)
 

@@ -13,6 +13,13 @@ The analyzer strategy (``analyzer_*``) makes the call with the best expected net
 table, by option, context (``ladder_context``, ``round1_context``, ``round2_context``) and the
 hand's point count in half points; in the upcard auction a seat may read them from its fitted
 model instead (``kernels.upcard_model``, the one home of the upcard calls' values).
+
+Playing to the score (``score_value``): a seat whose row says it plays to the score
+(``PR.TO_SCORE``) and knows it (``PR.SCORED``) makes the call with the best chance of winning
+the game instead: its row's lens holds, for each kind of call, place and value in net points,
+the chance of each outcome of the hand (the points each side scores), and ``PR.WORTH`` the
+chance of winning the game after each outcome at this hand's score; a call is worth
+``sum_k P_k(call) * worth_k``.
 """
 
 import numpy as np
@@ -23,7 +30,7 @@ from .codes import ASK, MOON, NAME, ORDER, PASS
 from .config import JIT, NRT_FREE
 from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
 from .seating import partner
-from .slots import PR, T
+from .slots import FM, LENS_BIN_MAX, LENS_K, PR, T
 
 # card weights (``points_table``): trump by rank, then side cards by rank
 W_TRUMP = 0  # right, left, A, K, Q, T, 9, 8, 7, joker
@@ -120,7 +127,7 @@ POINTS = points_table(DEFAULT_WEIGHTS)  # the default point count (the tables' s
 # and taking the larger favours the lone call (it went alone 16 times in 100 hands and marched
 # 20%, where the rollout bidder goes alone 10 times and marches 34%). Measured, knock against
 # the point count, 4,000 games: margin 0 54.5%, 0.6 54.9% (9.5 loners, 27% march); the call
-# values and the alone choice both take it (``lone_value``, ``kernels.upcard_model``), from
+# values and the alone choice both take it (``with_or_alone``, ``goes_alone``), from
 # the seat's row (``PR.ALONE_MARGIN``).
 ALONE_MARGIN = 0.6
 
@@ -131,6 +138,10 @@ for _slot, _value in ((PR.WORLDS, 20.0), (PR.VOID, 0.5), (PR.VOID_MIN, 2.0),
     DEFAULT_PARAMS[_slot] = _value
 DEFAULT_PARAMS[PR.TH:PR.PTS] = np.tile(DEFAULT_THRESHOLDS, 4)
 DEFAULT_PARAMS[PR.PTS:PR.STRAT] = POINTS.reshape(-1)
+# its only non-zero slots (before the analyzer's table): what a kernel copies into a row of
+# zeros (a global array as long as a whole row is too large for numba to cache a kernel
+# that reads it)
+COUNT_PARAMS = DEFAULT_PARAMS[:PR.STRAT].copy()
 
 
 @njit(**NRT_FREE)
@@ -286,12 +297,86 @@ def strat(params, seat, option, context, points):
     return params[seat, PR.STRAT + (option * STRAT_CONTEXTS + context) * STRAT_BINS + b]
 
 
+NEVER = -1e6  # a value at or under this is a call the strategy never makes (unseen: -1e9)
+
+
 @njit(**NRT_FREE)
-def lone_value(params, seat, option, context, points):
-    """The analyzer's value of a lone call (``U_ALONE``, ``U_NAME_ALONE``) as it is compared
-    with the same call with the partner: the table's value less the seat's margin
-    (``PR.ALONE_MARGIN``, by default ``ALONE_MARGIN``)."""
-    return strat(params, seat, option, context, points) - params[seat, PR.ALONE_MARGIN]
+def plays_to_score(params, seat):
+    """Whether ``seat`` chooses its calls by the chance of winning the game: its strategy
+    plays to the score (``PR.TO_SCORE``) and the score of the hand is known (``PR.SCORED``)."""
+    return params[seat, PR.TO_SCORE] == 1.0 and params[seat, PR.SCORED] == 1.0
+
+
+@njit(**NRT_FREE)
+def score_value(params, seat, kind, place, value):
+    """The chance that ``seat``'s side wins the game after a call of ``kind`` (a ladder's L_*
+    option, or the upcard auction's ``FM.R1_ORDER`` ... ``FM.R2_PASS``) from ``place`` that
+    its strategy values at ``value`` net points: ``sum_k P_k * PR.WORTH[k]``, the chances
+    ``P_k`` of the outcomes read from the seat's lens (``PR.LENS``) between the two value bins
+    around ``value`` (linearly; the first or last bin beyond them). ``PR.WORTH`` holds each
+    outcome's chance less ``PR.SLOPE`` times its net points, and the call's own ``value``
+    counts at that slope instead: the lens gives the shape of the outcomes, the strategy's
+    value their mean (at a score where each point is worth the same, the score-blind call).
+    A call the strategy never makes (``value <= NEVER``) is worth -1."""
+    if value <= NEVER:
+        return -1.0
+    n = np.int64(params[seat, PR.OUTCOMES])
+    bins = np.int64(params[seat, PR.LENS_BINS])
+    x = (value - params[seat, PR.LENS_LOW]) / params[seat, PR.LENS_STEP]
+    x = min(max(x, 0.0), bins - 1.0)
+    i = min(np.int64(x), bins - 2)
+    share = x - i
+    base = PR.LENS + ((kind * 4 + place) * LENS_BIN_MAX + i) * LENS_K
+    low = 0.0
+    high = 0.0
+    for k in range(n):
+        w = params[seat, PR.WORTH + k]
+        low += params[seat, base + k] * w
+        high += params[seat, base + LENS_K + k] * w
+    return low + share * (high - low) + params[seat, PR.SLOPE] * value
+
+
+@njit(**NRT_FREE)
+def call_value(params, seat, scored, kind, place, value):
+    """The value the analyzer compares a call by: its chance of winning the game
+    (``score_value``) when ``scored``, else its ``value`` in net points."""
+    if scored:
+        return score_value(params, seat, kind, place, value)
+    return value
+
+
+@njit(**NRT_FREE)
+def with_or_alone(params, seat, scored, kinds, place, together, alone):
+    """The value of a call the maker may make with the partner (worth ``together`` net points)
+    or alone (``alone``): the better of the two, the lone call's points less the seat's margin
+    (``PR.ALONE_MARGIN``) — or, when ``scored``, the better chance of winning the game
+    (``kinds``: the two calls' kinds, with the partner and alone), the lone call's read at
+    its points less the margin too. (The lens makes each call's chances those that calls of
+    its value brought, but not the difference of two: without the margin the analyzer went
+    alone 22 times in 100 hands at a score, made 85% of them and lost 48.4% of its games
+    against itself score-blind, 20,000 knock games.)"""
+    alone = alone - params[seat, PR.ALONE_MARGIN]
+    if scored:
+        return max(score_value(params, seat, kinds[0], place, together),
+                   score_value(params, seat, kinds[1], place, alone))
+    return max(together, alone)
+
+
+@njit(**NRT_FREE)
+def goes_alone(params, seat, scored, kinds, place, together, alone):
+    """Whether the maker goes alone: the lone call (``alone`` net points) beats the call with
+    the partner (``together``) by the seat's margin, or, when ``scored``, has the better chance
+    of winning the game read at its points less the margin (``kinds`` as in
+    ``with_or_alone``)."""
+    alone = alone - params[seat, PR.ALONE_MARGIN]
+    if scored:
+        return score_value(params, seat, kinds[1], place, alone) > \
+            score_value(params, seat, kinds[0], place, together)
+    return alone > together
+
+
+ORDER_KINDS = (int(FM.R1_ORDER), int(FM.R1_ALONE))  # the lens's kinds of ordering up, with
+NAME_KINDS = (int(FM.R2_NAME), int(FM.R2_NAME_ALONE))  # the partner or alone; of naming a suit
 
 
 @njit(**NRT_FREE)
@@ -367,9 +452,10 @@ TREMBLE_EVEN = 0.5  # the share of a tremble spread evenly over the other legal 
 
 
 @njit(**NRT_FREE)
-def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, out):
+def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, scored, out):
     """The analyzer table's value of each allowed ladder call (``out[code]``; the others
-    -inf), for the hand's best suit."""
+    -inf), for the hand's best suit: net points, or with ``scored`` the chance of winning the
+    game (``call_value``)."""
     p, suit = best_suit(hand, 15, params, seat)
     tricks = ladder_tricks(hand)
     context = ladder_context(allowed, place, seat, holder, swapped, players,
@@ -377,43 +463,70 @@ def ladder_values(hand, allowed, params, seat, place, holder, swapped, players, 
     out[:] = -np.inf
     for code in range(N_CODES):
         if (allowed >> np.uint64(code)) & ONE:
-            out[code] = strat(params, seat, ladder_option(code, tricks), context, p)
+            option = ladder_option(code, tricks)
+            out[code] = call_value(params, seat, scored, option, place,
+                                   strat(params, seat, option, context, p))
 
 
 @njit(**NRT_FREE)
-def upcard_values(hand, allowed, params, seat, place, upcard, turned, out):
-    """The analyzer table's value of each allowed call of the upcard auction (``out[code]``;
-    the others -inf): round 1 pass or order (alone or not, the better); round 2 pass (in the
-    context of the best suit to name) or each suit named (alone or not, the better)."""
-    out[:] = -np.inf
+def upcard_values(hand, allowed, params, seat, place, upcard, turned, raw):
+    """The analyzer table's net points of each allowed call of the upcard auction, with the
+    partner and alone (``raw[code, 0]``, ``raw[code, 1]``; see ``upcard_call_values``): round
+    1 pass and order; round 2 pass (in the context of the best suit to name, by the points
+    compared) and each suit named."""
+    raw[:, :] = -np.inf
     if (allowed >> np.uint64(ORDER)) & ONE:
         p = hand_points(hand, turned, params, seat)
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
-        out[ORDER] = max(strat(params, seat, U_ORDER, ctx, p),
-                         lone_value(params, seat, U_ALONE, ctx, p))
-        out[PASS] = strat(params, seat, U_PASS, ctx, p)
+        raw[ORDER, 0] = strat(params, seat, U_ORDER, ctx, p)
+        raw[ORDER, 1] = strat(params, seat, U_ALONE, ctx, p)
+        raw[PASS, 0] = strat(params, seat, U_PASS, ctx, p)
         return
     best = -1
     best_points = 0.0
+    best_value = 0.0
     for t in range(4):
         if (allowed >> np.uint64(NAME + t)) & ONE:
             p = hand_points(hand, t, params, seat)
             ctx = round2_context(place, t, turned, trump_bucket(hand, t))
-            out[NAME + t] = max(strat(params, seat, U_NAME, ctx, p),
-                                lone_value(params, seat, U_NAME_ALONE, ctx, p))
-            if best < 0 or out[NAME + t] > out[NAME + best]:
-                best, best_points = t, p
+            raw[NAME + t, 0] = strat(params, seat, U_NAME, ctx, p)
+            raw[NAME + t, 1] = strat(params, seat, U_NAME_ALONE, ctx, p)
+            value = max(raw[NAME + t, 0], raw[NAME + t, 1] - params[seat, PR.ALONE_MARGIN])
+            if best < 0 or value > best_value:
+                best, best_points, best_value = t, p, value
     if allowed & ONE:
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
-        out[PASS] = strat(params, seat, U_PASS, ctx, best_points)
+        raw[PASS, 0] = strat(params, seat, U_PASS, ctx, best_points)
+
+
+@njit(**NRT_FREE)
+def upcard_choices(params, seat, scored, place, allowed, raw, out):
+    """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
+    others -inf) from the calls' net points ``raw`` (``upcard_values``): an order or a suit
+    named the better of with the partner and alone (``with_or_alone``), a pass its own; net
+    points, or with ``scored`` the chance of winning the game."""
+    out[:] = -np.inf
+    if (allowed >> np.uint64(ORDER)) & ONE:
+        out[ORDER] = with_or_alone(params, seat, scored, ORDER_KINDS, place, raw[ORDER, 0],
+                                   raw[ORDER, 1])
+        out[PASS] = call_value(params, seat, scored, FM.R1_PASS, place, raw[PASS, 0])
+        return
+    for t in range(4):
+        if (allowed >> np.uint64(NAME + t)) & ONE:
+            out[NAME + t] = with_or_alone(params, seat, scored, NAME_KINDS, place,
+                                          raw[NAME + t, 0], raw[NAME + t, 1])
+    if allowed & ONE:
+        out[PASS] = call_value(params, seat, scored, FM.R2_PASS, place, raw[PASS, 0])
 
 
 @njit(**JIT)
 def analyzer_ladder(hand, allowed, params, seat, place, holder, swapped, players):
     """``(call, value)``: the allowed call (pass included) with the best value in the table,
-    for the hand's best suit (stuck: the best bid)."""
+    for the hand's best suit (stuck: the best bid); playing to the score when the seat does
+    (``plays_to_score``)."""
     values = np.empty(N_CODES)
-    ladder_values(hand, allowed, params, seat, place, holder, swapped, players, values)
+    ladder_values(hand, allowed, params, seat, place, holder, swapped, players,
+                  plays_to_score(params, seat), values)
     best = -1
     for code in range(N_CODES):
         if (allowed >> np.uint64(code)) & ONE and (best < 0 or values[code] > values[best]):

@@ -4,8 +4,9 @@ every seat bid by its policy up to N's turn; there each legal call of N is playe
 end of the hand (the rest by the policies, the cards by their play policies or the solver).
 
 Each row (slots ``RW``) is one call at one point: which point, the analyzer table's option and
-context for it (``kernels.bidding``), the trump its hand features are read for, and how the
-hand ended (slots ``kernels.slots.X``).
+context for it (``kernels.bidding``), the trump its hand features are read for, the value N's
+strategy gives it (its table's or fitted model's net points), and how the hand ended (slots
+``kernels.slots.X``).
 """
 
 import numpy as np
@@ -14,6 +15,7 @@ from numba import get_thread_id, njit, prange
 from .bidding import (
     L_PASS,
     L_SWAP,
+    N_CODES,
     U_ALONE,
     U_NAME,
     U_NAME_ALONE,
@@ -25,6 +27,7 @@ from .bidding import (
     ladder_tricks,
     round1_context,
     round2_context,
+    strat,
     trump_bucket,
 )
 from .bits import ONE, lowest_bit
@@ -43,8 +46,9 @@ from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .forced import hear_call, new_point, play_option, start_point
 from .layout import JOKER, natural_suit
-from .slots import IN, OPT, PT, RW, C, M, R, X
+from .slots import IN, OPT, PT, RW, VALUE_SCALE, C, M, R, X
 from .solver import new_deal
+from .upcard_model import upcard_raw_values
 
 MAX_ROWS = 16
 ASKER = 0  # the tables are seen from seat N
@@ -74,7 +78,7 @@ def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
     row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
     bids = allowed & ~(ONE << np.uint64(SWAP))
-    trump = best_suit(hand, 15, ag.params, ASKER)[1]  # its points are a float: not kept
+    points, trump = best_suit(hand, 15, ag.params, ASKER)
     tricks = ladder_tricks(hand)
     ctx = ladder_context(bids, place, ASKER, holder, swapped, cfg[C.PLAYERS],
                          trump_bucket(hand, trump), tricks)
@@ -91,44 +95,56 @@ def ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, k):
         rows[k, RW.OPTION] = option
         rows[k, RW.CONTEXT] = ctx
         rows[k, RW.TRUMP] = trump
+        rows[k, RW.VALUE] = fixed_value(strat(ag.params, ASKER, option, ctx, points))
         rows[k, RW.RESULT + X.STATUS] = code  # the call, until played
         k += 1
     return k
 
 
 @njit(**NRT_FREE)
+def fixed_value(value):
+    """A call's value in net points as ``RW.VALUE`` keeps it (1/VALUE_SCALE of a point, within
+    the int16 range)."""
+    return np.int64(round(min(max(value * VALUE_SCALE, -32767.0), 32767.0)))
+
+
+@njit(**JIT)
 def upcard_rows(cfg, ag, allowed, hand, dealer, upcard, round_no, rows, k):
     """The rows of N's call in the upcard auction: round 1 pass, order, order alone; round 2
     pass and each suit named, alone or not (``round_no`` 0 or 1: the row's ``RW.POINT``).
     Returns the next free row."""
     place = (ASKER - dealer) % cfg[C.PLAYERS]
     turned = natural_suit(upcard)
+    raw = np.empty((N_CODES, 2))  # the strategy's values of the calls (RW.VALUE)
+    upcard_raw_values(hand, allowed, ag.params, ASKER, place, upcard, turned, raw)
     if (allowed >> np.uint64(ORDER)) & ONE:
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
-        for option, code in ((U_PASS, PASS), (U_ORDER, ORDER), (U_ALONE, ORDER)):
-            k = _row(rows, k, round_no, option, ctx, turned, code)
+        for option, code, alone in ((U_PASS, PASS, 0), (U_ORDER, ORDER, 0),
+                                    (U_ALONE, ORDER, 1)):
+            k = _row(rows, k, round_no, option, ctx, turned, code, raw[code, alone])
         return k
     names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
     best = best_suit(hand, names, ag.params, ASKER)[1]
     if allowed & ONE:
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
-        k = _row(rows, k, round_no, U_PASS, ctx, best, PASS)
+        k = _row(rows, k, round_no, U_PASS, ctx, best, PASS, raw[PASS, 0])
     for t in range(4):
         if (names >> t) & 1:
             ctx = round2_context(place, t, turned, trump_bucket(hand, t))
-            k = _row(rows, k, round_no, U_NAME, ctx, t, NAME + t)
-            k = _row(rows, k, round_no, U_NAME_ALONE, ctx, t, NAME + t)
+            k = _row(rows, k, round_no, U_NAME, ctx, t, NAME + t, raw[NAME + t, 0])
+            k = _row(rows, k, round_no, U_NAME_ALONE, ctx, t, NAME + t, raw[NAME + t, 1])
     return k
 
 
 @njit(**NRT_FREE)
-def _row(rows, k, round_no, option, ctx, trump, code):
+def _row(rows, k, round_no, option, ctx, trump, code, value):
     if k >= MAX_ROWS:
         return k
     rows[k, RW.POINT] = round_no
     rows[k, RW.OPTION] = option
     rows[k, RW.CONTEXT] = ctx
     rows[k, RW.TRUMP] = trump
+    rows[k, RW.VALUE] = fixed_value(value)
     rows[k, RW.RESULT + X.STATUS] = code
     return k + 1
 

@@ -13,7 +13,7 @@ import numpy as np
 from numba import get_thread_id, njit, prange
 
 from .auction import auction_ladder, auction_upcard, before_auction
-from .bidding import DEFAULT_PARAMS, N_PARAMS
+from .bidding import COUNT_PARAMS, N_PARAMS
 from .codes import (
     AUCTION_LADDER,
     E_NO_DECISION,
@@ -221,10 +221,10 @@ def point_state(rules, hm, rec, ins):
     point-count policy."""
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
-    params = np.empty((4, N_PARAMS))
+    params = np.zeros((4, N_PARAMS))
     for s in range(4):
         policies[s, 0] = D_POINTS
-        params[s] = DEFAULT_PARAMS
+        params[s, :COUNT_PARAMS.size] = COUNT_PARAMS
     ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
                     rules.decks)
     ag.ins[:] = ins

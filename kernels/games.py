@@ -6,7 +6,14 @@ two B players. Hand ``h`` of a set is dealt from ``(seed, set * MAX_HANDS + h)``
 the strategies, so both sides meet the same cards. A game ends when a side reaches the
 target with the strictly highest score (ties play on), and with ``win_by`` 2 a lead of two
 (``C.TARGET`` and ``C.WIN_BY`` of the rules).
+
+A seat that plays to the score (``PR.TO_SCORE``) is told the score before each hand: the
+game's ``Lens`` holds, for every score state, each seat's chance of winning the game after
+each outcome of the hand (``set_worth`` copies them into ``PR.WORTH`` of the seats' rows; each
+thread plays with its own copy of the rows).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import get_thread_id, njit, prange
@@ -17,11 +24,19 @@ from .dealing import deal_hand
 from .engine import new_agents, next_hand, play_hand, solver_arrays
 from .exchanges import plays_alone
 from .seating import contract_needs
-from .slots import TALLY, C, G, M, R
+from .slots import PR, SC, TALLY, C, G, M, R
 from .solver import new_deal
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
+
+# A game's score lens (``analyzer.strategy.score.game_lens``): ``geom`` (int64, slots ``SC``)
+# and ``worth[cell, position, k]``: at the score state of box cell ``cell`` (the units' scores
+# in deal order, the dealer's first: ``score_cell``), the chance that the unit ``position``
+# places after the dealer's wins the game after outcome ``k`` of the hand, seen from that
+# unit (``analyzer.strategy.score.outcome_points``), less the slope times its net points
+# (``PR.WORTH``); after the last outcome the slope (``PR.SLOPE``).
+Lens = namedtuple("Lens", ["geom", "worth"])
 
 
 @njit(**NRT_FREE)
@@ -73,6 +88,43 @@ def game_winner(scores, units, target, win_by):
 
 
 @njit(**NRT_FREE)
+def score_cell(geom, scores, dealer):
+    """The cell of the lens's box of the units' ``scores`` (teams or players) with the unit of
+    seat ``dealer`` dealing, in deal order (``analyzer.game.equity.ScoreRules.in_box`` and
+    ``cell``: a game past the box's top moved down whole, a score under its floor raised to
+    it)."""
+    units = geom[SC.UNITS]
+    low = geom[SC.LOW]
+    size = geom[SC.HIGH] - low + 1
+    top = scores[0]
+    for u in range(1, units):
+        top = max(top, scores[u])
+    over = max(top - geom[SC.HIGH], 0)
+    first = dealer % units
+    cell = 0
+    for j in range(units):
+        cell = cell * size + max(scores[(first + j) % units] - over, low) - low
+    return cell
+
+
+@njit(**NRT_FREE)
+def set_worth(lens, scores, dealer, players, params):
+    """Tell every seat of ``params`` (rows ``[4, PR.LEN]``) the score of the hand ``dealer``
+    deals at the units' ``scores``: ``PR.SCORED`` and each outcome's chance of winning the
+    game for the seat's unit (``PR.WORTH``, from the lens)."""
+    units = lens.geom[SC.UNITS]
+    cell = score_cell(lens.geom, scores, dealer)
+    first = dealer % units
+    for s in range(players):
+        position = (s % units - first) % units
+        n = lens.geom[SC.OUTCOMES]
+        for k in range(n):
+            params[s, PR.WORTH + k] = lens.worth[cell, position, k]
+        params[s, PR.SLOPE] = lens.worth[cell, position, n]
+        params[s, PR.SCORED] = 1.0
+
+
+@njit(**NRT_FREE)
 def count_hand(cfg, rec, row):
     """Add a played hand to its row ``TALLY.*`` of the tally: declared, made, marched (every
     trick), played alone, and the net points to the declaring side."""
@@ -109,8 +161,9 @@ def seatings(cfg, policies, params):
 
 
 @njit(**JIT)
-def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally):
-    """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``): fills
+def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally, lens):
+    """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``, with the
+    ``lens`` on this thread's own copy, whose worth it sets before each hand): fills
     ``out[G.*]`` and adds each played hand to ``tally[side, contract code, TALLY.*]``."""
     cfg = rules.cfg
     players = cfg[C.PLAYERS]
@@ -140,6 +193,8 @@ def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally):
     for h in range(MAX_HANDS):
         index = deal_set * MAX_HANDS + h
         deal_hand(cfg, seed, index, dealer, hm, rec, deck_ids, cards, deal_state)
+        if lens.geom[SC.ON] == 1:
+            set_worth(lens, scores, dealer, players, seat_par)
         next_hand(ag, seed, index * 3 + a_seat)
         new_deal(work)
         play_hand(rules, ag, hm, rec)
@@ -171,17 +226,24 @@ def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally):
 
 
 @njit(**PARALLEL_JIT)
-def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads):
+def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads, lens):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
-    (side 0) and B's (side 1). Returns ``(results[n, G.LEN], tally[n, 2, N_CODES, TALLY.LEN])``
-    (see ``kernels.slots.TALLY``); each game depends only on (seed, its number)."""
+    (side 0) and B's (side 1); a seat that plays to the score is told it before each hand
+    from the ``lens`` (``Lens``; off, ``SC.ON`` 0: nobody is). Returns ``(results[n, G.LEN],
+    tally[n, 2, N_CODES, TALLY.LEN])`` (see ``kernels.slots.TALLY``); each game depends only
+    on (seed, its number)."""
     cfg = rules.cfg
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
     works, tables = solver_arrays(nthreads, tt_bits)
     seat_pols, seat_pars = seatings(cfg, policies, params)
+    on = lens.geom[SC.ON] == 1  # each thread then writes the worth into its own rows
+    thread_pars = np.empty((nthreads if on else 0,) + seat_pars.shape)
+    for t in range(thread_pars.shape[0]):
+        thread_pars[t] = seat_pars
     for i in prange(n):
         tid = get_thread_id()
-        play_game(rules, seat_pols, seat_pars, seed, first + i, works[tid], tables[tid],
-                  results[i], tally[i])
+        pars = thread_pars[tid] if on else seat_pars
+        play_game(rules, seat_pols, pars, seed, first + i, works[tid], tables[tid], results[i],
+                  tally[i], lens)
     return results, tally

@@ -22,6 +22,7 @@ from .bidding import (
     T,
     analyzer_ladder,
     best_suit,
+    call_value,
     choose_bid,
     give_card,
     hand_points,
@@ -29,6 +30,7 @@ from .bidding import (
     ladder_tricks,
     order_points,
     partner_return,
+    plays_to_score,
     strat,
     threshold,
     trump_bucket,
@@ -113,7 +115,7 @@ def _round1(policy, params, seat, hand, players, upcard, dealer, place, suit):
     if policy == D_ANALYZER:
         values = np.empty(N_CODES)
         upcard_call_values(hand, (ONE << np.uint64(ORDER)) | ONE, params, seat, place, upcard,
-                           suit, values)
+                           suit, plays_to_score(params, seat), values)
         return ORDER if values[ORDER] > values[PASS] else PASS
     p = order_points(hand, suit, upcard, seat, dealer, players, params)
     return ORDER if p >= threshold(params, seat, place, T.ORDER) else PASS
@@ -130,7 +132,8 @@ def choose_swap(policy, params, rng, seat, hand, allowed, players, dealer, holde
         p, suit = best_suit(hand, 15, params, seat)
         ctx = ladder_context(allowed, place, seat, holder, 0, players, trump_bucket(hand, suit),
                              ladder_tricks(hand))
-        return strat(params, seat, L_SWAP, ctx, p) > keep
+        return call_value(params, seat, plays_to_score(params, seat), L_SWAP, place,
+                          strat(params, seat, L_SWAP, ctx, p)) > keep
     p, _ = best_suit(hand, 15, params, seat)
     return p < threshold(params, seat, place, T.SWAP_BELOW)
 

@@ -8,7 +8,7 @@ integer constants, so they cost nothing at run time.
   M   a hand's card masks (uint64 natural masks)
   K   what the seats know during a hand (uint64; read by the PIMC player)
   TR  the trick array handed to card players
-  G   one whole game's results (int64)
+  G   one whole game's results (int64); SC a game's score lens
   TALLY  a match's tally per side and contract (int64)
   T, PR  the point count's thresholds, and one seat's parameter row (float64)
   PT, OPT, X, S  a decision point, an option row, an option's result on a deal, a scenario
@@ -159,6 +159,19 @@ class TR(IntEnum):
     LEN = 14
 
 
+class SC(IntEnum):
+    """Slots of a game's score lens (int64 ``kernels.games.Lens.geom``): how the kernel finds,
+    before each hand, every seat's ``PR.WORTH`` in the lens's table of the score states
+    (``analyzer.strategy.score.game_lens``; the box of ``analyzer.game.equity.ScoreRules``)."""
+
+    ON = 0  # 1: some seat plays to the score (0: the games are played score-blind)
+    UNITS = 1  # teams or players
+    LOW = 2  # the lowest score the box keeps (a lower score counts as it)
+    HIGH = 3  # the highest (a game beyond it is moved down whole)
+    OUTCOMES = 4  # outcomes of a hand (PR.OUTCOMES)
+    LEN = 5
+
+
 class G(IntEnum):
     """Slots of one game's results (int64)."""
 
@@ -218,7 +231,29 @@ class PR(IntEnum):
     PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
     STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
     MODEL = 8 + 4 * 11 + 256 + 8 * 256 * 33  # the fitted model: FM.MODELS x FM.LEN weights
-    LEN = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 28)
+    # playing to the score (``kernels.bidding.score_value``): the strategy's part ...
+    TO_SCORE = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 28)  # 1: it plays to
+    #   the score whenever it knows it (the analyzer; 0: score-blind, as every other strategy)
+    OUTCOMES = TO_SCORE + 1  # how many outcomes a hand has (the rule set's list, LENS_K at most)
+    LENS_LOW = TO_SCORE + 2  # the net points of the lens's first value bin ...
+    LENS_STEP = TO_SCORE + 3  # ... the width of a bin ...
+    LENS_BINS = TO_SCORE + 4  # ... and how many (LENS_BIN_MAX at most)
+    # ... and the game's: what the seat knows of the score of this hand
+    SCORED = TO_SCORE + 5  # 1: the score is known, WORTH holds it (0: no score, score-blind)
+    SLOPE = TO_SCORE + 6  # the chance of winning a net point of the hand is worth at this
+    #   score (the table's value of a call counts at this rate; WORTH holds the rest)
+    WORTH = TO_SCORE + 8  # LENS_K slots: the chance that the seat's side (or the seat) wins
+    #   the game after each outcome of this hand, at the game's score with this hand's dealer
+    LENS = TO_SCORE + 8 + 48  # the chance of each outcome after a call: [LENS_KINDS kinds,
+    #   4 places, LENS_BIN_MAX value bins, LENS_K outcomes] (analyzer.strategy.score)
+    LEN = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48
+
+
+LENS_KINDS = 8  # the calls the lens tells apart: a ladder's L_* options; the upcard auction's
+#   six calls (FM.R1_ORDER ... FM.R2_PASS)
+LENS_BIN_MAX = 48  # value bins a kind and place has at most
+LENS_K = 48  # outcomes of a hand at most (knock 7, cutthroat 13, bid 48; ghost and the double
+#   deck have more: they stay score-blind)
 
 
 class FM(IntEnum):
@@ -376,5 +411,10 @@ class RW(IntEnum):
     OPTION = 1  # the analyzer table's option (L_* or U_*)
     CONTEXT = 2
     TRUMP = 3  # the suit N's hand features are read for
-    RESULT = 4  # X.LEN slots: how the hand ended
-    LEN = 4 + 6
+    VALUE = 4  # the strategy's value of the call in net points (its table's or model's, the
+    #   lone margin not taken), in 1/VALUE_SCALE of a point, clipped to the int16 range
+    RESULT = 5  # X.LEN slots: how the hand ended
+    LEN = 5 + 6
+
+
+VALUE_SCALE = 256  # RW.VALUE's fixed point: +-128 net points in an int16

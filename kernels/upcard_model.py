@@ -19,6 +19,8 @@ from numba import njit
 
 from .bidding import (
     N_CODES,
+    NAME_KINDS,
+    ORDER_KINDS,
     SIDES,
     U_ALONE,
     U_NAME,
@@ -28,11 +30,13 @@ from .bidding import (
     W_SIDE,
     best_suit,
     card_slot,
-    lone_value,
+    goes_alone,
+    plays_to_score,
     round1_context,
     round2_context,
     strat,
     trump_bucket,
+    upcard_choices,
     upcard_values,
 )
 from .bits import ONE, lowest_bit, popcount
@@ -158,54 +162,64 @@ def model_value(params, seat, model, context, place, features, other):
 
 
 @njit(**JIT)
-def fitted_values(hand, allowed, params, seat, place, upcard, turned, out):
-    """As ``kernels.bidding.upcard_values``, from the seat's fitted model: round 1 pass or
-    order (alone or not, the better); round 2 pass (in the context of the best suit to name
-    by points) or each suit named (alone or not, the better)."""
-    out[:] = -np.inf
+def fitted_values(hand, allowed, params, seat, place, upcard, turned, raw):
+    """As ``kernels.bidding.upcard_values``, from the seat's fitted model: the net points of
+    round 1's pass and order (``raw[code, 0]``; alone ``raw[code, 1]``); of round 2's pass (in
+    the context of the best suit to name by points) and each suit named."""
+    raw[:, :] = -np.inf
     f = np.empty(N_FEATURES)
     g = np.zeros(N_FEATURES)
     if (allowed >> np.uint64(ORDER)) & ONE:
         hand_features(round1_hand(hand, place, upcard), turned, f)
         ctx = round1_context(place, upcard, trump_bucket(hand, turned))
-        out[ORDER] = max(model_value(params, seat, FM.R1_ORDER, ctx, place, f, g),
-                         model_value(params, seat, FM.R1_ALONE, ctx, place, f, g) -
-                         params[seat, PR.ALONE_MARGIN])
+        raw[ORDER, 0] = model_value(params, seat, FM.R1_ORDER, ctx, place, f, g)
+        raw[ORDER, 1] = model_value(params, seat, FM.R1_ALONE, ctx, place, f, g)
         other = best_suit(hand, 15 & ~(1 << turned), params, seat)[1]
         hand_features(hand, other, g)
-        out[PASS] = model_value(params, seat, FM.R1_PASS, ctx, place, f, g)
+        raw[PASS, 0] = model_value(params, seat, FM.R1_PASS, ctx, place, f, g)
         return
     names = np.int64((allowed >> np.uint64(NAME)) & np.uint64(15))
     for t in range(4):
         if (names >> t) & 1:
             hand_features(hand, t, f)
             ctx = round2_context(place, t, turned, trump_bucket(hand, t))
-            out[NAME + t] = max(model_value(params, seat, FM.R2_NAME, ctx, place, f, g),
-                                model_value(params, seat, FM.R2_NAME_ALONE, ctx, place, f, g) -
-                                params[seat, PR.ALONE_MARGIN])
+            raw[NAME + t, 0] = model_value(params, seat, FM.R2_NAME, ctx, place, f, g)
+            raw[NAME + t, 1] = model_value(params, seat, FM.R2_NAME_ALONE, ctx, place, f, g)
     if allowed & ONE:
         best = best_suit(hand, names, params, seat)[1]
         hand_features(hand, best, f)
         ctx = round2_context(place, best, turned, trump_bucket(hand, best))
-        out[PASS] = model_value(params, seat, FM.R2_PASS, ctx, place, f, g)
+        raw[PASS, 0] = model_value(params, seat, FM.R2_PASS, ctx, place, f, g)
 
 
 @njit(**NRT_FREE)
-def upcard_call_values(hand, allowed, params, seat, place, upcard, turned, out):
-    """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
-    others -inf): from the seat's fitted model when its row has one, else from its table."""
+def upcard_raw_values(hand, allowed, params, seat, place, upcard, turned, raw):
+    """The analyzer's net points of each allowed call of the upcard auction, with the partner
+    (``raw[code, 0]``) and alone (``raw[code, 1]``; -inf where there is none): from the seat's
+    fitted model when its row has one, else from its table."""
     if params[seat, PR.FITTED] == 1.0:
-        fitted_values(hand, allowed, params, seat, place, upcard, turned, out)
+        fitted_values(hand, allowed, params, seat, place, upcard, turned, raw)
     else:
-        upcard_values(hand, allowed, params, seat, place, upcard, turned, out)
+        upcard_values(hand, allowed, params, seat, place, upcard, turned, raw)
+
+
+@njit(**JIT)
+def upcard_call_values(hand, allowed, params, seat, place, upcard, turned, scored, out):
+    """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
+    others -inf; ``kernels.bidding.upcard_choices``): net points, or with ``scored`` the
+    chance of winning the game."""
+    raw = np.empty((N_CODES, 2))
+    upcard_raw_values(hand, allowed, params, seat, place, upcard, turned, raw)
+    upcard_choices(params, seat, scored, place, allowed, raw, out)
 
 
 @njit(**JIT)
 def analyzer_round2(hand, allowed, params, seat, place, turned):
     """Round 2: the suit to name (the best named value), or pass when passing is worth at
-    least as much (stuck: the best suit)."""
+    least as much (stuck: the best suit); playing to the score when the seat does."""
     values = np.empty(N_CODES)
-    upcard_call_values(hand, allowed, params, seat, place, -1, turned, values)
+    upcard_call_values(hand, allowed, params, seat, place, -1, turned,
+                       plays_to_score(params, seat), values)
     best = -1
     for t in range(4):
         if (allowed >> np.uint64(NAME + t)) & ONE and \
@@ -220,23 +234,26 @@ def analyzer_round2(hand, allowed, params, seat, place, turned):
 def analyzer_alone(params, seat, hand, trump, upcard, place, points, round1):
     """Whether the analyzer maker goes alone with ``trump`` (made on the ``upcard``, ordered up
     in round 1, when ``round1``; else named in round 2): the lone call's value against the
-    same call with the partner, from the seat's fitted model when it has one, else from its
-    table (``points``: the hand's)."""
+    same call with the partner (``kernels.bidding.goes_alone``: by the margin, or playing to
+    the score when the seat does), from the seat's fitted model when it has one, else from
+    its table (``points``: the hand's)."""
     tb = trump_bucket(hand, trump)
     if round1:
         ctx = round1_context(place, upcard, tb)
     else:
         ctx = round2_context(place, trump, natural_suit(upcard), tb)
+    kinds = ORDER_KINDS if round1 else NAME_KINDS
+    scored = plays_to_score(params, seat)
     if params[seat, PR.FITTED] == 1.0:
         f = np.empty(N_FEATURES)
         g = np.zeros(N_FEATURES)
         hand_features(hand, trump, f)
         lone, together = (FM.R1_ALONE, FM.R1_ORDER) if round1 else \
             (FM.R2_NAME_ALONE, FM.R2_NAME)
-        return model_value(params, seat, lone, ctx, place, f, g) - \
-            params[seat, PR.ALONE_MARGIN] > model_value(params, seat, together, ctx, place, f, g)
-    if round1:
-        return lone_value(params, seat, U_ALONE, ctx, points) > strat(params, seat, U_ORDER,
-                                                                      ctx, points)
-    return lone_value(params, seat, U_NAME_ALONE, ctx, points) > strat(params, seat, U_NAME,
-                                                                       ctx, points)
+        return goes_alone(params, seat, scored, kinds, place,
+                          model_value(params, seat, together, ctx, place, f, g),
+                          model_value(params, seat, lone, ctx, place, f, g))
+    lone, together = (U_ALONE, U_ORDER) if round1 else (U_NAME_ALONE, U_NAME)
+    return goes_alone(params, seat, scored, kinds, place,
+                      strat(params, seat, together, ctx, points),
+                      strat(params, seat, lone, ctx, points))

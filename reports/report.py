@@ -16,6 +16,7 @@ import pandas as pd
 from analyzer.outputs import written_whole
 
 from . import plots
+from .equity import equity_heatmap
 from .how_to_bid import how_to_bid
 
 CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]
@@ -93,6 +94,31 @@ def _sections(tables: dict) -> list[str]:
                               "features", "hands", "swap") if name in tables]
 
 
+SCORE_TITLE = "Playing to the score"
+
+
+def _score_words(score: dict) -> list[str]:
+    """The section's words: what the heat map and the table of calls show."""
+    meta = score["meta"]
+    rounds = meta.get("rounds")
+    iterated = (f" The table and the analyzer that plays to the score were iterated "
+                f"{rounds} rounds, until no chance moved by more than "
+                f"{meta['round_changes'][-1]:.4f}." if rounds else "")
+    return [f"The chance of winning the game from each score, our side and theirs dealing "
+            f"next (the match-equity table, {meta['hands']:,} hands of self-play).{iterated}",
+            "The calls that change with the score: from how many points (the built-in point "
+            "count) our seat makes each call at a score, ours first, and on what share of "
+            "those decisions; the analyzer score-blind beside it ('never': almost never, "
+            "'-': too few decisions, '*': a change of half a point or 5% of the decisions). "
+            "At a score the analyzer makes the call with the best chance of winning the game, "
+            "not the most points of the hand (euchre strategy score)."]
+
+
+def _score_figure(score: dict):
+    who = "we" if len(score["heat"]) == 2 else "I"
+    return equity_heatmap(score["heat"], score["meta"], who)
+
+
 def write_html(tables: dict, path: Path, compare: dict | None = None) -> Path:
     """Write the report as one self-contained HTML file; returns its path."""
     meta = tables["meta"]
@@ -120,6 +146,17 @@ def write_html(tables: dict, path: Path, compare: dict | None = None) -> Path:
         parts.append(f"<figure id='plot-{name}'><img alt='{name}' "
                      f"src='data:image/png;base64,{data}'></figure>")
     parts.append("</section>")
+    if "score" in tables:
+        score = tables["score"]
+        words = _score_words(score)
+        data = base64.b64encode(_png(_score_figure(score))).decode("ascii")
+        parts += [f"<section id='score'><h2>{SCORE_TITLE}</h2>",
+                  f"<p>{html.escape(words[0])}</p>",
+                  f"<figure id='plot-equity'><img alt='equity' "
+                  f"src='data:image/png;base64,{data}'></figure>",
+                  *([f"<p>{html.escape(words[1])}</p>",
+                     score["calls"].to_html(index=False, border=0, escape=True)]
+                    if len(score["calls"]) else []), "</section>"]
     for name in _sections(tables):
         frame = _table_frame(name, tables[name])
         parts.append(f"<section id='table-{name}'><h2>{TABLE_TITLES[name]}</h2>")
@@ -156,6 +193,20 @@ def write_markdown(tables: dict, path: Path, compare: dict | None = None) -> Pat
             tmp.write_bytes(_png(fig))
         lines.append(f"![{name}]({image_dir.name}/{name}.png)")
         lines.append("")
+    if "score" in tables:
+        score = tables["score"]
+        words = _score_words(score)
+        with written_whole(image_dir / "equity.png") as tmp:
+            tmp.write_bytes(_png(_score_figure(score)))
+        calls = score["calls"]
+        lines += [f"## {SCORE_TITLE}", "", words[0], "",
+                  f"![equity]({image_dir.name}/equity.png)", ""]
+        if len(calls):
+            lines += [words[1], "", "| " + " | ".join(calls.columns) + " |",
+                      "|" + "---|" * len(calls.columns)]
+            lines += ["| " + " | ".join(str(v) for v in row) + " |"
+                      for row in calls.itertuples(index=False)]
+            lines.append("")
     for name in _sections(tables):
         frame = _table_frame(name, tables[name])
         lines += [f"## {TABLE_TITLES[name]}", "",

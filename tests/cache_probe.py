@@ -31,7 +31,11 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    "upcard_call_values", "analyzer_alone",
                    # the tremble of inference: values of the calls and their likelihoods
                    "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
-                   "flip_kept", "_kept_as_tremble", "lone_value"}
+                   "flip_kept", "_kept_as_tremble", "lone_value",
+                   # playing to the score: a call's chance of winning the game, and the flags
+                   # of a seat's row it reads (kernels.bidding.score_value)
+                   "plays_to_score", "score_value", "call_value", "with_or_alone",
+                   "goes_alone", "upcard_choices", "upcard_raw_values"}
 
 
 def float_scalars(dispatchers) -> list[str]:

@@ -190,5 +190,6 @@ def test_work_reaches_workers_without_copies_of_the_kernels():
         finally:
             runner.set_backend(None)
     assert b"CPUDispatcher" in cloudpickle.dumps(uses_a_kernel_imported_by_name)  # restored
-    # the work carries the seats' strategy rows (2.2 MB with the analyzer's tables), never code
-    assert len(backend.sizes) >= 3 and max(backend.sizes) < 3_000_000
+    # the work carries the seats' strategy rows (4.8 MB with the analyzer's tables and its
+    # lens of the score, 1.2 MB a seat: kernels.slots.PR.LENS), never code
+    assert len(backend.sizes) >= 3 and max(backend.sizes) < 5_000_000

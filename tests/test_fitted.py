@@ -145,8 +145,10 @@ def test_the_fitted_seat_orders_a_strong_hand_and_passes_trash():
 
 
 def test_the_analyzer_is_its_table_on_a_ladder_and_without_partners():
+    """No fitted model in bid or cutthroat: the analyzer score-blind (in a game the analyzer
+    itself plays to the score) bids as its table."""
     bid = make_rules("bid")
-    a = simulate(bid, 40, "analyzer", "points", seed=3)
+    a = simulate(bid, 40, "analyzer-points", "points", seed=3)
     b = simulate(bid, 40, "table", "points", seed=3)
     same = {"seconds": 0, "strategy": ""}
     assert a.to_dict() | same == b.to_dict() | same

@@ -382,7 +382,9 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     assert (variant, options) in A.SHIPPED
     shipped = A.BUILT_DIR / A.cache_path(rules).name
     assert shipped.exists(), f"{shipped.name}: run 'make strategies'"
-    assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")) < 500_000
+    # the strategies, models and equity hands, and the score lenses and iterated rounds of
+    # knock and bid (about 120 KB: analyzer.questions.equity.ship_score)
+    assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")) < 600_000
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1

@@ -106,7 +106,7 @@ def test_a_records_score_prices_its_calls_in_games_won():
 
 
 @pytest.mark.parametrize("variant, start", [("knock", ""), ("cutthroat", "5-8-3"),
-                                            ("bid", "12-25")])
+                                            ("bid", "2-5")])
 def test_a_played_game_keeps_each_hands_score_before_it(variant, start):
     """``euchre play --game --json``: one record a hand, each with the score before it — the
     first the starting score, each next one the last plus its hand's points, nobody at the

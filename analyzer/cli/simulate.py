@@ -19,10 +19,12 @@ def simulate_cmd(
     variant: opt.VariantOption,
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole duplicate "
                                        "sets).", min=1)] = 1000,
-    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)} (the "
-                                        "analyzer's table alone, without its fitted model "
-                                        "of the upcard auction), "
-                                        "a strategy file (.toml, see 'euchre strategy show'), "
+    strategy: Annotated[str, typer.Option(help=f"Strategy A: {', '.join(DECISIONS)} (table: "
+                                        "the analyzer's table alone, without its fitted "
+                                        "model of the upcard auction; analyzer-points: the "
+                                        "analyzer by the points of the hand, never playing "
+                                        "to the score), a strategy file (.toml, see "
+                                        "'euchre strategy show'), "
                                         "or rollout[:DEALS] (each call by the odds query on "
                                         "DEALS deals, default 200; slow).")]
     = "points",
@@ -41,6 +43,10 @@ def simulate_cmd(
     """Play whole games between two strategies on the same deals (each deal set is played with
     the seats swapped) and print A's win rate with its 95% interval, points per hand, how
     often each side declared, made and marched each contract, and each side's lone hands.
+    The analyzer is told the score before each hand and calls to win the game (knock, bid,
+    cutthroat); analyzer-points is the same strategy by the points of the hand.
+
+      euchre simulate --variant knock --games 100000 --strategy analyzer --vs analyzer-points
 
       euchre simulate --variant bid --games 10000 --strategy points --vs random
 

@@ -4,6 +4,7 @@ build the analyzer strategy's tables ahead of first use."""
 from typing import Annotated
 
 import typer
+from rich.table import Column, Table
 
 from ..errors import UserError
 from ..strategy.defaults import BUILT_STRATEGIES
@@ -11,8 +12,8 @@ from .app import app
 from .common import VariantOption, console, err_console, rules_for, with_rule_options
 
 strategy_app = typer.Typer(help="Bidding strategies: show one as a TOML file, build the "
-                                "analyzer's tables.", no_args_is_help=True,
-                          rich_markup_mode="markdown")
+                                "analyzer's tables, what changes with the score.",
+                          no_args_is_help=True, rich_markup_mode="markdown")
 app.add_typer(strategy_app, name="strategy")
 
 
@@ -80,4 +81,64 @@ def _round_printer():
     def show(r: int, change: float | None) -> None:
         tail = "" if change is None else f", {change:.1%} of cells changed their best call"
         err_console.print(f"  round {r} done{tail}")
+    return show
+
+
+@strategy_app.command("score")
+@with_rule_options
+def score_cmd(
+    variant: VariantOption = "knock",
+    hands: Annotated[int, typer.Option(help="Hands dealt at each score and dealer.", min=1000)]
+    = 40_000,
+    changed: Annotated[bool, typer.Option("--changed", help="Only the calls that change with "
+                                          "the score somewhere.")] = False,
+    rule_opts: dict | None = None,
+):
+    """What changes with the score: from how many points (the built-in point count) the
+    analyzer makes each call near the end of a game, our side dealing and theirs, beside the
+    same seat score-blind. The analyzer calls to win the game, not the hand: at 9-9 the
+    dealing side orders up far more (any make ends the game); at 9-6 the side that needs one
+    point orders up to keep the other side from a lone hand (a donation) and goes alone less.
+
+      euchre strategy score --variant knock
+
+      euchre strategy score --variant bid --changed
+    """
+    from ..questions.score_calls import (
+        RARE,
+        SHOWN,
+        SHOWN_SHARE,
+        readable,
+        score_thresholds,
+        shows_score,
+    )
+
+    rules = rules_for(variant, rule_opts)
+    if not shows_score(rules):
+        raise UserError(f"{rules.variant}: the analyzer does not play to the score there "
+                        "(ghost and the double deck have too many outcomes of a hand) or has "
+                        "no sides (cutthroat): no thresholds change with it")
+    frame = readable(score_thresholds(rules, hands=hands, progress=_score_progress()),
+                     only_changed=changed)
+    console.print(f"[bold]{rules.variant}[/bold]: from how many points (the built-in point "
+                  f"count) our seat (N or S) makes each call at each score (ours first), and "
+                  f"on what share of those decisions ('never': under {RARE:.1%}, '-': too few "
+                  f"decisions); '*' where it differs from the analyzer score-blind by "
+                  f"{SHOWN:g} points or {SHOWN_SHARE:.0%} of the decisions; {hands:,} hands "
+                  "at each score and dealer", soft_wrap=True)
+    for call, rows in frame.groupby("call", sort=False):
+        rows = rows.drop(columns="call")
+        table = Table(*[Column(str(c), justify="left" if i == 0 else "right", no_wrap=True)
+                        for i, c in enumerate(rows.columns)], title=call, title_justify="left",
+                      box=None, pad_edge=False, padding=(0, 0, 0, 1))
+        for row in rows.itertuples(index=False):
+            table.add_row(*[str(v) for v in row])
+        console.print(table)
+
+
+def _score_progress():
+    def show(done: int, total: int) -> None:
+        err_console.print(f"  scores played: {done} of {total}", end="\r")
+        if done == total:
+            err_console.print()
     return show

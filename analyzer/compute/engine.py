@@ -3,7 +3,7 @@ recorded hand (``replay_hand``) and play whole games (``kernels.games.play_games
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -13,13 +13,15 @@ from kernels.engine import deal_one, play_batch, play_forced_hand, replay_hand
 from kernels.games import (
     MAX_HANDS,
     N_CODES,
+    Lens,
     add_points,
     contract_code,
     count_hand,
     game_winner,
     play_games,
+    set_worth,
 )
-from kernels.slots import C, G, M, R
+from kernels.slots import SC, C, G, M, R
 from kernels.threads import num_threads
 
 from ..game.records import (
@@ -62,12 +64,20 @@ def replay(record: Record) -> Record:
     return record
 
 
+def off_lens() -> Lens:
+    """The game lens of games played score-blind: nobody is told the score
+    (``kernels.games.Lens``; ``analyzer.strategy.score.game_lens`` makes one that is on)."""
+    return Lens(np.zeros(SC.LEN, dtype=np.int64), np.zeros((1, 1, 1)))
+
+
 @dataclass(frozen=True)
 class Match:
-    """Two strategies' policy rows (side A = 0, B = 1) for whole games."""
+    """Two strategies' policy rows (side A = 0, B = 1) for whole games, and the lens by which
+    the seats that play to the score are told it before each hand."""
 
     policies: np.ndarray  # [2, 2]
     params: np.ndarray  # [2, N_PARAMS]
+    lens: Lens = field(default_factory=off_lens)
 
 
 def games_per_set(rules: Rules) -> int:
@@ -83,7 +93,7 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
     solving = uses_solver(match.policies)
     results, tally = play_games(
         rules.arrays, match.policies, match.params, np.int64(seed), np.int64(first),
-        np.int64(n), table_bits(rules) if solving else 1, num_threads())
+        np.int64(n), table_bits(rules) if solving else 1, num_threads(), match.lens)
     return {"wins": np.int64(results[:, G.WINNER_IS_A].sum()),
             "hands": np.int64(results[:, G.HANDS].sum()),
             "redeals": np.int64(results[:, G.REDEALS].sum()),
@@ -100,12 +110,23 @@ class GameLoop:
     MAX_HANDS = MAX_HANDS
     N_CODES = N_CODES
 
-    def __init__(self, rules: Rules, policies: np.ndarray, params: np.ndarray):
+    def __init__(self, rules: Rules, policies: np.ndarray, params: np.ndarray,
+                 lens: Lens | None = None):
         self.rules = rules
         self.cfg = rules.config()
         self.policies, self.params = policies, params
+        self.lens = lens if lens is not None and lens.geom[SC.ON] == 1 else None
+        if self.lens is not None:
+            self.params = params.copy()  # told the score before each hand
         self.bits = table_bits(rules) if uses_solver(policies) else 1
         self.scores = np.zeros(4, dtype=np.int64)
+
+    def tell_score(self, dealer: int) -> None:
+        """Before a hand ``dealer`` deals: the seats that play to the score are told it, as
+        the game kernel tells them (``kernels.games.set_worth``); nothing without a lens."""
+        if self.lens is not None:
+            set_worth(self.lens, self.scores, np.int64(dealer), np.int64(self.rules.players),
+                      self.params)
 
     def deal(self, seed: int, index: int, dealer: int) -> tuple[np.ndarray, np.ndarray]:
         """Hand ``index`` of ``seed`` as the games deal it: ``(hm, rec)``."""

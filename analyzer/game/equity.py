@@ -153,7 +153,8 @@ class ScoreChain:
     units]`` (in the box), ``blocks`` (``(start, stop)`` of each block of equal total, the
     states past the target first), ``following[k, S]`` the state after outcome ``k`` (``S``
     when the hand ends the game), ``ending[S, units]`` the chance that the next hand ends the
-    game with each unit the winner, and the outcomes' ``chance[k]``."""
+    game with each unit the winner, and the outcomes' chances ``chance[k, S]`` at each state
+    (the same at every state unless the hands are played to the score)."""
 
     rules: ScoreRules
     states: np.ndarray
@@ -173,9 +174,10 @@ class ScoreChain:
         return bool(np.all(~going_on | (self.following < stops)))
 
 
-def _ongoing_states(rules: ScoreRules) -> np.ndarray:
-    """Every state of the box where the game goes on, highest total first (the states past
-    the target, a block of their own, before all)."""
+def ongoing_states(rules: ScoreRules) -> np.ndarray:
+    """Every state of the box where the game goes on (``[S, units]``, in deal order), highest
+    total first (the states past the target, a block of their own, before all): the order of
+    a chain's states, and of the per-state chances ``build_chain`` takes."""
     axis = np.arange(rules.low, rules.high + 1)
     box = np.stack(np.meshgrid(*([axis] * rules.units), indexing="ij"), -1).reshape(
         -1, rules.units)
@@ -195,13 +197,19 @@ def _blocks(rules: ScoreRules, states: np.ndarray) -> list:
     return list(itertools.pairwise(bounds))
 
 
-def build_chain(rules: ScoreRules, outcomes: HandOutcomes) -> ScoreChain:
-    """The ``ScoreChain`` of a game under ``rules`` whose hands end as ``outcomes`` says."""
-    states = _ongoing_states(rules)
+def build_chain(rules: ScoreRules, outcomes: HandOutcomes,
+                by_state: np.ndarray | None = None) -> ScoreChain:
+    """The ``ScoreChain`` of a game under ``rules`` whose hands end as ``outcomes`` says, or,
+    with ``by_state`` (``[S, k]``: the chances of the outcomes' rows at each state of
+    ``ongoing_states``, each row adding up to 1), as each state's hands end."""
+    states = ongoing_states(rules)
     n_states = len(states)
     index = np.full(rules.size ** rules.units, n_states, dtype=np.int64)
     index[rules.cell(_columns(states))] = np.arange(n_states)
-    chance = outcomes.chance
+    if by_state is None:
+        chance = np.repeat(outcomes.chance[:, None], n_states, axis=1)
+    else:
+        chance = np.ascontiguousarray(np.asarray(by_state, dtype=np.float64).T)
     following = np.empty((len(chance), n_states), dtype=np.int64)
     ending = np.zeros((n_states, rules.units))
     rows = np.arange(n_states)
@@ -210,7 +218,7 @@ def build_chain(rules: ScoreRules, outcomes: HandOutcomes) -> ScoreChain:
         after = [c + p for c, p in zip(columns, points, strict=True)]
         winner = rules.winner_of(after)
         ends = winner >= 0
-        ending[rows[ends], winner[ends]] += chance[k]
+        ending[rows[ends], winner[ends]] += chance[k, ends]
         moved = rules.in_box(after)
         moved = moved[1:] + moved[:1]  # the next unit deals
         following[k] = np.where(ends, n_states, index[rules.cell(moved)])
@@ -238,12 +246,13 @@ def _block_update(chain: ScoreChain, values: np.ndarray, start: int, stop: int) 
     """One Jacobi update of a block's values from the latest ``values`` (which has an
     extra all-zero row for the games that ended)."""
     after = values.take(chain.following[:, start:stop], axis=0)  # [k, m, units]
-    return chain.ending[start:stop] + _roll_back(_expected(chain.chance, after))
+    return chain.ending[start:stop] + _roll_back(_expected(chain.chance[:, start:stop], after))
 
 
 def _expected(chance: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """``sum_k chance[k] * after[k]`` (einsum: BLAS's threads fight on a busy machine)."""
-    return np.einsum("k,kmu->mu", chance, after)
+    """``sum_k chance[k, m] * after[k, m]`` (einsum: BLAS's threads fight on a busy
+    machine)."""
+    return np.einsum("km,kmu->mu", chance, after)
 
 
 def solve_by_sweeps(chain: ScoreChain, tolerance: float = TOLERANCE,
@@ -275,11 +284,12 @@ def solve_in_order(chain: ScoreChain) -> Solved:
         inside = (local >= 0) & (local < stop - start)
         outside = np.where(inside, len(chain.states), chain.following[:, start:stop])
         known = chain.ending[start:stop] + _roll_back(
-            _expected(chain.chance, values.take(outside, axis=0)))
+            _expected(chain.chance[:, start:stop], values.take(outside, axis=0)))
         k, row = np.nonzero(inside)
         j = np.arange(units)
         np.add.at(system, ((row * units)[:, None] + j, (local[k, row] * units)[:, None]
-                           + (j - 1) % units), -chain.chance[k][:, None])  # V(next)[j - 1]
+                           + (j - 1) % units),
+                  -chain.chance[k, start + row][:, None])  # V(next)[j - 1]
         values[start:stop] = np.linalg.solve(system, known.reshape(-1)).reshape(-1, units)
     unfinished = float(np.max(np.abs(1.0 - values[:-1].sum(axis=1))))
     return Solved(values[:-1], 1, unfinished)

@@ -24,12 +24,15 @@ import pandas as pd
 from kernels.codes import ST_PLAYED
 from kernels.slots import R
 
+from ..compute import engine
 from ..game import equity as E
 from ..game.variants import Rules, make_rules
 from ..strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
 from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ..strategy.fitted import has_model, model_path
-from .play import play_hands
+from ..strategy.score import plays_to_score, score_lens
+from ..strategy.seats import seat_policies
+from . import equity_rounds as ER
 
 EQUITY_HANDS = 4_000_000  # hands of self-play a table is solved from (docs/equity.md)
 EQUITY_SEED = 20261205
@@ -84,10 +87,10 @@ def hand_outcomes(rules: Rules, hands: int, seed: int = EQUITY_SEED,
     chunks of ``CHUNK``; ``progress(done, hands)`` after each."""
     points, redealt = [], []
     played = hand_rules(rules)
+    policies, params = seat_policies(DEFAULT_STRATEGY, BUILT_PLAY, rules=played)
     for first in range(0, hands, CHUNK):
         n = min(CHUNK, hands - first)
-        _, records = play_hands(played, n, seed, first, strategy=DEFAULT_STRATEGY,
-                                play=BUILT_PLAY)
+        _, records = engine.play_hands(played, n, policies, params, seed, first)
         points.append(deal_order_points(rules, records))
         redealt.append(records[:, R.STATUS] != ST_PLAYED)
         if progress:
@@ -205,9 +208,22 @@ _TABLES: dict = {}  # (rules, file name) -> EquityTable, this process's
 
 def equity_table(rules: Rules) -> E.EquityTable:
     """The match-equity table of ``rules`` (``analyzer.game.equity.EquityTable``: look up
-    with ``win_chance`` or ``after_hand``): from this process's memory, the user's cache, the
-    hands shipped with the package, or self-play now (first use, said on stderr); solved
-    tables are cached."""
+    with ``win_chance`` or ``after_hand``): where the analyzer plays to the score, the table
+    of the rounds that iterate it with the strategy (``played_to_score``), else the
+    score-blind table (``score_blind_table``); kept in this process's memory."""
+    if not plays_to_score(hand_rules(rules)):
+        return score_blind_table(rules)
+    name = rounds_name(rules)
+    table = _TABLES.get((rules, name))
+    if table is None:
+        table = _TABLES[(rules, name)] = played_to_score(rules, score_blind_table(rules))
+    return table
+
+
+def score_blind_table(rules: Rules) -> E.EquityTable:
+    """The table of ``rules`` as one hand's outcome, the same at every score, makes it: from
+    this process's memory, the user's cache, the hands shipped with the package, or
+    self-play now (first use, said on stderr); solved tables are cached."""
     name = _solved_name(rules)
     table = _TABLES.get((rules, name))
     if table is not None:
@@ -224,6 +240,12 @@ def equity_table(rules: Rules) -> E.EquityTable:
                             "seconds": np.float64(table.about["seconds"])})
     _TABLES[(rules, name)] = table
     return table
+
+
+def outcomes_of(rules: Rules) -> E.HandOutcomes:
+    """One hand's outcome under ``rules`` as the score-blind table is solved from it (the
+    hands of ``_hands_of``)."""
+    return _outcomes_of(_hands_of(rules))
 
 
 def _hands_of(rules: Rules) -> dict:
@@ -316,3 +338,73 @@ def meta_of(rules: Rules) -> dict:
     defaults, hands, seed, strategy, how it was solved."""
     table = equity_table(rules)
     return {"variant": rules.variant, "changed": rules.changed_options, **table.about}
+
+
+# ------------------------------------------------------- the table of a strategy playing to it
+
+ROUNDS_VERSION = 2  # 2: the strategy counts a call's value at the slope (score.split_worth)
+
+
+def rounds_name(rules: Rules) -> str:
+    """The file of the rounds of ``rules`` (``analyzer.questions.equity_rounds``): the name
+    of its solved table, the rounds' version and the deals a state."""
+    return _solved_name(rules).replace(".npz", f"-score{ROUNDS_VERSION}.npz")
+
+
+def _rounds_of(path: Path) -> ER.Rounds | None:
+    arrays = _read(path)
+    if arrays is None or "delta" not in arrays:
+        return None
+    return ER.Rounds(arrays["delta"].astype(np.int64), int(arrays["hands"]),
+                    arrays["changes"].tolist())
+
+
+def played_to_score(rules: Rules, blind: E.EquityTable) -> E.EquityTable:
+    """The table of ``rules`` once the analyzer plays to the score: its rounds from the
+    user's cache, the package, or iterated now from the score-blind table ``blind`` (first
+    use: a few minutes, said on stderr) and cached."""
+    played = hand_rules(rules)
+    lens = score_lens(played)
+    outcomes = outcomes_of(rules)
+    name = rounds_name(rules)
+    rounds = _rounds_of(equity_cache() / name) or _rounds_of(BUILT_DIR / name)
+    if rounds is not None:
+        return ER.table_of_rounds(blind, outcomes, lens, rounds)
+    _say(f"iterating the {rules.variant} equity table with the strategy that plays to the "
+         f"score (first use; cached after): up to {ER.max_rounds()} rounds")
+    start = time.perf_counter()
+
+    def show(r: int, change: float) -> None:
+        _say(f"  round {r}: the largest chance moved {change:.5f} "
+             f"({time.perf_counter() - start:.0f} s)")
+    _, rounds = ER.iterate(played, blind, outcomes, lens, equity_hands(), progress=show)
+    with contextlib.suppress(OSError):
+        _write(equity_cache() / name, _rounds_arrays(rounds))
+    return ER.table_of_rounds(blind, outcomes, lens, rounds)
+
+
+def _rounds_arrays(rounds: ER.Rounds) -> dict:
+    # int16 where the counts fit (bid's 1,000 deals a score: 82 KB shipped, not 105 KB)
+    small = np.abs(rounds.delta).max(initial=0) < 2 ** 15
+    return {"delta": rounds.delta.astype(np.int16 if small else np.int32),
+            "hands": np.int64(rounds.hands),
+            "changes": np.array(rounds.changes)}
+
+
+def ship_score(rules: Rules) -> list[Path]:
+    """Where the analyzer plays to the score under ``rules``: count its lens and iterate its
+    table with it (or find them in the cache), and write both where the package ships them
+    (``make strategies``, after the tables' hands); returns the paths written."""
+    if not plays_to_score(hand_rules(rules)):
+        return []
+    from ..strategy.score import ship_lens
+
+    return [ship_lens(hand_rules(rules)), ship_rounds(rules)]
+
+
+def ship_rounds(rules: Rules) -> Path:
+    """Iterate (or find in the cache) the rounds of ``rules`` and write them where the
+    package ships them (after the lens and the hands they start from); returns the path."""
+    equity_table(rules)
+    rounds = _rounds_of(equity_cache() / rounds_name(rules))
+    return _write(BUILT_DIR / rounds_name(rules), _rounds_arrays(rounds), compressed=True)

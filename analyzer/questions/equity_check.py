@@ -21,6 +21,7 @@ from ..stats import wilson
 from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ..strategy.seats import seat_policies
 from .equity import equity_table, hand_rules, score_rules_of
+from .to_score import tell_score, to_score
 
 
 def check_states(rules: Rules) -> list[tuple[tuple[int, ...], int]]:
@@ -44,8 +45,9 @@ def check_states(rules: Rules) -> list[tuple[tuple[int, ...], int]]:
 def games_from(rules: Rules, score, dealer: int, games: int, seed: int) -> tuple[np.ndarray,
                                                                               int]:
     """Play ``games`` whole games from ``score`` (per unit) with ``dealer`` dealing first,
-    every seat bidding by the default strategy and playing heuristic: ``(winner[games],
-    hands played)``, the winner a unit (team or player)."""
+    every seat bidding by the default strategy (told the score of each hand, where it plays
+    to the score) and playing heuristic: ``(winner[games], hands played)``, the winner a
+    unit (team or player)."""
     policies, params = seat_policies(DEFAULT_STRATEGY, BUILT_PLAY, rules=hand_rules(rules))
     loops = [GameLoop(rules, policies, params) for _ in range(games)]
     for loop in loops:
@@ -58,15 +60,32 @@ def games_from(rules: Rules, score, dealer: int, games: int, seed: int) -> tuple
     for _ in range(GameLoop.MAX_HANDS):
         if going.size == 0:
             break
-        _, records = play_hands(rules, going.size, policies, params, seed, hands,
-                                dealers[going])
-        hands += going.size
-        for game, rec in zip(going, records, strict=True):
-            if rec[R.STATUS] == ST_PLAYED:
-                winner[game] = loops[game].count(rec, 0, tally)
+        for group, told in _by_score(rules, loops, going, dealers, params):
+            _, records = play_hands(rules, group.size, policies, told, seed, hands,
+                                    dealers[group])
+            hands += group.size
+            for game, rec in zip(group, records, strict=True):
+                if rec[R.STATUS] == ST_PLAYED:
+                    winner[game] = loops[game].count(rec, 0, tally)
         dealers[going] = (dealers[going] + 1) % rules.players
         going = going[winner[going] < 0]
     return winner, hands
+
+
+def _by_score(rules: Rules, loops: list, going: np.ndarray, dealers: np.ndarray,
+              params: np.ndarray):
+    """The games still ``going`` in groups of the same score and dealer, each with the
+    seats' rows told that score (``to_score.tell_score``); one group with the rows as they
+    are where no seat plays to the score."""
+    if not to_score(params):
+        yield going, params
+        return
+    units = equity_table(rules).rules.units
+    keys = np.array([[*loops[g].scores[:units], dealers[g]] for g in going])
+    for key in np.unique(keys, axis=0):
+        told = params.copy()
+        tell_score(rules, told, key[:units], int(key[units]))
+        yield going[(keys == key).all(axis=1)], told
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
 from .race import RunPlan, unclear
+from .to_score import tell_score
 
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -297,8 +298,8 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
         d = played_as(d, tremble=0.0)
     d.query.cons = parse_given(given, d.query, point.seat, None if trumps is None else trumps[0])
     # the strategy last: the question is checked before a first use builds the analyzer
-    d.query.policies, d.query.params = others_policies(play.others, play.method, point.rules,
-                                                       play.worlds)
+    d.query.policies, d.query.params = at_score(point, others_policies(
+        play.others, play.method, point.rules, play.worlds))
     with using_threads(effort.workers):
         result = _run(d, play, effort,
                       uninformed=None if exact or not play.infer or not play.tremble
@@ -307,10 +308,19 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
                 result.best.get("runner_up") is not None:
             kept = result.options[result.options["dropped_after"].isna()]
             called = zip(kept["option"], kept["trump"], kept["detail"], strict=True)
-            heuristic = played_as(d, solve=False, strategies=others_policies(
-                play.others, "heuristic", point.rules, play.worlds))
+            heuristic = played_as(d, solve=False, strategies=at_score(point, others_policies(
+                play.others, "heuristic", point.rules, play.worlds)))
             _check_play(result, keep_options(heuristic, called), effort.seed, effort.chunk)
     return result
+
+
+def at_score(point: DecisionPoint, strategies: tuple) -> tuple:
+    """The seats' ``strategies`` (``(policies, params)``) told the game's score when the
+    question has one: the later calls of a seat that plays to the score (the analyzer) are
+    made at that score (``questions.to_score.tell_score``), as a real game's would be."""
+    if point.score:
+        tell_score(point.rules, strategies[1], point.score, point.dealer)
+    return strategies
 
 
 AUTO_EXACT = 10_000  # a point in the play with at most this many layouts is priced on each

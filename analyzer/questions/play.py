@@ -16,6 +16,7 @@ from ..game.variants import Rules
 from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
+from .to_score import tell_score
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,
@@ -35,10 +36,28 @@ def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None
 def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = DEFAULT_STRATEGY,
              play: str | None = None, worlds: int = DEFAULT_WORLDS, score: tuple = ()) -> Record:
     """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand,
-    with the game's ``score`` before it (one per unit, ``game.score``) when one is given."""
-    masks, recs = play_hands(rules, 1, seed=seed, dealers=[dealer], strategy=strategy,
-                             play=play, worlds=worlds)
+    with the game's ``score`` before it (one per unit, ``game.score``) when one is given (the
+    analyzer's calls are then made at that score)."""
+    masks, recs = _played_at(rules, seat_rows(rules, strategy, play, worlds), seed, 0, dealer,
+                             score)
     return Record(rules, masks[0], recs[0], score=tuple(score))
+
+
+def seat_rows(rules: Rules, strategy, play, worlds: int) -> tuple:
+    """The seats' ``(policies, params)`` as ``play_hands`` makes them."""
+    if play is None:
+        play = "random" if strategy == "random" else "heuristic"
+    return seat_policies(strategy, play, worlds, rules)
+
+
+def _played_at(rules: Rules, rows: tuple, seed: int, index: int, dealer: int, score) -> tuple:
+    """Hand ``index`` of ``seed`` dealt by ``dealer``, every seat that plays to the score
+    (the analyzer) told the game's ``score`` first (none: score-blind)."""
+    policies, params = rows
+    if len(score):
+        params = params.copy()
+        tell_score(rules, params, tuple(int(x) for x in score), dealer)
+    return engine.play_hands(rules, 1, policies, params, seed, index, [dealer])
 
 
 MAX_GAME_HANDS = 1000  # as the game kernel: a game longer than this stops (never in practice)
@@ -49,16 +68,16 @@ def play_game(rules: Rules, seed: int = 0, dealer: int = 0, score: tuple = (),
               worlds: int = DEFAULT_WORLDS) -> tuple[list[Record], int]:
     """Play a whole game from ``score`` (one per unit, ``game.score``; empty: 0 each), hand
     ``i`` of ``seed`` dealt by ``dealer + i`` (the deal passes after a redeal too, as in the
-    game kernel). Returns the records, each with the score before its hand, and the unit
-    that won (-1 only if the game ran past ``MAX_GAME_HANDS``)."""
+    game kernel); the analyzer calls each hand at the score before it. Returns the records,
+    each with the score before its hand, and the unit that won (-1 only if the game ran past
+    ``MAX_GAME_HANDS``)."""
     units = units_of(rules)
     scores = np.array(score or (0,) * units, dtype=np.int64)
     judge = ScoreRules(units, rules.target, 2 if rules.win_by_two else 1, 0, 0)
     records = []
+    rows = seat_rows(rules, strategy, play, worlds)
     for i in range(MAX_GAME_HANDS):
-        masks, recs = play_hands(rules, 1, seed=seed, first=i,
-                                 dealers=[(dealer + i) % rules.players], strategy=strategy,
-                                 play=play, worlds=worlds)
+        masks, recs = _played_at(rules, rows, seed, i, (dealer + i) % rules.players, scores)
         records.append(Record(rules, masks[0], recs[0], score=tuple(int(x) for x in scores)))
         scores = scores + recs[0][R.POINTS:R.POINTS + units]
         winner = int(judge.winner(scores))

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
+
 from reports.report import write_html, write_markdown
 
 from ..compute.runner import current_limit, size_limit
@@ -16,6 +18,7 @@ from ..game.variants import Rules
 from ..outputs import check_output
 from ..strategy.tables import CHUNK
 from .review import all_decisions, reviewed, summarise
+from .score_calls import readable, score_thresholds, shows_score
 from .tables import DEFAULT_OTHERS, build_tables, table_meta
 
 FORMATS = ("html", "md")
@@ -99,6 +102,7 @@ def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str 
                             f"report's own tables, or {COMPARE_SECONDS:.0f} s): {e}")
     tables["meta"] = table_meta(rules, tables)
     tables.update(reviewed_tables)
+    tables["score"] = score_section(rules)
     compared = None
     if compared_tables:
         compared = {method: tables}
@@ -106,6 +110,20 @@ def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str 
             t["meta"] = table_meta(rules, t)
             compared[name] = t
     return (write_html if fmt == "html" else write_markdown)(tables, path, compared)
+
+
+REPORT_SCORE_HANDS = 20_000  # hands at each score and dealer of the report's calls
+
+
+def score_section(rules: Rules, hands: int = REPORT_SCORE_HANDS) -> dict:
+    """What the report shows of the score: the match-equity table as heat-map frames with
+    its ``meta``, and, where the analyzer plays to the score with two sides, the calls that
+    change with it (``score_calls.readable``; else an empty frame)."""
+    from .equity import heat_frames, meta_of
+
+    calls = readable(score_thresholds(rules, hands=hands), only_changed=True) \
+        if shows_score(rules) else pd.DataFrame()
+    return {"heat": heat_frames(rules), "meta": meta_of(rules), "calls": calls}
 
 
 def tables_dir(path: Path) -> Path:

@@ -152,13 +152,14 @@ def play_rollout_games(rules: Rules, match: Match, rollout_side: int | None, rol
         side_of = [(0 if (s & 1) == a_seat else 1) if partners else (0 if s == a_seat else 1)
                    for s in range(4)]
         loop = GameLoop(rules, np.stack([match.policies[side_of[s]] for s in range(4)]),
-                        np.stack([match.params[side_of[s]] for s in range(4)]))
+                        np.stack([match.params[side_of[s]] for s in range(4)]), match.lens)
         rolling = 0 if rollout_side is None else \
             sum(1 << s for s in range(rules.players) if side_of[s] == rollout_side)
         dealer = deal_set % rules.players
         winner = -1
         for h in range(GameLoop.MAX_HANDS):
             index = deal_set * GameLoop.MAX_HANDS + h
+            loop.tell_score(dealer)
             rec = play_rollout_hand(loop, rolling, roll, seed, index, index * 3 + a_seat,
                                     dealer)
             hands_played += 1

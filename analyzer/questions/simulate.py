@@ -22,6 +22,7 @@ from ..stats import wilson
 from ..strategy.named import DEFAULT_WORLDS
 from ..strategy.seats import seat_policies
 from .rollout import BASE, play_rollout_games, rollout_deals, rollout_for
+from .to_score import scored_match
 
 
 @dataclass
@@ -92,7 +93,7 @@ def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "poin
                         "strategy)")
     pa, ra = seat_policies(BASE if rolls[0] else strategy, play, worlds, rules)
     pb, rb = seat_policies(BASE if rolls[1] else vs, vs_play, worlds, rules)
-    match = Match(np.stack([pa[0], pb[0]]), np.stack([ra[0], rb[0]]))
+    match = scored_match(rules, Match(np.stack([pa[0], pb[0]]), np.stack([ra[0], rb[0]])))
     copies = games_per_set(rules)
     games = -(-games // copies) * copies  # whole duplicate sets
     if any(rolls):

@@ -6,11 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from kernels import policies as P
+from kernels.slots import PR
 
 from ..game.variants import Rules
 from .best_response import analyzer_table, fill_params
+from .defaults import DEFAULT_STRATEGY, SCORE_BLIND
 from .fitted import fill_model, fitted_model, has_model
 from .named import DEFAULT_WORLDS, policy_rows
+from .score import plays_to_score
 from .toml_files import is_strategy_file, load_strategy
 
 
@@ -22,7 +25,8 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
     ``rules`` (its table is built for them, with heuristic play whatever the seat plays:
     the table prices calls, and heuristic play builds it in seconds; where the rules have a
     fitted model, ``fitted.has_model``, the model prices them, ``table`` keeps the table's
-    cells); so does a strategy
+    cells; ``analyzer`` plays to the score where the rules let it, ``score.plays_to_score``,
+    once told the score, ``analyzer-points`` never); so does a strategy
     file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
     names = [decide] * 4 if isinstance(decide, str) else list(decide)
@@ -38,10 +42,12 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
             if grid is None:
                 grid = analyzer_table(rules).grid
             fill_params(params[seat], grid)
-            if names[seat].lower() == "analyzer" and has_model(rules):
+            if names[seat].lower() in (DEFAULT_STRATEGY, SCORE_BLIND) and has_model(rules):
                 if model is None:
                     model = fitted_model(rules)
                 fill_model(params[seat], model)
+            if names[seat].lower() == DEFAULT_STRATEGY and plays_to_score(rules):
+                params[seat, PR.TO_SCORE] = 1.0  # the lens comes with the score (set_score)
     return policies, params
 
 
