@@ -77,12 +77,12 @@ def set_inference(point, infer, tremble):
 
 
 @njit(**NRT_FREE)
-def set_play_inference(point, infer, tremble):
-    """Whether deals are weighed by the cards heard played (only when some were): each seat
-    but the asker plays the card its heuristic card play would, or another legal card with
-    chance ``tremble`` per million spread evenly over them (``kernels.tricks``)."""
-    point[PT.CHECK_PLAY] = 1 if infer and point[PT.NPLAYS] > 0 else 0
-    point[PT.PLAY_TREMBLE] = tremble if point[PT.CHECK_PLAY] == 1 else 0
+def set_play_inference(point, infer):
+    """Whether deals are weighed by the cards heard played too (only with inference of the
+    calls, :func:`set_inference`, and when some were played): each seat but the asker plays
+    the card its heuristic card play would, or another legal card with the calls' chance
+    ``PT.TREMBLE`` spread evenly over them (``kernels.tricks``)."""
+    point[PT.CHECK_PLAY] = 1 if infer and point[PT.CHECK] == 1 and point[PT.NPLAYS] > 0 else 0
 
 
 @njit(**NRT_FREE)

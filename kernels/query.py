@@ -98,7 +98,6 @@ def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
     ag.ins[IN.TREMBLE_KEY] = np.int64(key)
     ag.ins[IN.CHECK_PLAY] = point[PT.CHECK_PLAY]
-    ag.ins[IN.PLAY_TREMBLE] = point[PT.PLAY_TREMBLE]
     ag.ins[IN.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
     play_hand(rules, ag, hm, rec)

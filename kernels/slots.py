@@ -105,7 +105,7 @@ class IN(IntEnum):
     F_DEFEND = 10
     SOLVE = 11  # 1: after the exchanges the declaring side's tricks come from the solver
     # with CHECK, a forced call another seat's strategy would not make may still be kept:
-    TREMBLE = 12  # the chance, per million, that a seat makes another legal call (0: never)
+    TREMBLE = 12  # the chance, per million, of another legal call (or card: CHECK_PLAY); 0: never
     TREMBLE_KEY = 13  # the random key of this try's tremble draws (kernels.record.tolerated)
     # MODE_FORCED in play: the cards played before the asker's decision, and its own choices
     FORCED_PLAYS = 14  # plays read from PLAYS before the seats' policies take over
@@ -116,10 +116,9 @@ class IN(IntEnum):
     #               dealt: a point opened for its turn and legal cards); voids still hold
     PLAYS = 19  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
     # with CHECK_PLAY, a forced card another seat's heuristic play would not choose is kept
-    # only as a tremble of PLAY_TREMBLE per million (kernels.tricks), like a call with CHECK
+    # only as a tremble (TREMBLE, kernels.tricks), like a call with CHECK
     CHECK_PLAY = 19 + MAX_PLAYS
-    PLAY_TREMBLE = 20 + MAX_PLAYS
-    LEN = 21 + MAX_PLAYS
+    LEN = 20 + MAX_PLAYS
 
 
 class M(IntEnum):
@@ -297,9 +296,8 @@ class PT(IntEnum):
     OWN_DROP = 43  # the cards the asker, a cutthroat maker, dropped (a natural mask; 0: none)
     NPLAYS = 44  # cards played so far
     PLAYS = 45  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
-    CHECK_PLAY = 45 + MAX_PLAYS  # 1: deals weighed by the others' card play of the cards heard
-    PLAY_TREMBLE = 46 + MAX_PLAYS  # with CHECK_PLAY: the chance, per million, of another card
-    LEN = 47 + MAX_PLAYS
+    CHECK_PLAY = 45 + MAX_PLAYS  # 1: with CHECK, deals weighed by the cards heard played too
+    LEN = 46 + MAX_PLAYS
 
 
 class OPT(IntEnum):

@@ -135,9 +135,9 @@ def _heuristic_choice(hand, legal, unseen, trick, led, win_card, win_seat, seat,
 def _kept_as_tremble(ins, rec, legal):
     """Whether a card heard that is not its seat's heuristic card is kept, with play
     inference (``IN.CHECK_PLAY``), as a tremble: another of its ``legal`` cards with chance
-    ``IN.PLAY_TREMBLE`` per million, spread evenly over them (the likelihood against the
+    ``IN.TREMBLE`` per million, spread evenly over them (the likelihood against the
     heuristic card's, ``kernels.record.tolerated``)."""
-    e = ins[IN.PLAY_TREMBLE] / 1_000_000
+    e = ins[IN.TREMBLE] / 1_000_000
     return tolerated(ins, rec, e / (1.0 - e) / (np.float64(popcount(legal)) - 1.0))
 
 

@@ -114,10 +114,8 @@ class OpenPoint:
         before) and ``infer`` also the cards heard played, each seat playing its heuristic
         card or, with chance ``tremble``, another legal one."""
         row = self.row.copy()
-        units = round(tremble * TREMBLE_UNIT)
-        set_inference(row, bool(infer), units)
-        play = self.infers_play if infer_play is None else infer_play
-        set_play_inference(row, bool(infer and play), units)
+        set_inference(row, bool(infer), round(tremble * TREMBLE_UNIT))
+        set_play_inference(row, bool(self.infers_play if infer_play is None else infer_play))
         return replace(self, row=row)
 
     def with_solving(self, solve: bool) -> OpenPoint:
