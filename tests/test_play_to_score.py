@@ -10,6 +10,7 @@ import pytest
 from analyzer.compute.engine import Match, off_lens, play_game_chunk, play_hands
 from analyzer.game import equity as E
 from analyzer.game.notation import parse_hand
+from analyzer.game.score import score_rules_of
 from analyzer.game.variants import make_rules
 from analyzer.questions import equity as Q
 from analyzer.questions.equity_rounds import state_chances
@@ -238,7 +239,7 @@ def test_one_chance_for_every_state_is_the_score_blind_table():
     """The dynamic programme with each state's own chances, all equal, solves the table of
     one hand's outcome."""
     outcomes = Q.outcomes_of(KNOCK)
-    sr = Q.score_rules_of(KNOCK)
+    sr = score_rules_of(KNOCK)
     plain = E.solve(E.build_chain(sr, outcomes)).values
     states = E.ongoing_states(sr)
     each = E.solve(E.build_chain(sr, outcomes, np.tile(outcomes.chance, (len(states), 1))))

@@ -12,7 +12,7 @@ from rich.table import Column, Table
 from kernels.slots import R
 
 from ..game.describe import describe, option_help_lines
-from ..game.notation import SEATS, format_card
+from ..game.notation import SEATS, SUITS, format_card
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
 from ..game.score import UNIT_NAMES
@@ -382,21 +382,17 @@ def print_game(console: Console, records: list[Record], winner: int, title: str)
     names = UNIT_NAMES[units]
     console.print(f"[bold]{title}[/bold]")
     table = Table("hand", "dealer", "contract", "points", "score after", box=None)
+    final = ""
     for i, record in enumerate(records):
         rec = record.rec
         points = [int(rec[R.POINTS + u]) for u in range(units)]
-        after = [b + p for b, p in zip(record.score, points, strict=True)]
-        if rec[R.DECLARER] >= 0:
-            contract = f"{SEATS[rec[R.DECLARER]]} {contract_text(record)}, " \
-                       f"{to_json(record)['result']['trump']}"
-        else:
-            contract = "redeal"
+        final = "-".join(str(b + p) for b, p in zip(record.score, points, strict=True))
+        contract = "redeal" if rec[R.DECLARER] < 0 else \
+            f"{SEATS[rec[R.DECLARER]]} {contract_text(record)}, {SUITS[rec[R.TRUMP]]}"
         table.add_row(str(i + 1), SEATS[rec[R.DEALER]], contract,
                       " ".join(f"{n} {p:+d}" for n, p in zip(names, points, strict=True)),
-                      "-".join(str(a) for a in after))
+                      final)
     console.print(whole_numbers(table))
-    final = "-".join(str(int(records[-1].score[u] + records[-1].rec[R.POINTS + u]))
-                     for u in range(units))
     if winner >= 0:
         console.print(f"{names[winner]} wins, {final}, after {len(records)} hands.")
     else:

@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from ..errors import UserError
-from .equity import ScoreRules
+from .equity import ScoreRules, score_rules
 from .variants import Rules
 
 _SCORE = re.compile(r"^\s*(-?\d+)\s*[-:/,]\s*(-?\d+)\s*(?:[-:/,]\s*(-?\d+)\s*)?$")
@@ -24,6 +24,14 @@ def units_of(rules: Rules) -> int:
 def unit_of(rules: Rules, seat: int) -> int:
     """The unit (team or player) ``seat`` scores for."""
     return seat % units_of(rules)
+
+
+def score_rules_of(rules: Rules) -> ScoreRules:
+    """The ``ScoreRules`` of a game under ``rules``: its units (teams or players), target,
+    winning lead, and the most points a hand gives or takes (from the points table)."""
+    points = rules.points_table
+    return score_rules(units_of(rules), rules.target, 2 if rules.win_by_two else 1,
+                       int(points.max()), int(-min(points.min(), 0)))
 
 
 def parse_score(text: str, rules: Rules, seat: int) -> tuple[int, ...]:
@@ -54,8 +62,7 @@ def checked_score(scores, rules: Rules, where: str = "the score") -> tuple[int, 
     if min(scores) < 0 and rules.points_table.min() >= 0:
         raise UserError(f"{where}: a {rules.variant} score cannot be negative (no hand loses "
                         f"points)")
-    judge = ScoreRules(len(scores), rules.target, 2 if rules.win_by_two else 1, 0, 0)
-    if judge.winner(np.array(scores)) >= 0:
+    if score_rules_of(rules).winner(np.array(scores)) >= 0:
         raise UserError(f"{where}: the game is over at that score (first to {rules.target}"
                         + (", by two" if rules.win_by_two else "") + ")")
     return scores

@@ -26,6 +26,7 @@ from kernels.slots import R
 
 from ..compute import engine
 from ..game import equity as E
+from ..game.score import score_rules_of
 from ..game.variants import Rules, make_rules
 from ..strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
 from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
@@ -61,15 +62,6 @@ def hand_rules(rules: Rules) -> Rules:
     given = {k: (getattr(base, k) if k in GAME_END_OPTIONS else v)
              for k, v in rules.options.items()}
     return make_rules(rules.variant, **given)
-
-
-def score_rules_of(rules: Rules) -> E.ScoreRules:
-    """The ``ScoreRules`` of a game under ``rules``: its units (teams or players), target,
-    winning lead, and the most points a hand gives or takes (from the points table)."""
-    points = rules.points_table
-    units = 2 if rules.partnership else rules.players
-    return E.score_rules(units, rules.target, 2 if rules.win_by_two else 1,
-                         int(points.max()), int(-min(points.min(), 0)))
 
 
 def deal_order_points(rules: Rules, records: np.ndarray) -> np.ndarray:

@@ -16,11 +16,12 @@ from kernels.slots import TALLY, R
 
 from ..compute.engine import GameLoop, play_hands
 from ..game.notation import SEATS
+from ..game.score import score_rules_of
 from ..game.variants import Rules
 from ..stats import wilson
 from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ..strategy.seats import seat_policies
-from .equity import equity_table, hand_rules, score_rules_of
+from .equity import equity_table, hand_rules
 from .to_score import tell_score, to_score
 
 

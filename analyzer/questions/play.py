@@ -8,10 +8,9 @@ from kernels.slots import R
 
 from ..compute import engine
 from ..errors import UserError
-from ..game.equity import ScoreRules
 from ..game.notation import SEATS, parse_seat
 from ..game.records import Record, RecordError, check_result, load_record
-from ..game.score import units_of
+from ..game.score import score_rules_of, units_of
 from ..game.variants import Rules
 from ..strategy.defaults import DEFAULT_STRATEGY
 from ..strategy.named import DEFAULT_WORLDS
@@ -27,9 +26,7 @@ def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None
     ``random`` for the random strategy and ``heuristic`` otherwise). ``dealers`` (length n)
     defaults to rotating N, E, S(, W). Returns the engine's ``(masks[n, M.LEN],
     records[n, R.LEN])``."""
-    if play is None:
-        play = "random" if strategy == "random" else "heuristic"
-    policies, params = seat_policies(strategy, play, worlds, rules)
+    policies, params = seat_rows(rules, strategy, play, worlds)
     return engine.play_hands(rules, n, policies, params, seed, first, dealers)
 
 
@@ -73,7 +70,7 @@ def play_game(rules: Rules, seed: int = 0, dealer: int = 0, score: tuple = (),
     ``MAX_GAME_HANDS``)."""
     units = units_of(rules)
     scores = np.array(score or (0,) * units, dtype=np.int64)
-    judge = ScoreRules(units, rules.target, 2 if rules.win_by_two else 1, 0, 0)
+    judge = score_rules_of(rules)
     records = []
     rows = seat_rows(rules, strategy, play, worlds)
     for i in range(MAX_GAME_HANDS):
