@@ -196,10 +196,58 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
             raise KeyboardInterrupt
         return {"x": np.array([n])}
 
-    totals = run_chunks(1_000, slow, chunk=512, progress=False)
+    with runner.using_threads(1):  # one lane: each piece sized after the one before
+        totals = run_chunks(1_000, slow, chunk=512, progress=False)
     f = runner.FIRST_PIECE
     assert slow_sizes[:3] == [f, f // 2, f // 4] and totals.interrupted
     assert totals.done == f + f // 2 + f // 4 == int(totals.counts["x"][0])
+
+
+def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
+    """On two threads the pieces run on two lanes at once (a slow deal holds up its own lane
+    only), and are still handed on in order: the totals, the precision stop and the deals
+    kept by a Ctrl-C are those of one lane."""
+    from analyzer.compute import runner
+
+    monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
+    lock = threading.Lock()
+    now = [0, 0]  # pieces running, the most at once
+
+    def work(first, n):
+        with lock:
+            now[0] += 1
+            now[1] = max(now[1], now[0])
+        time.sleep(0.3 if first == 8 else 0.002 * n)  # the third piece is a slow deal
+        with lock:
+            now[0] -= 1
+        indices = np.arange(first, first + n)
+        return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
+
+    seen = []
+    with runner.using_threads(2), \
+            observed(lambda done, total: seen.append(done), threading.Event()):
+        lanes = run_chunks(3_000, work, chunk=1024, progress=False)
+    with runner.using_threads(1):
+        one = run_chunks(3_000, work, chunk=1024, progress=False)
+    assert now[1] == 2 and lanes.done == one.done == 3_000
+    for key in one.counts:
+        assert np.array_equal(one.counts[key], lanes.counts[key])
+    assert seen == sorted(seen) and seen[-1] == 3_000  # handed on in order
+
+    def enough(totals):
+        return totals.done >= 1500
+    with runner.using_threads(2):
+        assert run_chunks(5_000, work, chunk=1024, progress=False,
+                          course=Course(enough)).done == 2048
+
+    def stopped(first, n):  # Ctrl-C in the slow piece: the pieces before it are kept
+        if first == 8:
+            time.sleep(0.2)
+            raise KeyboardInterrupt
+        return work(first, n)
+    with runner.using_threads(2):
+        totals = run_chunks(3_000, stopped, chunk=1024, progress=False)
+    assert totals.interrupted and totals.done == 8 == int(totals.counts["x"][0])
 
 
 def test_a_run_whose_work_changes_part_way_is_one_run():

@@ -37,6 +37,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from kernels.threads import max_threads, num_threads, set_threads
 
 from ..errors import TooLong, UserError
+from .lanes import lane_results
 from .notices import report as _report
 from .notices import thread_setting
 
@@ -97,7 +98,14 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
     order (``result`` None for a skipped chunk; ``whole`` at a chunk's last piece). With a
     ``pace``, a chunk runs as pieces sized to take about ``PIECE_SECONDS`` each, so progress
     and Ctrl-C come within a second or two whatever a deal costs; otherwise whole.
-    ``waiting(first, n, seconds)`` hears each step of a wait for a piece."""
+    ``waiting(first, n, seconds)`` hears each step of a wait for a piece. With a pace, on
+    the main thread and more than one numba thread, the pieces run on that many helper
+    threads at once, one numba thread each (see ``lanes``)."""
+    lanes = num_threads()
+    if pace is not None and skip is None and lanes > 1 and \
+            threading.current_thread() is threading.main_thread():
+        yield from lane_results(work, chunks, pace, lanes, _launch, waiting)
+        return
     for first, n in chunks:
         if skip is not None and skip(first, n):
             yield first, n, None, True
@@ -198,11 +206,7 @@ def _waited(work: Callable, first: int, n: int,
         finally:
             done.set()
 
-    helper = next((h for h in _helpers if h.free()), None)
-    if helper is None:  # a chunk left running keeps its thread; the next gets another
-        helper = _Helper()
-        _helpers.append(helper)
-    helper.run(job, done)
+    _launch(job, done)
     start = time.perf_counter()
     while not done.wait(0.2):
         if waiting is not None:
@@ -210,6 +214,16 @@ def _waited(work: Callable, first: int, n: int,
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+def _launch(job: Callable[[], None], done: threading.Event) -> None:
+    """Run ``job`` on a free helper thread (a new one when none is free: a chunk left
+    running keeps its thread); ``done`` is set when it returns."""
+    helper = next((h for h in _helpers if h.free()), None)
+    if helper is None:
+        helper = _Helper()
+        _helpers.append(helper)
+    helper.run(job, done)
 
 
 def left_running() -> bool:
