@@ -7,7 +7,8 @@ the totals are identical (bit for bit, floats included) whatever the thread coun
 of workers or a worker lost mid-run. ``enough`` is checked after each chunk in that order, so
 a run that stops early (``--precision``) stops at the same chunk everywhere.
 
-Backends: by default chunks run here, one after another, each spread over the numba threads.
+Backends: by default chunks run here, one after another, as pieces on one helper thread per
+numba thread (``lanes``; a chunk that must run whole is spread over the numba threads).
 Inside ``with cluster.scheduler("local:2")`` (or ``"tcp://host:port"``, see
 ``analyzer.compute.cluster``) they run as Dask tasks, a few consecutive chunks per task, with a
 bounded number of tasks in flight. Instead of summing, a ``store`` (a :class:`ChunkStore`)
