@@ -395,7 +395,7 @@ class E(IntEnum):
     CTX = 1  # leader | active << 2 | decl << 6 | double-deck class counts << 10 | stamp << 26
     REGION = 2  # the region as a mask over the owner planes (see position_key)
     OWNERS = 3  # 3 words: the owner planes of the position, masked by the region
-    DATA = 6  # probe << 40 | weight << 24 | lower bound << 8 | upper bound
+    DATA = 6  # weight << 24 | best lead + 1 << 16 | lower bound << 8 | upper bound
     FILL = 7  # of the bucket, not an entry: way 0 the entries in use (ways 0 .. n-1), way 1
     #   the deal generation that count is of (an older one: none in use)
     FIELDS = 8

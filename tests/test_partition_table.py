@@ -45,10 +45,10 @@ def _store_then_probe(stored, other, changed, deciding):
     stamp = np.uint64(1)
     key = position_key(stored, *seats)
     bucket = bucket_of(key, mask)
-    store(tt, bucket, key, stamp, (np.int64(1), np.int64(2)), deciding, np.int64(1),
-          np.int64(1), np.uint64(0))
+    store(tt, bucket, key, stamp, (np.int64(1), np.int64(2)), deciding, np.int64(0),
+          np.int64(1), np.int64(1), np.uint64(0))
     key_b = position_key(other, *seats)
-    found, region = probe(tt, bucket, key_b, stamp, np.int64(2), np.int64(1))
+    found, region, _ = probe(tt, bucket, key_b, stamp, np.int64(2), np.int64(1))
     elsewhere = probe(tt, bucket, position_key(changed, *seats), stamp, np.int64(2),
                       np.int64(1))[0]
     stale = probe(tt, bucket, key_b, stamp + np.uint64(1), np.int64(2), np.int64(1))[0]

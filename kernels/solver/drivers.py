@@ -27,15 +27,10 @@ def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
 
 @njit(**NRT_FREE)
 def exact_within(w, tt, leader, table_cards, table_seats, n_table, lo, hi, guess):
-    """``exact`` when the answer is known to lie in ``lo .. hi``. Each probe starts with no
-    history of cut-offs: a lead that reached the last probe's target (or refuted it) is no
-    guide to the next one's (the double-deck bid question's trick-table rows: 111 M nodes
-    with the history kept across probes, 101 M without, once the table's best leads were
-    dropped too), nor to another solve's."""
+    """``exact`` when the answer is known to lie in ``lo .. hi``."""
     g = min(max(guess, lo + 1), hi)
     while lo < hi:
         w[W.PROBES] += ONE
-        w[W.HISTORY:W.HISTORY + 4 * 64] = 0
         if at_least(w, tt, leader, table_cards, table_seats, n_table, g):
             lo = g
             g = g + 1
@@ -54,12 +49,12 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
     trick (a moon, an n-ask) is probed there first and counted exactly only when it fails
     (its defenders then score their tricks): one probe when it makes. A lower need is not
     probed first: the fitted guess takes fewer probes (measured on the double deck's bids).
-    Each probe starts with no history of cut-offs (``exact_within``): the solves of a deal (other
-    trumps, other seats) misled each other's lead ordering (the double-deck trick table took twice
-    the nodes). The last MEMO_ENTRIES answers are remembered, since the options of one decision
-    often end in the same contract on the same cards (``w[W.NODES]`` is 0 on a remembered one);
-    ``w[W.SOLVES]`` and ``w[W.MEMO_HITS]`` count both kinds, and ``w[W.MEMO_OFF]`` = 1 turns the
-    memo off (a test checks the answers are the same)."""
+    Each search starts with no history of cut-offs: the solves of a deal (other trumps,
+    other seats) misled each other's lead ordering (the double-deck trick table took twice
+    the nodes). The last MEMO_ENTRIES answers are remembered, since the options of one
+    decision often end in the same contract on the same cards (``w[W.NODES]`` is 0 on a
+    remembered one); ``w[W.SOLVES]`` and ``w[W.MEMO_HITS]`` count both kinds, and
+    ``w[W.MEMO_OFF]`` = 1 turns the memo off (a test checks the answers are the same)."""
     key = ONE << np.uint64(20) | np.uint64(active | (decl << 4) | (leader << 8) |
                                          (double << 12))
     for e in range(MEMO_ENTRIES if w[W.MEMO_OFF] == 0 else 0):
@@ -70,6 +65,7 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
             w[W.MEMO_HITS] += ONE
             return np.int64(w[at + 5])
     w[W.SOLVES] += ONE
+    w[W.HISTORY:W.HISTORY + 4 * 64] = 0
     set_position(w, hands, active, decl, double)
     empty = np.zeros(4, dtype=np.int64)
     lo = 0

@@ -1,11 +1,12 @@
-"""Move generation and ordering: one candidate per run of equivalent cards (adjacent among the cards
-still out and on the table, held by the same hand), written to the trick's move list in ``w`` best
-first. On lead (``lead_moves``): the leads with the most history of cut-offs this probe, top cards,
-low cards to the partner's top card, low cards; trumps first for the declarers, a suit an opponent
-can ruff later, one the partner can ruff earlier. Following (``follow_moves``): the cheapest card
-that wins when an opponent is winning, the hand before last covering its partner's card when the
-last hand can beat it, else the lowest. ``with_run``: a tried card stands for its whole run, for the
-partition table.
+"""Move generation and ordering: one candidate per run of equivalent cards (adjacent among
+the cards still out and on the table, held by the same hand), written to the trick's move
+list in ``w`` best first. On lead (``lead_moves``): a lead that decided the position before,
+then the leads with the most history of cut-offs this deal, top cards, low cards to the
+partner's top card, low cards; trumps first for the declarers, a suit an opponent can ruff
+later, one the partner can ruff earlier. Following (``follow_moves``): the cheapest card
+that wins when an opponent is winning, the hand before last covering its partner's card
+when the last hand can beat it, else the lowest. ``with_run``: a tried card stands for its
+whole run, for the partition table.
 """
 
 import numpy as np
@@ -249,10 +250,19 @@ def card(w, i):
 
 
 @njit(inline="always", **NRT_FREE)
-def lead_moves(w, base, leader):
-    """The leader's candidate cards at ``w[base:]``, best first; returns how many."""
+def lead_moves(w, base, leader, best):
+    """The leader's candidate cards at ``w[base:]``, best first (``best``: a lead that decided
+    this position before, card + 1, goes first); returns how many."""
     h0 = w[W.HANDS + leader]
     n0 = _emit(w, base, 0, _representatives(w, h0, h0, np.uint64(0), np.int64(w[W.DOUBLE])))
     if n0 > 1:
         _order_leads(w, base, n0, leader)
+        if best > 0:
+            for j in range(n0):
+                if card(w, base + j) == best - 1:
+                    first = w[base + j]
+                    for k in range(j, 0, -1):
+                        w[base + k] = w[base + k - 1]
+                    w[base] = first
+                    break
     return n0

@@ -272,9 +272,11 @@ def _buckets_used(tt, double):
 @njit(**NRT_FREE)
 def probe(tt, b, key, stamp, target, double):
     """Look the position ``key`` up in bucket ``b`` (double deck: and its pair ``b ^ 1``):
-    ``(answer, region)``, answer 1 when an entry holding for it proves at least ``target``
-    tricks, 0 when one proves fewer (``region``: that entry's cards, as a normalised mask of
-    this position), -1 when no entry decides."""
+    ``(answer, region, best)``, answer 1 when an entry holding for it proves at least
+    ``target`` tricks, 0 when one proves fewer (``region``: that entry's cards, as a normalised
+    mask of this position), -1 when no entry decides (``best``: a lead that decided this
+    position before, card + 1, or 0)."""
+    best = np.int64(0)
     for pair in range(_buckets_used(tt, double)):
         bb = b ^ pair
         hits = _matches(tt, bb, key, key[1] | (stamp << STAMP_SHIFT), _in_use(tt, bb, stamp))
@@ -283,10 +285,14 @@ def probe(tt, b, key, stamp, target, double):
             hits &= hits - ONE
             data = tt[bb, E.DATA, i]
             if np.int64((data >> np.uint64(8)) & np.uint64(255)) >= target:
-                return np.int64(1), _region_cards(tt[bb, E.REGION, i], key[2], key[6], double)
+                return np.int64(1), _region_cards(tt[bb, E.REGION, i], key[2], key[6],
+                                                  double), best
             if np.int64(data & np.uint64(255)) < target:
-                return np.int64(0), _region_cards(tt[bb, E.REGION, i], key[2], key[6], double)
-    return np.int64(-1), np.uint64(0)
+                return np.int64(0), _region_cards(tt[bb, E.REGION, i], key[2], key[6],
+                                                  double), best
+            if best == 0:
+                best = np.int64((data >> np.uint64(16)) & np.uint64(255))
+    return np.int64(-1), np.uint64(0), best
 
 
 @njit(**NRT_FREE)
@@ -306,16 +312,17 @@ def region_of(deciding, keep, double):
 
 
 @njit(**NRT_FREE)
-def store(tt, b, key, stamp, answer, deciding, weight, double, probe_no):
+def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     """Record in bucket ``b`` (double deck: or its pair) that the position ``key`` takes at least
     ``answer[1]`` tricks (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``;
-    ``weight`` how much work the answer cost (log2 nodes), ``probe_no`` the number of the current
-    probe of this deal's exact search. An entry with the same region and owners takes the tighter
-    bounds; otherwise the new entry takes the bucket's next free way (or its pair's), else replaces
-    the one that cost least, counting an entry stored by an earlier probe as cheapest (the bounds
-    one probe needs are mostly on the other side of the next probe's target: after "at least 7"
-    proved, "at least 8" needs upper bounds, and a full double-deck table kept the costly lower
-    bounds instead)."""
+    ``best`` is the deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2
+    nodes), ``probe_no`` the number of the current probe of this deal's exact search. An entry
+    with the same region and owners takes the tighter bounds; otherwise the new entry takes the
+    bucket's next free way (or its pair's), else replaces the one that cost least, counting an
+    entry stored by an earlier probe as
+    cheapest (the bounds one probe needs are mostly on the other side of the next probe's
+    target: after "at least 7" proved, "at least 8" needs upper bounds, and a full double-deck
+    table kept the costly lower bounds instead)."""
     sc = key[1] | (stamp << STAMP_SHIFT)
     age = np.uint64(probe_no) & AGE_MASK
     m = pext(region_of(deciding, key[2], double), key[2])
@@ -344,8 +351,10 @@ def store(tt, b, key, stamp, answer, deciding, weight, double, probe_no):
                     lb = max(lb, target)
                 else:
                     ub = min(ub, target - 1)
+                if best == 0:
+                    best = np.int64((data >> np.uint64(16)) & np.uint64(255))
                 weight = max(weight, _weight(data))
-                tt[bb, E.DATA, e] = _data(weight, lb, ub, age)
+                tt[bb, E.DATA, e] = _data(weight, best, lb, ub, age)
                 return
     for pair in range(_buckets_used(tt, double)):
         bb = b ^ pair
@@ -372,9 +381,9 @@ def store(tt, b, key, stamp, answer, deciding, weight, double, probe_no):
     tt[vb, E.OWNERS + 1, victim] = o1
     tt[vb, E.OWNERS + 2, victim] = o2
     if result == 1:
-        tt[vb, E.DATA, victim] = _data(weight, target, UNKNOWN_UB, age)
+        tt[vb, E.DATA, victim] = _data(weight, best, target, UNKNOWN_UB, age)
     else:
-        tt[vb, E.DATA, victim] = _data(weight, 0, target - 1, age)
+        tt[vb, E.DATA, victim] = _data(weight, best, 0, target - 1, age)
 
 
 @njit(**NRT_FREE)
@@ -384,8 +393,8 @@ def _weight(data):
 
 
 @njit(**NRT_FREE)
-def _data(weight, lb, ub, age):
+def _data(weight, best, lb, ub, age):
     """An entry's DATA word: the probe that stored it (``age``), the log2 nodes it cost, the
     deciding lead + 1, and the lower and upper bounds."""
     return (age << AGE_SHIFT) | (np.uint64(weight) << WEIGHT_SHIFT) | \
-        (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)
+        (np.uint64(best) << np.uint64(16)) | (np.uint64(lb) << np.uint64(8)) | np.uint64(ub)

@@ -50,7 +50,7 @@ def _search(w, tt, leader, target, depth, rem):
     nact = np.int64(w[W.NACTIVE])
     key = position_key(w[W.HANDS:W.HANDS + 4], leader, active, decl, double)
     row = bucket_of(key, w[W.TT_MASK])
-    known, region = probe(tt, row, key, w[W.STAMP], target, double)
+    known, region, best = probe(tt, row, key, w[W.STAMP], target, double)
     if known >= 0:
         w[W.REL] = region
         return known
@@ -65,9 +65,10 @@ def _search(w, tt, leader, target, depth, rem):
     s3 = (decl >> p3) & 1
     h0 = w[W.HANDS + leader]
     base = W.MOVES + 64 * depth
-    n0 = lead_moves(w, base, leader)
+    n0 = lead_moves(w, base, leader, best)
     result = 1 - s0
     rel0 = np.uint64(0)
+    best = 0
     nodes = 0
     for i0 in range(n0):
         c0 = card(w, base + i0)
@@ -154,6 +155,7 @@ def _search(w, tt, leader, target, depth, rem):
         if r1 == s0:
             result = r1
             rel0 = rel1
+            best = c0 + 1
             # the history of this lead: a cut-off with rem tricks left weighs 8**rem, so
             # the leads that decided large subtrees this deal are tried first everywhere
             w[W.HISTORY + 64 * p0 + c0] += ONE << np.uint64(3 * rem)
@@ -162,7 +164,7 @@ def _search(w, tt, leader, target, depth, rem):
     w[W.HANDS + p0] = h0
     w[W.NODES] += np.uint64(nodes)
     weight = highest_bit(w[W.NODES] - nodes_before) + 1
-    store(tt, row, key, w[W.STAMP], (result, target), rel0, weight, double,
+    store(tt, row, key, w[W.STAMP], (result, target), rel0, best, weight, double,
           w[W.PROBES])
     w[W.REL] = rel0
     return result
