@@ -210,6 +210,7 @@ def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
     from analyzer.compute import runner
 
     monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
+    monkeypatch.setattr(runner, "LANE_DEAL_SECONDS", 0.0)  # lanes after the first piece
     lock = threading.Lock()
     now = [0, 0]  # pieces running, the most at once
 
@@ -217,7 +218,7 @@ def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
         with lock:
             now[0] += 1
             now[1] = max(now[1], now[0])
-        time.sleep(0.3 if first == 8 else 0.002 * n)  # the third piece is a slow deal
+        time.sleep(0.3 if first <= 8 < first + n else 0.002 * n)  # a slow deal
         with lock:
             now[0] -= 1
         indices = np.arange(first, first + n)
@@ -240,14 +241,44 @@ def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
         assert run_chunks(5_000, work, chunk=1024, progress=False,
                           course=Course(enough)).done == 2048
 
+    stopped_at = []
+
     def stopped(first, n):  # Ctrl-C in the slow piece: the pieces before it are kept
-        if first == 8:
+        if first <= 12 < first + n:
+            stopped_at.append(first)
             time.sleep(0.2)
             raise KeyboardInterrupt
         return work(first, n)
     with runner.using_threads(2):
         totals = run_chunks(3_000, stopped, chunk=1024, progress=False)
-    assert totals.interrupted and totals.done == 8 == int(totals.counts["x"][0])
+    assert totals.interrupted and stopped_at[0] > 0
+    assert totals.done == stopped_at[0] == int(totals.counts["x"][0])
+
+
+def test_quick_deals_stay_on_all_threads_a_piece(monkeypatch):
+    """Lanes only once a piece shows slow deals: quick ones run each piece on all threads
+    (a lane's hand-offs would cost a short single-deck question a tenth of its time)."""
+    from analyzer.compute import runner
+
+    lock = threading.Lock()
+    now = [0, 0]  # pieces running, the most at once
+
+    def work(first, n):
+        with lock:
+            now[0] += 1
+            now[1] = max(now[1], now[0])
+        time.sleep(0.0001 * n)
+        with lock:
+            now[0] -= 1
+        return {"x": np.array([n])}
+
+    with runner.using_threads(2):
+        totals = run_chunks(5_000, work, chunk=1024, progress=False)
+    assert totals.done == 5_000 and now[1] == 1  # one piece at a time: no lanes
+    monkeypatch.setattr(runner, "LANE_DEAL_SECONDS", 0.00005)
+    with runner.using_threads(2):
+        totals = run_chunks(5_000, work, chunk=1024, progress=False)
+    assert totals.done == 5_000 and now[1] == 2  # lanes
 
 
 def test_a_run_whose_work_changes_part_way_is_one_run():

@@ -7,7 +7,9 @@ question with every call, 400 deals: 30.4 s on two threads against 43.1 s on one
 helper thread runs whole pieces on one numba thread and takes the next piece when it is
 free, so a slow deal holds up its own lane only. The results are still handed on **in
 order** (a piece finished early waits for those before it), so the totals, a stop when the
-answer is clear and a Ctrl-C's "deals done" are those of the run on one thread.
+answer is clear and a Ctrl-C's "deals done" are those of the run on one thread. The runner
+switches to lanes once a piece shows slow deals (``runner.LANE_DEAL_SECONDS``): quick ones
+gain nothing from them and pay for the hand-offs.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ of the chunks finished so far, marked interrupted.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import queue
 import signal
 import threading
@@ -100,13 +101,13 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
     ``pace``, a chunk runs as pieces sized to take about ``PIECE_SECONDS`` each, so progress
     and Ctrl-C come within a second or two whatever a deal costs; otherwise whole.
     ``waiting(first, n, seconds)`` hears each step of a wait for a piece. With a pace, on
-    the main thread and more than one numba thread, the pieces run on that many helper
-    threads at once, one numba thread each (see ``lanes``)."""
-    lanes = num_threads()
-    if pace is not None and skip is None and lanes > 1 and \
-            threading.current_thread() is threading.main_thread():
-        yield from lane_results(work, chunks, pace, lanes, _launch, waiting)
-        return
+    the main thread and more than one numba thread, once a piece shows deals slower than
+    ``LANE_DEAL_SECONDS`` the rest run on that many helper threads at once, one numba thread
+    each (see ``lanes``); quick deals stay on all threads a piece (a lane's hand-offs cost
+    the default ghost question 0.25 -> 0.28 s)."""
+    lanes = num_threads() if pace is not None and skip is None and \
+        threading.current_thread() is threading.main_thread() else 1
+    chunks = iter(chunks)
     for first, n in chunks:
         if skip is not None and skip(first, n):
             yield first, n, None, True
@@ -119,9 +120,15 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
             size = min(pace.size, first + n - at)
             began = time.perf_counter()
             part = _waited(work, at, size, waiting)
-            pace.timed(size, time.perf_counter() - began)
+            seconds = time.perf_counter() - began
+            pace.timed(size, seconds)
             at += size
             yield at - size, size, part, at == first + n
+            if lanes > 1 and seconds > LANE_DEAL_SECONDS * size:
+                rest = itertools.chain([(at, first + n - at)] if at < first + n else [],
+                                       chunks)
+                yield from lane_results(work, rest, pace, lanes, _launch, waiting)
+                return
 
 
 def in_whole_chunks(work: Callable[[int, int], dict]) -> Callable[[int, int], dict]:
@@ -132,6 +139,7 @@ def in_whole_chunks(work: Callable[[int, int], dict]) -> Callable[[int, int], di
 
 
 PIECE_SECONDS = 0.5  # what a piece of a chunk should take (progress, Ctrl-C, the page's cancel)
+LANE_DEAL_SECONDS = 0.002  # deals slower than this (on all threads) run in lanes
 FIRST_PIECE = 4  # deals of a run's first piece: a double-deck deal of every call takes 0.2 s
 
 
