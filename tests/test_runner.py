@@ -203,6 +203,25 @@ def test_chunks_run_as_timed_pieces_with_the_same_totals_and_stops(monkeypatch):
     assert totals.done == f + f // 2 + f // 4 == int(totals.counts["x"][0])
 
 
+def overlap_counted(now: list):
+    """A decorator for a work function: ``now[0]`` its calls running, ``now[1]`` the most
+    that ran at once."""
+    lock = threading.Lock()
+
+    def wrap(work):
+        def counted(first, n):
+            with lock:
+                now[0] += 1
+                now[1] = max(now[1], now[0])
+            try:
+                return work(first, n)
+            finally:
+                with lock:
+                    now[0] -= 1
+        return counted
+    return wrap
+
+
 def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
     """On two threads the pieces run on two lanes at once (a slow deal holds up its own lane
     only), and are still handed on in order: the totals, the precision stop and the deals
@@ -211,16 +230,11 @@ def test_pieces_run_in_lanes_and_are_added_in_order(monkeypatch):
 
     monkeypatch.setattr(runner, "PIECE_SECONDS", 0.05)
     monkeypatch.setattr(runner, "LANE_DEAL_SECONDS", 0.0)  # lanes after the first piece
-    lock = threading.Lock()
-    now = [0, 0]  # pieces running, the most at once
+    now = [0, 0]
 
+    @overlap_counted(now)
     def work(first, n):
-        with lock:
-            now[0] += 1
-            now[1] = max(now[1], now[0])
         time.sleep(0.3 if first <= 8 < first + n else 0.002 * n)  # a slow deal
-        with lock:
-            now[0] -= 1
         indices = np.arange(first, first + n)
         return {"x": np.array([n, indices.sum()]), "sq": np.array([(indices * 0.25).sum()])}
 
@@ -260,16 +274,11 @@ def test_quick_deals_stay_on_all_threads_a_piece(monkeypatch):
     (a lane's hand-offs would cost a short single-deck question a tenth of its time)."""
     from analyzer.compute import runner
 
-    lock = threading.Lock()
-    now = [0, 0]  # pieces running, the most at once
+    now = [0, 0]
 
+    @overlap_counted(now)
     def work(first, n):
-        with lock:
-            now[0] += 1
-            now[1] = max(now[1], now[0])
         time.sleep(0.0001 * n)
-        with lock:
-            now[0] -= 1
         return {"x": np.array([n])}
 
     with runner.using_threads(2):
