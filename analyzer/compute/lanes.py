@@ -50,16 +50,15 @@ def piece_ranges(chunks, pace) -> Iterator[tuple[int, int, bool]]:
             at += size
 
 
-def lane_results(work: Callable[[int, int], dict], chunks, pace, lanes: int,
+def lane_results(work: Callable[[int, int], dict], pieces: Iterator, pace, lanes: int,
                  launch: Callable[[Callable[[], None], threading.Event], None],
                  waiting: Callable[[int, int, float], None] | None = None) -> Iterator:
-    """``(first, n, result, whole)`` for each piece of ``chunks`` in order, the pieces run on
-    ``lanes`` helper threads at once (``launch(job, done)`` starts ``job`` on a free one).
-    ``pace`` sizes each piece from the times of those finished; ``waiting(first, n,
-    seconds)`` hears each step of a wait for the oldest piece. When the caller stops early
-    (closes this), the pieces still running are waited for, unless a second Ctrl-C comes
-    first: they are then left to their threads."""
-    pieces = piece_ranges(chunks, pace)
+    """``(first, n, result, whole)`` for each of ``pieces`` (``piece_ranges`` of ``pace``) in
+    order, run on ``lanes`` helper threads at once (``launch(job, done)`` starts ``job`` on a
+    free one); ``pace`` is told each piece's time as it ends, so the pieces asked for later
+    follow it. ``waiting(first, n, seconds)`` hears each step of a wait for the oldest piece.
+    When the caller stops early (closes this), the pieces still running are waited for,
+    unless a second Ctrl-C comes first: they are then left to their threads."""
     flight: deque[_Piece] = deque()
     ended = threading.Event()  # set by any piece that ends
     more = True

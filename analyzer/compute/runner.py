@@ -23,7 +23,6 @@ of the chunks finished so far, marked interrupted.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import queue
 import signal
 import threading
@@ -39,7 +38,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from kernels.threads import max_threads, num_threads, set_threads
 
 from ..errors import TooLong, UserError
-from .lanes import lane_results
+from .lanes import lane_results, piece_ranges
 from .notices import report as _report
 from .notices import thread_setting
 
@@ -105,30 +104,24 @@ def local_results(work: Callable, chunks: list, skip: Callable | None,
     ``LANE_DEAL_SECONDS`` the rest run on that many helper threads at once, one numba thread
     each (see ``lanes``); quick deals stay on all threads a piece (a lane's hand-offs cost
     the default ghost question 0.25 -> 0.28 s)."""
-    lanes = num_threads() if pace is not None and skip is None and \
-        threading.current_thread() is threading.main_thread() else 1
-    chunks = iter(chunks)
-    for first, n in chunks:
-        if skip is not None and skip(first, n):
-            yield first, n, None, True
-            continue
-        if pace is None:
-            yield first, n, _waited(work, first, n, waiting), True
-            continue
-        at = first
-        while at < first + n:
-            size = min(pace.size, first + n - at)
-            began = time.perf_counter()
-            part = _waited(work, at, size, waiting)
-            seconds = time.perf_counter() - began
-            pace.timed(size, seconds)
-            at += size
-            yield at - size, size, part, at == first + n
-            if lanes > 1 and seconds > LANE_DEAL_SECONDS * size:
-                rest = itertools.chain([(at, first + n - at)] if at < first + n else [],
-                                       chunks)
-                yield from lane_results(work, rest, pace, lanes, _launch, waiting)
-                return
+    if pace is None:
+        for first, n in chunks:
+            if skip is not None and skip(first, n):
+                yield first, n, None, True
+            else:
+                yield first, n, _waited(work, first, n, waiting), True
+        return
+    lanes = num_threads() if threading.current_thread() is threading.main_thread() else 1
+    pieces = piece_ranges(chunks, pace)
+    for at, size, whole in pieces:
+        began = time.perf_counter()
+        part = _waited(work, at, size, waiting)
+        seconds = time.perf_counter() - began
+        pace.timed(size, seconds)
+        yield at, size, part, whole
+        if lanes > 1 and seconds > LANE_DEAL_SECONDS * size:
+            yield from lane_results(work, pieces, pace, lanes, _launch, waiting)
+            return
 
 
 def in_whole_chunks(work: Callable[[int, int], dict]) -> Callable[[int, int], dict]:

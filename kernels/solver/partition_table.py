@@ -313,16 +313,16 @@ def region_of(deciding, keep, double):
 
 @njit(**NRT_FREE)
 def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
-    """Record in bucket ``b`` (double deck: or its pair) that the position ``key`` takes at least
-    ``answer[1]`` tricks (``answer[0]`` 1) or fewer (0), decided by the cards ``deciding``;
-    ``best`` is the deciding lead + 1 (or 0), ``weight`` how much work the answer cost (log2
-    nodes), ``probe_no`` the number of the current probe of this deal's exact search. An entry
-    with the same region and owners takes the tighter bounds; otherwise the new entry takes the
-    bucket's next free way (or its pair's), else replaces the one that cost least, counting an
-    entry stored by an earlier probe as
-    cheapest (the bounds one probe needs are mostly on the other side of the next probe's
-    target: after "at least 7" proved, "at least 8" needs upper bounds, and a full double-deck
-    table kept the costly lower bounds instead)."""
+    """Record in bucket ``b`` (double deck: or its pair) that the position ``key`` takes at
+    least ``answer[1]`` tricks (``answer[0]`` 1) or fewer (0), decided by the cards
+    ``deciding``; ``best`` is the deciding lead + 1 (or 0), ``weight`` how much work the answer
+    cost (log2 nodes), ``probe_no`` the number of the current probe of this deal's exact
+    search. An entry with the same region and owners takes the tighter bounds; otherwise the
+    new entry takes the bucket's next free way (or its pair's), else replaces the one that cost
+    least, counting an entry stored by an earlier probe as cheapest (the bounds one probe needs
+    are mostly on the other side of the next probe's target: after "at least 7" proved, "at
+    least 8" needs upper bounds, and a full double-deck table kept the costly lower bounds
+    instead)."""
     sc = key[1] | (stamp << STAMP_SHIFT)
     age = np.uint64(probe_no) & AGE_MASK
     m = pext(region_of(deciding, key[2], double), key[2])
