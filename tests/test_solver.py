@@ -226,6 +226,46 @@ def test_a_failed_card_stands_for_its_run_only_where_the_run_still_holds():
     check_exact_and_thresholds([position])
 
 
+def _bits(*powers):
+    return np.uint64(sum(1 << p for p in powers))
+
+
+@pytest.mark.parametrize("double", [0, 1])
+def test_a_failed_small_card_answers_for_the_hands_other_small_cards_of_its_suit(double):
+    """``kernels.solver.moves.covered``: after a line in which a hand played a card below
+    every deciding card of its suit failed, the hand's other cards of that suit below them
+    are not searched (the same line with the two swapped) unless their run of equivalent
+    cards reaches a deciding card. Bits of a plain suit's slot, by power; in the double deck
+    bits 2k and 2k+1 are the two copies of a class."""
+    from kernels.slots import W
+    from kernels.solver.moves import covered
+
+    w = np.zeros(W.LEN, dtype=np.uint64)
+    if double:
+        w[W.HANDS], w[W.HANDS + 1] = _bits(0, 4, 6), _bits(2)  # 9 Q K | J
+    else:
+        w[W.HANDS], w[W.HANDS + 1] = _bits(1, 4, 5), _bits(3, 7)  # 9 Q K | J A
+    hand, nothing, low = w[W.HANDS], np.uint64(0), 1 - double
+
+    def answered(rel, played=None):
+        return int(covered(w, _bits(*rel), hand, low if played is None else played, nothing,
+                           double))
+
+    every = int(hand)
+    top = 7 if not double else 8  # another hand's card (class) above the hand's
+    if double:
+        w[W.HANDS + 1] |= _bits(8)
+    assert answered([top]) == every  # below another hand's deciding card: all of them
+    assert answered([20]) == every  # no deciding card of the suit: all of them
+    own_k = 5 if not double else 6  # the hand's own K deciding: Q is its run, only the 9
+    assert answered([own_k]) == int(_bits(low if not double else 0))
+    assert answered([low]) == 0  # the card played decided: nothing else
+    assert answered([3 if not double else 2], played=4) == 0  # played above a deciding card
+    if double:  # the K's twin with another hand: Q no longer runs into it
+        w[W.HANDS + 1] |= _bits(7)
+        assert answered([own_k]) == int(_bits(0, 4))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_thousand_deals_agree_with_brute_force(name):

@@ -141,6 +141,39 @@ def with_run(w, rel, hand, card, table, double):
 
 
 @njit(inline="always", **NRT_FREE)
+def covered(w, rel, hand, card, table, double):
+    """The cards of ``hand`` that a line in which it played ``card`` and did not get its side
+    what it wanted answers as well: ``rel`` that line's deciding cards (after ``with_run``),
+    ``table`` the card winning the trick so far, as for ``with_run``. When ``card`` lies below
+    every deciding card of its suit (below their classes in the double deck), so does any
+    other card of the hand in that suit below them: the line with one played and the other
+    kept maps to the line with the two swapped (neither wins a trick by rank, and the
+    positions agree on the region), so it ends the same way, decided by the same cards. A
+    card whose run of equivalent cards reaches a deciding card stands for that card too, so
+    it is left out. 0 when ``card`` is itself at or above a deciding card of its suit."""
+    suit = SLOT_MASKS[card >> 4]
+    d = rel & suit
+    if not d:
+        return hand & suit
+    t = np.uint64(lowest_bit(d) & ~double)  # the lowest deciding class of the suit
+    if np.uint64(card | double) >= t:
+        return np.uint64(0)
+    below = hand & suit & ((ONE << t) - ONE)
+    cls = (ONE << t) | ((ONE << (t + ONE)) if double else np.uint64(0))
+    if hand & cls:
+        others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
+        if double:
+            others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+        if not (others & cls):
+            # the hand's cards just below t are t's run: they stand for t, keep them
+            blockers = others & suit & ((ONE << t) - ONE)
+            if not blockers:
+                return np.uint64(0)
+            below &= (ONE << np.uint64(highest_bit(blockers))) - ONE
+    return below
+
+
+@njit(inline="always", **NRT_FREE)
 def _beating(card, double):
     """The cards that beat normalised ``card`` when it is winning a trick (it is of the led
     suit or trump): the higher classes of its suit, and every trump if it is not one."""

@@ -18,7 +18,7 @@ from ..rules import next_active
 from ..slots import W
 from .cutoffs import cutoff
 from .endgame import by_rank, endgame
-from .moves import card, follow_moves, lead_moves, with_run
+from .moves import card, covered, follow_moves, lead_moves, with_run
 from .partition_table import bucket_of, position_key, probe, store
 
 
@@ -68,11 +68,14 @@ def _search(w, tt, leader, target, depth, rem):
     n0 = lead_moves(w, base, leader, best)
     result = 1 - s0
     rel0 = np.uint64(0)
+    cov0 = np.uint64(0)
     best = 0
     nodes = 0
     for i0 in range(n0):
         c0 = card(w, base + i0)
         b0 = ONE << np.uint64(c0)
+        if (cov0 >> np.uint64(c0)) & ONE:
+            continue
         w[W.HANDS + p0] = h0 ^ b0
         nodes += 1
         led = c0 >> 4
@@ -80,8 +83,11 @@ def _search(w, tt, leader, target, depth, rem):
         n1 = follow_moves(w, base + 16, h1, led, b0, c0, p0, 1, p1, double)
         r1 = 1 - s1
         rel1 = np.uint64(0)
+        cov1 = np.uint64(0)
         for i1 in range(n1):
             c1 = card(w, base + 16 + i1)
+            if (cov1 >> np.uint64(c1)) & ONE:
+                continue
             w[W.HANDS + p1] = h1 ^ (ONE << np.uint64(c1))
             nodes += 1
             if beats(c1, c0, double):
@@ -99,8 +105,11 @@ def _search(w, tt, leader, target, depth, rem):
                                    double)
                 r2 = 1 - s2
                 rel2 = np.uint64(0)
+                cov2 = np.uint64(0)
                 for i2 in range(n2):
                     c2 = card(w, base + 32 + i2)
+                    if (cov2 >> np.uint64(c2)) & ONE:
+                        continue
                     w[W.HANDS + p2] = h2 ^ (ONE << np.uint64(c2))
                     nodes += 1
                     if beats(c2, wc1, double):
@@ -118,8 +127,11 @@ def _search(w, tt, leader, target, depth, rem):
                                            3, p3, double)
                         r3 = 1 - s3
                         rel3 = np.uint64(0)
+                        cov3 = np.uint64(0)
                         for i3 in range(n3):
                             c3 = card(w, base + 48 + i3)
+                            if (cov3 >> np.uint64(c3)) & ONE:
+                                continue
                             w[W.HANDS + p3] = h3 ^ (ONE << np.uint64(c3))
                             nodes += 1
                             if beats(c3, wc2, double):
@@ -134,7 +146,9 @@ def _search(w, tt, leader, target, depth, rem):
                                 r3 = r
                                 rel3 = rel
                                 break
-                            rel3 |= with_run(w, rel, h3, c3, ONE << np.uint64(wc2), double)
+                            lr = with_run(w, rel, h3, c3, ONE << np.uint64(wc2), double)
+                            rel3 |= lr
+                            cov3 |= covered(w, lr, h3, c3, ONE << np.uint64(wc2), double)
                         w[W.HANDS + p3] = h3
                         r = r3
                         rel = rel3
@@ -142,7 +156,9 @@ def _search(w, tt, leader, target, depth, rem):
                         r2 = r
                         rel2 = rel
                         break
-                    rel2 |= with_run(w, rel, h2, c2, ONE << np.uint64(wc1), double)
+                    lr = with_run(w, rel, h2, c2, ONE << np.uint64(wc1), double)
+                    rel2 |= lr
+                    cov2 |= covered(w, lr, h2, c2, ONE << np.uint64(wc1), double)
                 w[W.HANDS + p2] = h2
                 r = r2
                 rel = rel2
@@ -150,7 +166,9 @@ def _search(w, tt, leader, target, depth, rem):
                 r1 = r
                 rel1 = rel
                 break
-            rel1 |= with_run(w, rel, h1, c1, b0, double)
+            lr = with_run(w, rel, h1, c1, b0, double)
+            rel1 |= lr
+            cov1 |= covered(w, lr, h1, c1, b0, double)
         w[W.HANDS + p1] = h1
         if r1 == s0:
             result = r1
@@ -160,7 +178,9 @@ def _search(w, tt, leader, target, depth, rem):
             # the leads that decided large subtrees this deal are tried first everywhere
             w[W.HISTORY + 64 * p0 + c0] += ONE << np.uint64(3 * rem)
             break
-        rel0 |= with_run(w, rel1, h0, c0, np.uint64(0), double)
+        lr = with_run(w, rel1, h0, c0, np.uint64(0), double)
+        rel0 |= lr
+        cov0 |= covered(w, lr, h0, c0, np.uint64(0), double)
     w[W.HANDS + p0] = h0
     w[W.NODES] += np.uint64(nodes)
     weight = highest_bit(w[W.NODES] - nodes_before) + 1
