@@ -143,6 +143,16 @@ def new_tables(nthreads, tt_bits, ways):
     return tables, np.uint64(buckets - 1)
 
 
+@njit(inline="always", **NRT_FREE)
+def _lengths(hand):
+    """The hand's length in each suit, in the low bits of the suit's 16-bit slot (a popcount
+    of the four slots at once)."""
+    x = hand - ((hand >> ONE) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x + (x >> np.uint64(8))) & np.uint64(0x001F001F001F001F)
+
+
 @njit(**NRT_FREE)
 def position_key(hands, leader, active, decl, double):
     """The table key of a trick start: ``(shape, ctx, keep, o0, o1, o2, top, spread)``,
@@ -155,10 +165,8 @@ def position_key(hands, leader, active, decl, double):
     (:func:`top_aligned`); then ``top``, the classes out in that layout, and ``spread``, the
     holder of each suit's top class (2 bits a suit), which the bucket hashes."""
     u = hands[0] | hands[1] | hands[2] | hands[3]
-    shape = np.uint64(0)
-    for s in range(4):
-        for q in range(4):
-            shape |= np.uint64(popcount(hands[s] & SLOT_MASKS[q])) << np.uint64(16 * s + 4 * q)
+    shape = _lengths(hands[0]) | (_lengths(hands[1]) << np.uint64(4)) | \
+        (_lengths(hands[2]) << np.uint64(8)) | (_lengths(hands[3]) << np.uint64(12))
     ctx = np.uint64(leader | (active << 2) | (decl << 6))
     if not double:
         k1 = pext(hands[1], u)
@@ -339,11 +347,11 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     cheapest = 1 << 30
     for pair in range(_buckets_used(tt, double)):
         bb = b ^ pair
-        n = _in_use(tt, bb, stamp)
-        for e in range(n):
-            if tt[bb, E.CTX, e] == sc and tt[bb, E.SHAPE, e] == key[0] and \
-                    tt[bb, E.REGION, e] == m and tt[bb, E.OWNERS, e] == o0 and \
-                    tt[bb, E.OWNERS + 1, e] == o1 and tt[bb, E.OWNERS + 2, e] == o2:
+        hits = _matches(tt, bb, key, sc, _in_use(tt, bb, stamp))
+        while hits:  # an entry holding for the position with this region is this one
+            e = lowest_bit(hits)
+            hits &= hits - ONE
+            if tt[bb, E.REGION, e] == m:
                 data = tt[bb, E.DATA, e]
                 lb = np.int64((data >> np.uint64(8)) & np.uint64(255))
                 ub = np.int64(data & np.uint64(255))

@@ -20,8 +20,9 @@ def top_trump_run(w):
     and k, the tricks that side is sure of from its run of top trumps (the trumps above any
     the other side holds): each wins the trick it is played to, and one hand plays one card a
     trick, so the side takes at least as many tricks as one of its hands holds of the run;
-    ``cards`` the run. 0 when no trump is left. Double deck: a trump whose twin the other side
-    holds may lose to that twin played first, so the run stops there."""
+    ``cards`` that hand's cards of the run. 0 when no trump is left. Double deck: a trump
+    whose twin the other side holds may lose to that twin played first, so the run stops
+    there."""
     h0 = w[W.HANDS]
     h1 = w[W.HANDS + 1]
     h2 = w[W.HANDS + 2]
@@ -44,9 +45,13 @@ def top_trump_run(w):
     if w[W.DOUBLE] != 0 and theirs:
         theirs |= ONE << np.uint64(highest_bit(theirs) | 1)  # the twin of their top trump
     run = run_above(ours, theirs)
-    k = max(max(popcount(h0 & m0 & run), popcount(h1 & m1 & run)),
-            max(popcount(h2 & m2 & run), popcount(h3 & m3 & run)))
-    return (owner << 8) | k, run
+    # the hand holding most of the run: its cards of the run decide (the partner's are small
+    # below them, and the other side's trumps all are)
+    best = h0 & m0 & run
+    for h in (h1 & m1 & run, h2 & m2 & run, h3 & m3 & run):
+        if popcount(h) > popcount(best):
+            best = h
+    return (owner << 8) | popcount(best), best
 
 
 @njit(**NRT_FREE)
@@ -57,7 +62,8 @@ def trump_length_cut(w, target, rem):
     trump to that trick (at most one per trick), so the seat's side is sure of its trumps less
     the most of them the other side's trumps can beat, matched from the top (in the double
     deck a twin played first beats its twin). Seats with too few trumps to decide are not
-    counted."""
+    counted. The deciding cards are the hand's trumps down to the one that made the count
+    enough: a lower one is never counted, so it may be any small card."""
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
     double = np.int64(w[W.DOUBLE])
@@ -79,15 +85,18 @@ def trump_length_cut(w, target, rem):
             continue
         a = theirs if declarer else ours
         x = mine
-        beaten = 0
-        while a and x:
-            ta = highest_bit(a)
+        sure = 0
+        while x:
             tx = highest_bit(x)
-            if ta > tx or (double != 0 and (ta >> 1) == (tx >> 1)):
-                beaten += 1
-                a ^= ONE << np.uint64(ta)
             x ^= ONE << np.uint64(tx)
-        if t - beaten >= need:
-            w[W.REL] = mine
-            return np.int64(1 if declarer else 0)
+            if a:
+                ta = highest_bit(a)
+                if ta > tx or (double != 0 and (ta >> 1) == (tx >> 1)):
+                    a ^= ONE << np.uint64(ta)
+                    continue
+            sure += 1
+            if sure >= need:
+                # the trumps counted so far decide: the hand's lower ones are small
+                w[W.REL] = mine & ~x
+                return np.int64(1 if declarer else 0)
     return np.int64(-1)
