@@ -1,7 +1,8 @@
 """Quick tricks: the tricks the side to lead is sure to cash from the top, counted at a trick
-start (DDS's quick tricks). ``quick_tricks``: the leader's run of top trumps, then, once no
-opponent can hold a trump, its runs of top side cards; ``entry_tricks`` (double deck): a low
-lead to a suit whose top card the partner holds, then the partner's quick tricks. Each
+start (DDS's quick tricks). ``quick_tricks``: the leader's run of top trumps, then its runs
+of top side cards for as many rounds as every opponent that can still ruff follows suit;
+``entry_tricks`` (double deck): a low lead to a suit whose top card the partner holds, then
+the partner's quick tricks. Each
 returns, with the count, the cards that counted it (the deciding cards of the partition
 table).
 """
@@ -14,6 +15,7 @@ from ..config import NRT_FREE
 from ..layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT
 from ..seating import partner
 from ..slots import W
+from .partition_table import pdep
 
 
 @njit(**NRT_FREE)
@@ -27,11 +29,13 @@ def run_above(mine, others):
 
 
 @njit(**NRT_FREE)
-def quick_tricks(w, leader):
+def quick_tricks(w, leader, followed=-1):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
-    and the cards that count them: the run of top trumps the leader holds, then, if no
-    opponent can have a trump left after those leads, the runs of top cards of each side suit
-    in the leader's hand."""
+    and the cards that count them: the run of top trumps the leader holds, then the runs of
+    top cards of each side suit in the leader's hand, each for as many rounds as every
+    opponent still holding a trump after those trump leads follows the suit (all of the run
+    when none does). ``followed``: a side suit each opponent has just followed once more
+    than its hand shows (``entry_tricks``), or -1."""
     own = w[W.HANDS + leader]
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
@@ -39,17 +43,24 @@ def quick_tricks(w, leader):
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     counted = run_above(own & TRUMP_MASK, allc & ~own & TRUMP_MASK)
     q = popcount(counted)
-    most = 0
+    trumps_led = q
+    # the rounds of each side suit (slots 0-2) that every opponent with a trump left follows
+    safe0 = safe1 = safe2 = 99
     for s in range(4):
         if (active >> s) & 1 and not (mine >> s) & 1:
-            c = popcount(w[W.HANDS + s] & TRUMP_MASK)
-            if c > most:
-                most = c
-    if most <= q:
-        for slot in range(3):
-            side = run_above(own & SLOT_MASKS[slot], allc & ~own & SLOT_MASKS[slot])
-            q += popcount(side)
-            counted |= side
+            h = w[W.HANDS + s]
+            if popcount(h & TRUMP_MASK) > trumps_led:
+                safe0 = min(safe0, popcount(h & SLOT_MASKS[0]) - (1 if followed == 0 else 0))
+                safe1 = min(safe1, popcount(h & SLOT_MASKS[1]) - (1 if followed == 1 else 0))
+                safe2 = min(safe2, popcount(h & SLOT_MASKS[2]) - (1 if followed == 2 else 0))
+    for slot in range(3):
+        side = run_above(own & SLOT_MASKS[slot], allc & ~own & SLOT_MASKS[slot])
+        n = popcount(side)
+        k = min(n, safe0 if slot == 0 else (safe1 if slot == 1 else safe2))
+        if k > 0:
+            q += k
+            # the top k cards of the run decide; the ones below are small
+            counted |= pdep(((ONE << np.uint64(k)) - ONE) << np.uint64(n - k), side)
     n = popcount(own)
     return (q if q < n else n), counted
 
@@ -108,7 +119,7 @@ def entry_tricks(w, leader):
         lead = ONE << np.uint64(lowest_bit(low_own))
         w[W.HANDS + p] = pard ^ top
         w[W.HANDS + leader] = own ^ lead
-        q, counted = quick_tricks(w, p)
+        q, counted = quick_tricks(w, p, slot if slot != TRUMP_SLOT else -1)
         w[W.HANDS + p] = pard
         w[W.HANDS + leader] = own
         if q + 1 > best:
