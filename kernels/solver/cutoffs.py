@@ -1,8 +1,8 @@
 """The bounds at a trick start, applied in order by ``cutoff``: the tricks already made or
 out of reach, the last trick played out (``endgame``), the quick tricks of the side to lead
-(``quick_tricks``), in the double deck those through the partner's entry, the side's run of
-top trumps and, in the double deck, one hand's trumps (``trump_bounds``). The first that
-settles the question answers it, with the cards that decided it in ``w[W.REL]``.
+(``quick_tricks``), in the double deck those through the partner's entry, then the side's run
+of top trumps (single deck) or one hand's trumps (double deck, ``trump_bounds``). The first
+that settles the question answers it, with the cards that decided it in ``w[W.REL]``.
 """
 
 import numpy as np
@@ -34,8 +34,10 @@ def _sure_cut(w, declarers, q, counted, target, rem):
 def cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
     that decided it), else -1: the tricks already made or out of reach, the quick tricks of
-    the side to lead, (double deck) those through the partner's entry, the run of top trumps
-    one player holds, and (double deck) the tricks one player's trumps are sure of."""
+    the side to lead, (double deck) those through the partner's entry, and the run of top
+    trumps one player holds or (double deck) the tricks one player's trumps are sure of,
+    which counts that run too: with its deciding cards only the trumps counted, the run's
+    bound settled nothing more and cost 2-3% of the time."""
     decl = np.int64(w[W.DECL])
     w[W.REL] = 0
     if target <= 0:
@@ -49,17 +51,16 @@ def cutoff(w, leader, target, rem):
     cut = _sure_cut(w, s0, q, counted, target, rem)
     if cut >= 0:
         return cut
-    if w[W.DOUBLE] != 0:  # in the single deck it cost more than it saved
+    if w[W.DOUBLE] != 0:  # in the single deck these cost more than they saved
         q, counted = entry_tricks(w, leader)
         cut = _sure_cut(w, s0, q, counted, target, rem)
         if cut >= 0:
             return cut
+        return trump_length_cut(w, target, rem)
     run, counted = top_trump_run(w)
     if run > 0:
         cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
                         target, rem)
         if cut >= 0:
             return cut
-    if w[W.DOUBLE] != 0:  # in the single deck it cost more than it saved
-        return trump_length_cut(w, target, rem)
     return np.int64(-1)
