@@ -147,7 +147,7 @@ def new_tables(nthreads, tt_bits, ways):
 def _lengths(hand):
     """The hand's length in each suit, in the low bits of the suit's 16-bit slot (a popcount
     of the four slots at once)."""
-    x = hand - ((hand >> ONE) & np.uint64(0x5555555555555555))
+    x = hand - ((hand >> ONE) & EVEN_BITS)  # the SWAR popcount: pairs of bits first
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return (x + (x >> np.uint64(8))) & np.uint64(0x001F001F001F001F)
@@ -185,10 +185,11 @@ def position_key(hands, leader, active, decl, double):
         both = h & (h >> ONE) & EVEN_BITS
         one = classes & ~both
         first = one & ~taken  # the first holder of a class gets its first copy
-        canonical = pext(both | (both << ONE) | first | ((one & taken) << ONE), keep)
         taken |= first | both
-        f = pdep(pext(canonical, EVEN_BITS), top)
-        g = pdep(pext(canonical, ODD_BITS), top)
+        # the class's first copy (even bit) and second (odd bit, shifted down), packed over
+        # the classes still out and laid out top-aligned
+        f = pdep(pext(both | first, occupied), top)
+        g = pdep(pext(both | (one & ~first), occupied), top)
         second |= g
         if s & 1:
             first0 |= f
