@@ -92,6 +92,16 @@ def _order_leads(w, base, n, seat):
         w[base + j + 1] = key
 
 
+@njit(inline="always", **NRT_FREE)
+def _held_elsewhere(w, hand, table, double):
+    """The cards another hand holds or ``table`` shows, as a mask; in the double deck each
+    with its twin (a class held elsewhere separates ``hand``'s cards around it)."""
+    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
+    if double:
+        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    return others
+
+
 @njit(**NRT_FREE)
 def _representatives(w, hand, legal, table, double):
     """One representative (the lowest) of each run of equivalent legal cards, as a mask.
@@ -101,9 +111,7 @@ def _representatives(w, hand, legal, table, double):
     Without a loop: over the cards still out (and on the table) packed in order, a legal card
     is not a representative when the card just below it, in its suit, is also a legal card
     that no other hand shares a class with."""
-    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
-    if double:
-        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    others = _held_elsewhere(w, hand, table, double)
     out = legal | others
     plain = pext(legal & ~others, out)
     starts = np.uint64(0)  # the lowest card of each suit
@@ -126,9 +134,7 @@ def with_run(w, rel, hand, card, table, double):
     suit = SLOT_MASKS[card >> 4]
     if not (rel & hand & suit):
         return rel
-    others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
-    if double:
-        others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+    others = _held_elsewhere(w, hand, table, double)
     blockers = others & suit
     low = ONE << np.uint64(card)
     if blockers & low:
@@ -161,9 +167,7 @@ def covered(w, rel, hand, card, table, double):
     below = hand & suit & ((ONE << t) - ONE)
     cls = (ONE << t) | ((ONE << (t + ONE)) if double else np.uint64(0))
     if hand & cls:
-        others = (w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3] | table) & ~hand
-        if double:
-            others |= ((others & EVEN_BITS) << ONE) | ((others & ODD_BITS) >> ONE)
+        others = _held_elsewhere(w, hand, table, double)
         if not (others & cls):
             # the hand's cards just below t are t's run: they stand for t, keep them
             blockers = others & suit & ((ONE << t) - ONE)

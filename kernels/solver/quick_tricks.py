@@ -2,9 +2,8 @@
 start (DDS's quick tricks). ``quick_tricks``: the leader's run of top trumps, then its runs
 of top side cards for as many rounds as every opponent that can still ruff follows suit;
 ``entry_tricks`` (double deck): a low lead to a suit whose top card the partner holds, then
-the partner's quick tricks. Each
-returns, with the count, the cards that counted it (the deciding cards of the partition
-table).
+the partner's quick tricks. Each returns, with the count, the cards that counted it (the
+deciding cards of the partition table).
 """
 
 import numpy as np
@@ -43,20 +42,18 @@ def quick_tricks(w, leader, followed=-1):
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     counted = run_above(own & TRUMP_MASK, allc & ~own & TRUMP_MASK)
     q = popcount(counted)
-    trumps_led = q
-    # the rounds of each side suit (slots 0-2) that every opponent with a trump left follows
-    safe0 = safe1 = safe2 = 99
+    ruffers = 0  # the opponents still holding a trump after those trump leads
     for s in range(4):
-        if (active >> s) & 1 and not (mine >> s) & 1:
-            h = w[W.HANDS + s]
-            if popcount(h & TRUMP_MASK) > trumps_led:
-                safe0 = min(safe0, popcount(h & SLOT_MASKS[0]) - (1 if followed == 0 else 0))
-                safe1 = min(safe1, popcount(h & SLOT_MASKS[1]) - (1 if followed == 1 else 0))
-                safe2 = min(safe2, popcount(h & SLOT_MASKS[2]) - (1 if followed == 2 else 0))
+        if (active >> s) & 1 and not (mine >> s) & 1 and \
+                popcount(w[W.HANDS + s] & TRUMP_MASK) > q:
+            ruffers |= 1 << s
     for slot in range(3):
         side = run_above(own & SLOT_MASKS[slot], allc & ~own & SLOT_MASKS[slot])
-        n = popcount(side)
-        k = min(n, safe0 if slot == 0 else (safe1 if slot == 1 else safe2))
+        k = n = popcount(side)
+        for s in range(4):  # the rounds of the suit every one of them follows
+            if k > 0 and (ruffers >> s) & 1:
+                k = min(k, popcount(w[W.HANDS + s] & SLOT_MASKS[slot]) -
+                        (1 if slot == followed else 0))
         if k > 0:
             q += k
             # the top k cards of the run decide; the ones below are small

@@ -1,7 +1,7 @@
-"""Bounds from the trumps alone (DDS's later tricks, for the trump suit): ``top_trump_run``,
-the tricks the side holding the highest trump is sure of from its run of top trumps;
-``trump_length_cut`` (double deck), the tricks one hand's trumps are sure of against the
-other side's higher trumps.
+"""Bounds from the trumps alone (DDS's later tricks, for the trump suit): ``top_trump_run``
+(single deck), the tricks the side holding the highest trump is sure of from its run of top
+trumps; ``trump_length_cut`` (double deck), the tricks one hand's trumps are sure of against
+the other side's higher trumps.
 """
 
 import numpy as np
@@ -20,9 +20,9 @@ def top_trump_run(w):
     and k, the tricks that side is sure of from its run of top trumps (the trumps above any
     the other side holds): each wins the trick it is played to, and one hand plays one card a
     trick, so the side takes at least as many tricks as one of its hands holds of the run;
-    ``cards`` that hand's cards of the run. 0 when no trump is left. Double deck: a trump
-    whose twin the other side holds may lose to that twin played first, so the run stops
-    there."""
+    ``cards`` that hand's cards of the run. 0 when no trump is left. The single deck's bound
+    (``cutoffs``): the double deck's ``trump_length_cut`` counts this run too, with the twins
+    a run has there."""
     h0 = w[W.HANDS]
     h1 = w[W.HANDS + 1]
     h2 = w[W.HANDS + 2]
@@ -42,8 +42,6 @@ def top_trump_run(w):
     m3 = np.uint64(0) - np.uint64((side >> 3) & 1)
     ours = ((h0 & m0) | (h1 & m1) | (h2 & m2) | (h3 & m3)) & TRUMP_MASK
     theirs = t & ~ours
-    if w[W.DOUBLE] != 0 and theirs:
-        theirs |= ONE << np.uint64(highest_bit(theirs) | 1)  # the twin of their top trump
     run = run_above(ours, theirs)
     # the hand holding most of the run: its cards of the run decide (the partner's are small
     # below them, and the other side's trumps all are)
