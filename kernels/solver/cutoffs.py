@@ -1,8 +1,10 @@
 """The bounds at a trick start, applied in order by ``cutoff``: the tricks already made or
-out of reach, the last trick played out (``endgame``), the quick tricks of the side to lead
-(``quick_tricks``), in the double deck those through the partner's entry, then the side's run
-of top trumps (single deck) or one hand's trumps (double deck, ``trump_bounds``). The first
-that settles the question answers it, with the cards that decided it in ``w[W.REL]``.
+out of reach, the last trick played out (``endgame``), the trumps alone (``trump_bounds``:
+one hand's trumps in the double deck, the side's run of top trumps in the single deck),
+then the quick tricks of the side to lead (``quick_tricks``) and, in the double deck, those
+through the partner's entry. The first that settles the question answers it, with the cards
+that decided it in ``w[W.REL]``: the trumps first, since they decide with the fewest cards
+(one suit) and the table's entry then holds for the most positions.
 """
 
 import numpy as np
@@ -33,11 +35,13 @@ def _sure_cut(w, declarers, q, counted, target, rem):
 @njit(inline="always", **NRT_FREE)
 def cutoff(w, leader, target, rem):
     """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
-    that decided it), else -1: the tricks already made or out of reach, the quick tricks of
-    the side to lead, (double deck) those through the partner's entry, and the run of top
-    trumps one player holds or (double deck) the tricks one player's trumps are sure of,
-    which counts that run too: with its deciding cards only the trumps counted, the run's
-    bound settled nothing more and cost 2-3% of the time."""
+    that decided it), else -1: the tricks already made or out of reach, then the tricks one
+    player's trumps are sure of (double deck; it counts the run of top trumps too) or the
+    run of top trumps one player holds (single deck), then the quick tricks of the side to
+    lead and (double deck) those through the partner's entry, each counted only up to the
+    tricks that settle the question. Trumps first: their bound decides with cards of one
+    suit, so the entry stored above holds for more positions (double-deck nodes -4% on the
+    question's rows, -8% on random deals)."""
     decl = np.int64(w[W.DECL])
     w[W.REL] = 0
     if target <= 0:
@@ -47,20 +51,25 @@ def cutoff(w, leader, target, rem):
     if rem == 1:
         return last_trick(w, leader)
     s0 = (decl >> leader) & 1
-    q, counted = quick_tricks(w, leader)
+    if w[W.DOUBLE] != 0:
+        cut = trump_length_cut(w, target, rem)
+        if cut >= 0:
+            return cut
+    else:
+        run, counted = top_trump_run(w)
+        if run > 0:
+            cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
+                            target, rem)
+            if cut >= 0:
+                return cut
+    need = target if s0 == 1 else rem - target + 1  # the tricks that settle it
+    q, counted = quick_tricks(w, leader, need)
     cut = _sure_cut(w, s0, q, counted, target, rem)
     if cut >= 0:
         return cut
     if w[W.DOUBLE] != 0:  # in the single deck these cost more than they saved
-        q, counted = entry_tricks(w, leader)
+        q, counted = entry_tricks(w, leader, need)
         cut = _sure_cut(w, s0, q, counted, target, rem)
-        if cut >= 0:
-            return cut
-        return trump_length_cut(w, target, rem)
-    run, counted = top_trump_run(w)
-    if run > 0:
-        cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
-                        target, rem)
         if cut >= 0:
             return cut
     return np.int64(-1)

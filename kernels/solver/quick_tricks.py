@@ -28,13 +28,16 @@ def run_above(mine, others):
 
 
 @njit(**NRT_FREE)
-def quick_tricks(w, leader, followed=-1):
+def quick_tricks(w, leader, need, followed=-1):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,
-    and the cards that count them: the run of top trumps the leader holds, then the runs of
-    top cards of each side suit in the leader's hand, each for as many rounds as every
-    opponent still holding a trump after those trump leads follows the suit (all of the run
-    when none does). ``followed``: a side suit each opponent has just followed once more
-    than its hand shows (``entry_tricks``), or -1."""
+    counted up to ``need``, and the cards that count them: the run of top trumps the leader
+    holds, then the runs of top cards of each side suit in the leader's hand, each for as
+    many rounds as every opponent still holding a trump after those trump leads follows the
+    suit (all of the run when none does). Once ``need`` tricks are counted the rest decide
+    nothing: the fewer cards decide, the more positions the table's entry holds for (when
+    the trumps alone reach ``need``, only the top ``need`` of them; else the whole trump run,
+    whose leads the side suits' rounds count on). ``followed``: a side suit each opponent
+    has just followed once more than its hand shows (``entry_tricks``), or -1."""
     own = w[W.HANDS + leader]
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
@@ -42,6 +45,8 @@ def quick_tricks(w, leader, followed=-1):
     allc = w[W.HANDS] | w[W.HANDS + 1] | w[W.HANDS + 2] | w[W.HANDS + 3]
     counted = run_above(own & TRUMP_MASK, allc & ~own & TRUMP_MASK)
     q = popcount(counted)
+    if q >= need:
+        return need, _top(counted, q, need)
     ruffers = 0  # the opponents still holding a trump after those trump leads
     for s in range(4):
         if (active >> s) & 1 and not (mine >> s) & 1 and \
@@ -55,11 +60,19 @@ def quick_tricks(w, leader, followed=-1):
                 k = min(k, popcount(w[W.HANDS + s] & SLOT_MASKS[slot]) -
                         (1 if slot == followed else 0))
         if k > 0:
+            k = min(k, need - q)
             q += k
             # the top k cards of the run decide; the ones below are small
-            counted |= pdep(((ONE << np.uint64(k)) - ONE) << np.uint64(n - k), side)
-    n = popcount(own)
-    return (q if q < n else n), counted
+            counted |= _top(side, n, k)
+            if q >= need:
+                break
+    return q, counted
+
+
+@njit(inline="always", **NRT_FREE)
+def _top(run, n, k):
+    """The top ``k`` cards of ``run`` (``n`` cards)."""
+    return pdep(((ONE << np.uint64(k)) - ONE) << np.uint64(n - k), run)
 
 
 @njit(inline="always", **NRT_FREE)
@@ -75,10 +88,11 @@ def ruffable_suits(hand):
 
 
 @njit(**NRT_FREE)
-def entry_tricks(w, leader):
+def entry_tricks(w, leader, need):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure of by leading a card of a
     suit whose highest card still out its partner holds, to that card (the partner then leads):
-    one, and the partner's quick tricks after it (0 when no such suit). The entry must win:
+    one, and the partner's quick tricks after it (0 when no such suit); counted up to
+    ``need``, as ``quick_tricks``. The entry must win:
     the partner's card is the highest (double deck: the opponent playing before the partner
     does not hold its twin), and in a side suit each opponent follows or has no trump."""
     p = partner(leader)
@@ -116,10 +130,12 @@ def entry_tricks(w, leader):
         lead = ONE << np.uint64(lowest_bit(low_own))
         w[W.HANDS + p] = pard ^ top
         w[W.HANDS + leader] = own ^ lead
-        q, counted = quick_tricks(w, p, slot if slot != TRUMP_SLOT else -1)
+        q, counted = quick_tricks(w, p, need - 1, slot if slot != TRUMP_SLOT else -1)
         w[W.HANDS + p] = pard
         w[W.HANDS + leader] = own
         if q + 1 > best:
             best = q + 1
             best_cards = counted | top | twin
+            if best >= need:
+                break
     return best, best_cards
