@@ -1,10 +1,10 @@
-"""The bounds at a trick start, applied in order by ``cutoff``: the tricks already made or
-out of reach, the last trick played out (``endgame``), the trumps alone (``trump_bounds``:
-one hand's trumps in the double deck, the side's run of top trumps in the single deck),
-then the quick tricks of the side to lead (``quick_tricks``) and, in the double deck, those
-through the partner's entry. The first that settles the question answers it, with the cards
-that decided it in ``w[W.REL]``: the trumps first, since they decide with the fewest cards
-(one suit) and the table's entry then holds for the most positions.
+"""The bounds at a trick start. ``cutoff``, before the table: the tricks already made or out
+of reach, the last trick played out (``endgame``), the trumps alone (``trump_bounds``: one
+hand's trumps in the double deck, the side's run of top trumps in the single deck), and in
+the single deck the quick tricks of the side to lead (``quick_tricks``). ``quick_cut``, in
+the double deck once the table has missed: the quick tricks, then those through the
+partner's entry. The first that settles the question answers it, with the cards that
+decided it in ``w[W.REL]``.
 """
 
 import numpy as np
@@ -34,14 +34,14 @@ def _sure_cut(w, declarers, q, counted, target, rem):
 
 @njit(inline="always", **NRT_FREE)
 def cutoff(w, leader, target, rem):
-    """The answer at a trick start when a bound settles it (1 or 0, ``w[W.REL]`` the cards
-    that decided it), else -1: the tricks already made or out of reach, then the tricks one
-    player's trumps are sure of (double deck; it counts the run of top trumps too) or the
-    run of top trumps one player holds (single deck), then the quick tricks of the side to
-    lead and (double deck) those through the partner's entry, each counted only up to the
-    tricks that settle the question. Trumps first: their bound decides with cards of one
-    suit, so the entry stored above holds for more positions (double-deck nodes -4% on the
-    question's rows, -8% on random deals)."""
+    """The answer at a trick start when a bound settles it before the table is looked at (1
+    or 0, ``w[W.REL]`` the cards that decided it), else -1: the tricks already made or out of
+    reach, the last trick played out, then in the double deck the tricks one player's trumps
+    are sure of (which counts the run of top trumps too; the quick tricks come after the
+    table, ``quick_cut``), in the single deck the run of top trumps one player holds and the
+    quick tricks of the side to lead. The trumps come first: they settle most of the trick
+    starts a bound settles, cheaply, and decide with cards of one suit, so the entry stored
+    above holds for more positions."""
     decl = np.int64(w[W.DECL])
     w[W.REL] = 0
     if target <= 0:
@@ -50,26 +50,37 @@ def cutoff(w, leader, target, rem):
         return np.int64(0)
     if rem == 1:
         return last_trick(w, leader)
-    s0 = (decl >> leader) & 1
     if w[W.DOUBLE] != 0:
-        cut = trump_length_cut(w, target, rem)
+        return trump_length_cut(w, target, rem)
+    run, counted = top_trump_run(w)
+    if run > 0:
+        cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
+                        target, rem)
         if cut >= 0:
             return cut
-    else:
-        run, counted = top_trump_run(w)
-        if run > 0:
-            cut = _sure_cut(w, (decl >> np.int64(run >> 8)) & 1, np.int64(run & 255), counted,
-                            target, rem)
-            if cut >= 0:
-                return cut
-    need = target if s0 == 1 else rem - target + 1  # the tricks that settle it
+    return _quick(w, leader, target, rem, False)
+
+
+@njit(**NRT_FREE)
+def quick_cut(w, leader, target, rem):
+    """As ``cutoff``, for the double deck after the table missed: the quick tricks of the
+    side to lead, then those through the partner's entry. The table answers most of the
+    positions they would settle, and they cost more a position than the lookup (the
+    question's rows -10% time, random double-deck deals -8%; in the single deck, where the
+    quick tricks are cheaper, no faster)."""
+    return _quick(w, leader, target, rem, True)
+
+
+@njit(inline="always", **NRT_FREE)
+def _quick(w, leader, target, rem, entry):
+    """1 or 0 when the quick tricks of the side of ``leader`` (and with ``entry`` those
+    through the partner's entry) settle ``target`` of ``rem``, else -1; each counted only
+    up to the tricks that settle it."""
+    side = (np.int64(w[W.DECL]) >> leader) & 1
+    need = target if side == 1 else rem - target + 1
     q, counted = quick_tricks(w, leader, need)
-    cut = _sure_cut(w, s0, q, counted, target, rem)
-    if cut >= 0:
+    cut = _sure_cut(w, side, q, counted, target, rem)
+    if cut >= 0 or not entry:
         return cut
-    if w[W.DOUBLE] != 0:  # in the single deck these cost more than they saved
-        q, counted = entry_tricks(w, leader, need)
-        cut = _sure_cut(w, s0, q, counted, target, rem)
-        if cut >= 0:
-            return cut
-    return np.int64(-1)
+    q, counted = entry_tricks(w, leader, need)
+    return _sure_cut(w, side, q, counted, target, rem)

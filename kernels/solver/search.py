@@ -1,8 +1,9 @@
 """The search: can the declaring side take at least ``target`` more tricks? A zero-window
 alpha-beta over the plays of whole tricks. ``_trick`` at a trick start: the bounds
-(``cutoffs``), the last two tricks (``endgame``), else ``_search``: the table's probe, the
-plays of the trick as nested loops over locals with their move lists (``moves``), the next
-trick the one recursive call, and the answer stored with the cards that decided it
+(``cutoffs``), the last two tricks (``endgame``), else ``_search``: the table's probe (in
+the double deck then the quick tricks, ``cutoffs.quick_cut``), the plays of the trick as
+nested loops over locals with their move lists (``moves``), the next trick the one
+recursive call, and the answer stored with the cards that decided it
 (``partition_table``). ``_partial`` starts in the middle of a trick; ``at_least`` is the
 entry. The recursive functions share this module: numba's cache does not mix with
 recursion across modules.
@@ -16,7 +17,7 @@ from ..config import NRT_FREE
 from ..layout import beats
 from ..rules import next_active
 from ..slots import W
-from .cutoffs import cutoff
+from .cutoffs import cutoff, quick_cut
 from .endgame import by_rank, endgame
 from .moves import card, covered, follow_moves, lead_moves, with_run
 from .partition_table import bucket_of, position_key, probe, store
@@ -40,9 +41,10 @@ def _trick(w, tt, leader, target, depth):
 @njit(**NRT_FREE)
 def _search(w, tt, leader, target, depth, rem):
     """``_trick`` at a trick start that no bound settles, ``rem`` (at least 3) tricks to go:
-    the table, else the plays of the trick as nested loops over locals; only the next trick
-    is a (recursive) call, so the recursion is at most 12 deep. Kept apart from the bounds,
-    which settle most trick starts: this function's frame is large. Move lists of this
+    the table, then (double deck) the quick tricks, else the plays of the trick as nested
+    loops over locals; only the next trick is a (recursive) call, so the recursion is at
+    most 12 deep. Kept apart from the bounds, which settle most trick starts: this
+    function's frame is large. Move lists of this
     trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
     decl = np.int64(w[W.DECL])
     active = np.int64(w[W.ACTIVE])
@@ -54,6 +56,10 @@ def _search(w, tt, leader, target, depth, rem):
     if known >= 0:
         w[W.REL] = region
         return known
+    if double:
+        cut = quick_cut(w, leader, target, rem)
+        if cut >= 0:
+            return cut
     nodes_before = w[W.NODES]
     p0 = leader
     p1 = next_active(p0, active)
