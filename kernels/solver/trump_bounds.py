@@ -64,6 +64,13 @@ def trump_length_cut(w, target, rem):
     enough: a lower one is never counted, so it may be any small card."""
     active = np.int64(w[W.ACTIVE])
     decl = np.int64(w[W.DECL])
+    seats = 0  # the seats with enough trumps to decide: most trick starts have none
+    for s in range(4):
+        need = target if (decl >> s) & 1 else rem - target + 1
+        if (active >> s) & 1 and popcount(w[W.HANDS + s] & TRUMP_MASK) >= need:
+            seats |= 1 << s
+    if seats == 0:
+        return np.int64(-1)
     double = np.int64(w[W.DOUBLE])
     ours = np.uint64(0)
     theirs = np.uint64(0)
@@ -75,12 +82,11 @@ def trump_length_cut(w, target, rem):
     ours &= TRUMP_MASK
     theirs &= TRUMP_MASK
     for s in range(4):
+        if not (seats >> s) & 1:
+            continue
         mine = w[W.HANDS + s] & TRUMP_MASK
         declarer = (decl >> s) & 1
         need = target if declarer else rem - target + 1
-        t = popcount(mine)
-        if not (active >> s) & 1 or t < need:
-            continue
         a = theirs if declarer else ours
         x = mine
         sure = 0
