@@ -16,6 +16,8 @@ from ..slots import MEMO_ENTRIES, MEMO_WORDS, W
 from .position import set_position, tricks_left
 from .search import at_least
 
+RELATED_KEY = np.uint64(0xF | (1 << 12) | (1 << 20))  # the key's seats and deck: not decl, leader
+
 
 @njit(**NRT_FREE)
 def exact(w, tt, leader, table_cards, table_seats, n_table, guess):
@@ -54,16 +56,26 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
     the nodes). The last MEMO_ENTRIES answers are remembered, since the options of one
     decision often end in the same contract on the same cards (``w[W.NODES]`` is 0 on a
     remembered one); ``w[W.SOLVES]`` and ``w[W.MEMO_HITS]`` count both kinds, and
-    ``w[W.MEMO_OFF]`` = 1 turns the memo off (a test checks the answers are the same)."""
+    ``w[W.MEMO_OFF]`` = 1 turns the memo off (a test checks the answers are the same). A
+    remembered answer on the same cards and seats for another leader or the other side is
+    the first guess (its tricks, or the rest of them): an overcall's contract after the
+    trick table's row of its trump, or another seat's lead, mostly ends within a trick of
+    it (the double deck's every-call question -4.5% time; the fitted guess is 1.1-1.7 tricks
+    off there)."""
     key = ONE << np.uint64(20) | np.uint64(active | (decl << 4) | (leader << 8) |
                                          (double << 12))
+    related = -1  # a remembered answer on the same cards with the same seats playing
     for e in range(MEMO_ENTRIES if w[W.MEMO_OFF] == 0 else 0):
         at = W.MEMO + e * MEMO_WORDS
-        if w[at + 4] == key and w[at] == hands[0] and w[at + 1] == hands[1] and \
-                w[at + 2] == hands[2] and w[at + 3] == hands[3]:
-            w[W.NODES] = 0
-            w[W.MEMO_HITS] += ONE
-            return np.int64(w[at + 5])
+        if w[at] == hands[0] and w[at + 1] == hands[1] and w[at + 2] == hands[2] and \
+                w[at + 3] == hands[3]:
+            if w[at + 4] == key:
+                w[W.NODES] = 0
+                w[W.MEMO_HITS] += ONE
+                return np.int64(w[at + 5])
+            if (w[at + 4] ^ key) & RELATED_KEY == 0 and \
+                    (related < 0 or (w[at + 4] >> np.uint64(4)) & np.uint64(15) == decl):
+                related = at
     w[W.SOLVES] += ONE
     w[W.HISTORY:W.HISTORY + 4 * 64] = 0
     set_position(w, hands, active, decl, double)
@@ -76,7 +88,14 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
             lo = hi
         else:
             hi -= 1
-    tricks = exact_within(w, tt, leader, empty, empty, 0, lo, hi, guess_tricks(w, leader))
+    if related >= 0:
+        # the same trump for the same side (another leader), or for the other side
+        t = np.int64(w[related + 5])
+        same = (w[related + 4] >> np.uint64(4)) & np.uint64(15) == decl
+        g = t if same else tricks_left(w, leader, 0) - t
+    else:
+        g = guess_tricks(w, leader)
+    tricks = exact_within(w, tt, leader, empty, empty, 0, lo, hi, g)
     at = W.MEMO + np.int64(w[W.MEMO_NEXT]) * MEMO_WORDS
     for s in range(4):
         w[at + s] = hands[s] if (active >> s) & 1 else np.uint64(0)
