@@ -65,9 +65,9 @@ def cutoff(w, leader, target, rem):
 def quick_cut(w, leader, target, rem):
     """As ``cutoff``, for the double deck after the table missed: the quick tricks of the
     side to lead, then those through the partner's entry. The table answers most of the
-    positions they would settle, and they cost more a position than the lookup (the
-    question's rows -10% time, random double-deck deals -8%; in the single deck, where the
-    quick tricks are cheaper, no faster)."""
+    positions they would settle, and they cost more a position than the lookup (about -8%
+    time on the question's rows and on random double-deck deals; in the single deck, where
+    the quick tricks are cheaper, no faster)."""
     return _quick(w, leader, target, rem, True)
 
 
