@@ -13,7 +13,7 @@ from numba import njit
 from ..config import NRT_FREE
 from ..slots import W
 from .endgame import last_trick
-from .quick_tricks import entry_tricks, quick_tricks
+from .quick_tricks import entry_tricks, quick_tricks, to_settle
 from .trump_bounds import top_trump_run, trump_length_cut
 
 
@@ -63,11 +63,14 @@ def cutoff(w, leader, target, rem):
 
 @njit(**NRT_FREE)
 def quick_cut(w, leader, target, rem):
-    """As ``cutoff``, for the double deck after the table missed: the quick tricks of the
-    side to lead, then those through the partner's entry. The table answers most of the
-    positions they would settle, and they cost more a position than the lookup (about -8%
-    time on the question's rows and on random double-deck deals; in the single deck, where
-    the quick tricks are cheaper, no faster)."""
+    """As ``cutoff``, after the table missed: in the double deck the quick tricks of the side
+    to lead, then those through the partner's entry (-1 in the single deck, whose quick
+    tricks ``cutoff`` asked). The table answers most of the positions they would settle,
+    and they cost more a position than the lookup (about -8% time on the question's rows
+    and on random double-deck deals; in the single deck, where the quick tricks are
+    cheaper, no faster)."""
+    if w[W.DOUBLE] == 0:
+        return np.int64(-1)
     return _quick(w, leader, target, rem, True)
 
 
@@ -77,7 +80,7 @@ def _quick(w, leader, target, rem, entry):
     through the partner's entry) settle ``target`` of ``rem``, else -1; each counted only
     up to the tricks that settle it."""
     side = (np.int64(w[W.DECL]) >> leader) & 1
-    need = target if side == 1 else rem - target + 1
+    need = to_settle(side, target, rem)
     q, counted = quick_tricks(w, leader, need)
     cut = _sure_cut(w, side, q, counted, target, rem)
     if cut >= 0 or not entry:

@@ -65,6 +65,7 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
     key = ONE << np.uint64(20) | np.uint64(active | (decl << 4) | (leader << 8) |
                                          (double << 12))
     related = -1  # a remembered answer on the same cards with the same seats playing
+    same_side = False  # ... for the same declaring side (another leader)
     for e in range(MEMO_ENTRIES if w[W.MEMO_OFF] == 0 else 0):
         at = W.MEMO + e * MEMO_WORDS
         if w[at] == hands[0] and w[at + 1] == hands[1] and w[at + 2] == hands[2] and \
@@ -73,26 +74,26 @@ def solve_exact(w, tt, hands, active, decl, leader, double, need):
                 w[W.NODES] = 0
                 w[W.MEMO_HITS] += ONE
                 return np.int64(w[at + 5])
-            if (w[at + 4] ^ key) & RELATED_KEY == 0 and \
-                    (related < 0 or (w[at + 4] >> np.uint64(4)) & np.uint64(15) == decl):
-                related = at
+            if (w[at + 4] ^ key) & RELATED_KEY == 0:
+                same = (w[at + 4] >> np.uint64(4)) & np.uint64(15) == decl
+                if related < 0 or same:
+                    related = at
+                    same_side = same
     w[W.SOLVES] += ONE
     w[W.HISTORY:W.HISTORY + 4 * 64] = 0
     set_position(w, hands, active, decl, double)
     empty = np.zeros(4, dtype=np.int64)
     lo = 0
-    hi = tricks_left(w, leader, 0)
+    hi = n = tricks_left(w, leader, 0)
     if need >= hi:
         w[W.PROBES] += ONE
         if at_least(w, tt, leader, empty, empty, 0, hi):
             lo = hi
         else:
             hi -= 1
-    if related >= 0:
-        # the same trump for the same side (another leader), or for the other side
+    if related >= 0:  # its tricks for the same side, the rest of them for the other
         t = np.int64(w[related + 5])
-        same = (w[related + 4] >> np.uint64(4)) & np.uint64(15) == decl
-        g = t if same else tricks_left(w, leader, 0) - t
+        g = t if same_side else n - t
     else:
         g = guess_tricks(w, leader)
     tricks = exact_within(w, tt, leader, empty, empty, 0, lo, hi, g)

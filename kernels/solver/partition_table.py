@@ -278,6 +278,16 @@ def _buckets_used(tt, double):
     return DOUBLE_BUCKETS if double and tt.shape[0] > 1 else 1
 
 
+@njit(inline="always", **NRT_FREE)
+def _buckets_holding(tt, b, stamp, double):
+    """How many of the buckets ``b ^ 0``, ``b ^ 1`` may hold entries for a position of bucket
+    ``b`` this generation: its pair only once ``b`` is full, since a store goes there only
+    then (``store``)."""
+    if _in_use(tt, b, stamp) < tt.shape[2]:
+        return 1
+    return _buckets_used(tt, double)
+
+
 @njit(**NRT_FREE)
 def probe(tt, b, key, stamp, target, double):
     """Look the position ``key`` up in bucket ``b`` (double deck: and its pair ``b ^ 1``):
@@ -290,9 +300,7 @@ def probe(tt, b, key, stamp, target, double):
     position whose suits' tops lie elsewhere may hold here too: rare, and not looked for;
     0.001% more nodes, 3% less time on double-deck deals)."""
     best = np.int64(0)
-    for pair in range(_buckets_used(tt, double)):
-        if pair > 0 and _in_use(tt, b, stamp) < tt.shape[2]:
-            break  # b never filled up this generation: none of its positions went to b ^ 1
+    for pair in range(_buckets_holding(tt, b, stamp, double)):
         bb = b ^ pair
         hits = _matches(tt, bb, key, key[1] | (stamp << STAMP_SHIFT), _in_use(tt, bb, stamp))
         while hits:
@@ -352,10 +360,8 @@ def store(tt, b, key, stamp, answer, deciding, best, weight, double, probe_no):
     victim = -1
     vb = b
     cheapest = 1 << 30
-    for pair in range(_buckets_used(tt, double)):
+    for pair in range(_buckets_holding(tt, b, stamp, double)):
         bb = b ^ pair
-        if pair > 0 and _in_use(tt, b, stamp) < ways:
-            break  # as in probe: b ^ 1 holds none of b's positions
         hits = _matches(tt, bb, key, sc, _in_use(tt, bb, stamp))
         while hits:  # an entry holding for the position with this region is this one
             e = lowest_bit(hits)

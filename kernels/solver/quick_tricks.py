@@ -27,6 +27,14 @@ def run_above(mine, others):
     return mine & ~(bit | (bit - ONE))
 
 
+@njit(inline="always", **NRT_FREE)
+def to_settle(declarers, target, rem):
+    """The sure tricks that settle "at least ``target`` of ``rem``" for a side
+    (``declarers``: 1 for the declaring side): ``target`` for the declarers, for the
+    defenders enough that fewer than ``target`` are left."""
+    return target if declarers == 1 else rem - target + 1
+
+
 @njit(**NRT_FREE)
 def quick_tricks(w, leader, need, followed=-1):
     """``(tricks, cards)``: the tricks the side of ``leader`` is sure to take by leading now,

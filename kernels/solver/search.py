@@ -1,7 +1,7 @@
 """The search: can the declaring side take at least ``target`` more tricks? A zero-window
 alpha-beta over the plays of whole tricks. ``_trick`` at a trick start: the bounds
-(``cutoffs``), the last two tricks (``endgame``), else ``_search``: the table's probe (in
-the double deck then the quick tricks, ``cutoffs.quick_cut``), the plays of the trick as
+(``cutoffs``), the last two tricks (``endgame``), else ``_search``: the table's probe (then
+the bounds asked only when it misses, ``cutoffs.quick_cut``), the plays of the trick as
 nested loops over locals with their move lists (``moves``), the next trick the one
 recursive call, and the answer stored with the cards that decided it
 (``partition_table``). ``_partial`` starts in the middle of a trick; ``at_least`` is the
@@ -41,11 +41,11 @@ def _trick(w, tt, leader, target, depth):
 @njit(**NRT_FREE)
 def _search(w, tt, leader, target, depth, rem):
     """``_trick`` at a trick start that no bound settles, ``rem`` (at least 3) tricks to go:
-    the table, then (double deck) the quick tricks, else the plays of the trick as nested
-    loops over locals; only the next trick is a (recursive) call, so the recursion is at
-    most 12 deep. Kept apart from the bounds, which settle most trick starts: this
-    function's frame is large. Move lists of this
-    trick live at ``w[W.MOVES + 64 * depth + 16 * pos]``."""
+    the table, then the bounds asked only when it misses, else the plays of the trick as
+    nested loops over locals; only the next trick is a (recursive) call, so the recursion
+    is at most 12 deep. Kept apart from the bounds, which settle most trick starts: this
+    function's frame is large. Move lists of this trick live at
+    ``w[W.MOVES + 64 * depth + 16 * pos]``."""
     decl = np.int64(w[W.DECL])
     active = np.int64(w[W.ACTIVE])
     double = np.int64(w[W.DOUBLE])
@@ -56,10 +56,9 @@ def _search(w, tt, leader, target, depth, rem):
     if known >= 0:
         w[W.REL] = region
         return known
-    if double:
-        cut = quick_cut(w, leader, target, rem)
-        if cut >= 0:
-            return cut
+    cut = quick_cut(w, leader, target, rem)
+    if cut >= 0:
+        return cut
     nodes_before = w[W.NODES]
     p0 = leader
     p1 = next_active(p0, active)

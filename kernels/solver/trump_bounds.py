@@ -11,7 +11,7 @@ from ..bits import ONE, highest_bit, popcount
 from ..config import NRT_FREE
 from ..layout import TRUMP_MASK
 from ..slots import W
-from .quick_tricks import run_above
+from .quick_tricks import run_above, to_settle
 
 
 @njit(**NRT_FREE)
@@ -66,8 +66,8 @@ def trump_length_cut(w, target, rem):
     decl = np.int64(w[W.DECL])
     seats = 0  # the seats with enough trumps to decide: most trick starts have none
     for s in range(4):
-        need = target if (decl >> s) & 1 else rem - target + 1
-        if (active >> s) & 1 and popcount(w[W.HANDS + s] & TRUMP_MASK) >= need:
+        if (active >> s) & 1 and popcount(w[W.HANDS + s] & TRUMP_MASK) >= \
+                to_settle((decl >> s) & 1, target, rem):
             seats |= 1 << s
     if seats == 0:
         return np.int64(-1)
@@ -86,7 +86,7 @@ def trump_length_cut(w, target, rem):
             continue
         mine = w[W.HANDS + s] & TRUMP_MASK
         declarer = (decl >> s) & 1
-        need = target if declarer else rem - target + 1
+        need = to_settle(declarer, target, rem)
         a = theirs if declarer else ours
         x = mine
         sure = 0
