@@ -150,6 +150,32 @@ def test_a_broadcast_that_never_ends_is_sent_again_then_refused(monkeypatch):
     assert HangingClient.tries == C.SCATTER_TRIES and time.monotonic() - start < 5
 
 
+def test_a_broadcast_cut_by_a_dying_worker_is_sent_again(monkeypatch):
+    """A worker killed while the query's data was sent to it closed the broadcast's
+    connection (seen in CI: the killed-worker test failed with CommClosedError): the data is
+    sent again to the workers still alive, as after a broadcast that never ends."""
+    import asyncio
+
+    from distributed.comm.core import CommClosedError
+
+    from analyzer.compute import cluster as C
+
+    class ClosingClient:
+        tries = 0
+
+        async def _scatter(self, data, **kw):
+            ClosingClient.tries += 1
+            if ClosingClient.tries == 1:
+                raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
+            return "future"
+
+        def sync(self, func, *args, callback_timeout=None, **kw):
+            return asyncio.run(asyncio.wait_for(func(*args, **kw), callback_timeout))
+
+    assert C.DaskBackend(ClosingClient())._everywhere(b"query") == "future"
+    assert ClosingClient.tries == 2
+
+
 class PicklingBackend:
     """Sends ``work`` through cloudpickle as Dask does, and runs it here."""
 

@@ -26,6 +26,7 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 from distributed import Client, LocalCluster, as_completed
+from distributed.comm.core import CommClosedError
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from kernels import policies as P
@@ -121,8 +122,9 @@ class DaskBackend:
 
     def _everywhere(self, data):
         """``data`` scattered to every worker (a future). A worker that dies while it is
-        being sent can leave the broadcast waiting for ever: each try waits
-        ``SCATTER_TIMEOUT`` seconds, then sends again to the workers still alive."""
+        being sent can leave the broadcast waiting for ever, or end it with its closed
+        connection: each try waits ``SCATTER_TIMEOUT`` seconds, then (or at once when a
+        connection closed) sends again to the workers still alive."""
         for _ in range(SCATTER_TRIES):
             try:
                 # scatter's own timeout bounds only the wait for workers; a broadcast to a
@@ -131,7 +133,7 @@ class DaskBackend:
                 return self.client.sync(self.client._scatter, data, broadcast=True,
                                         hash=False, timeout=SCATTER_TIMEOUT,
                                         callback_timeout=SCATTER_TIMEOUT)
-            except TimeoutError:
+            except (TimeoutError, CommClosedError):
                 continue
         raise UserError(f"the Dask cluster did not take the query's data in {SCATTER_TRIES} "
                         f"tries of {SCATTER_TIMEOUT} s; are its workers alive?")
