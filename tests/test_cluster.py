@@ -110,7 +110,7 @@ def test_a_killed_worker_does_not_change_the_result(cluster):
         timer.start()
         got = _odds(deals=120_000, seed=9)
         timer.join()
-        # the scheduler may still list the killed worker: a broadcast to it fails, not the test
+        # the scheduler may still list the killed worker: a call to it fails, not the test
         after = client.run(os.getpid, on_error="ignore")
     assert killed and killed[0] not in after.values()  # the worker really died mid-run
     _same(expected, got)
@@ -124,8 +124,8 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(capsys):
     assert run(["simulate", "--variant", "bid", "--scheduler", "local:two"]) == 2
 
 
-def test_a_broadcast_that_never_ends_is_sent_again_then_refused(monkeypatch):
-    """A broadcast to a worker killed mid-send once waited 18 minutes (scatter's own timeout
+def test_a_scatter_that_never_ends_is_sent_again_then_refused(monkeypatch):
+    """A scatter to a worker killed mid-send once waited 18 minutes (scatter's own timeout
     bounds only the wait for workers): each try is bounded as a whole, then the query stops
     with one line."""
     import asyncio
@@ -150,10 +150,10 @@ def test_a_broadcast_that_never_ends_is_sent_again_then_refused(monkeypatch):
     assert HangingClient.tries == C.SCATTER_TRIES and time.monotonic() - start < 5
 
 
-def test_a_broadcast_cut_by_a_dying_worker_is_sent_again(monkeypatch):
-    """A worker killed while the query's data was sent to it closed the broadcast's
-    connection (seen in CI: the killed-worker test failed with CommClosedError): the data is
-    sent again to the workers still alive, as after a broadcast that never ends."""
+def test_a_scatter_cut_by_a_dying_worker_is_sent_again(monkeypatch):
+    """A worker killed while the query's data was sent to it closes the connection (seen in
+    CI: the killed-worker test failed with CommClosedError): the data is sent again, as after
+    a scatter that never ends."""
     import asyncio
 
     from distributed.comm.core import CommClosedError

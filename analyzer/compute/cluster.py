@@ -26,7 +26,6 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 from distributed import Client, LocalCluster, as_completed
-from distributed.comm.core import CommClosedError
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from kernels import policies as P
@@ -46,7 +45,7 @@ CONNECT_TIMEOUT = "5s"
 TASKS_PER_WORKER = 8  # aim: each worker gets about this many tasks over a run
 IN_FLIGHT_PER_WORKER = 3  # tasks queued per worker at a time (bounds memory, early stops)
 MAX_CHUNKS_PER_TASK = 16  # keeps tasks seconds long, and early stops (--precision) cheap
-SCATTER_TIMEOUT = 30  # seconds a broadcast of a query's data may take before it is sent again
+SCATTER_TIMEOUT = 30  # seconds sending a query's data may take before it is sent again
 SCATTER_TRIES = 3
 LOST_RESENDS = 8  # times a run sends its query again after tasks lost it with a worker
 
@@ -121,19 +120,19 @@ class DaskBackend:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def _everywhere(self, data):
-        """``data`` scattered to every worker (a future). A worker that dies while it is
-        being sent can leave the broadcast waiting for ever, or end it with its closed
-        connection: each try waits ``SCATTER_TIMEOUT`` seconds, then (or at once when a
-        connection closed) sends again to the workers still alive."""
+        """``data`` placed on one worker (a future); each worker fetches it from there once,
+        with the first task that needs it, and keeps its copy. Not a broadcast: Dask's
+        broadcast to every worker fails when one dies during it (it was seen to wait for
+        ever, to end with a closed connection, and to fail with a KeyError for the worker
+        gone). A try that fails or takes ``SCATTER_TIMEOUT`` seconds is sent again."""
         for _ in range(SCATTER_TRIES):
             try:
-                # scatter's own timeout bounds only the wait for workers; a broadcast to a
-                # worker killed mid-send was seen waiting for 18 minutes, so the whole call
+                # scatter's own timeout bounds only the wait for workers, so the whole call
                 # is bounded (``callback_timeout`` of the client's sync)
-                return self.client.sync(self.client._scatter, data, broadcast=True,
+                return self.client.sync(self.client._scatter, data, broadcast=False,
                                         hash=False, timeout=SCATTER_TIMEOUT,
                                         callback_timeout=SCATTER_TIMEOUT)
-            except (TimeoutError, CommClosedError):
+            except (TimeoutError, OSError):  # OSError: CommClosedError, a refused connection
                 continue
         raise UserError(f"the Dask cluster did not take the query's data in {SCATTER_TRIES} "
                         f"tries of {SCATTER_TIMEOUT} s; are its workers alive?")
@@ -151,7 +150,7 @@ class DaskBackend:
         futures = {}
         pending = as_completed()
         next_group = 0
-        # the work function (with its query's arrays) is sent to every worker once
+        # the work function (with its query's arrays) is sent once, not with every task
         work_future = self._everywhere(work) if groups else None
 
         def submit(group):
