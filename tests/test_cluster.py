@@ -2,6 +2,7 @@
 odds, tables and simulations, survives a worker killed mid-run, and fails cleanly when the
 scheduler cannot be reached."""
 
+import asyncio
 import os
 import signal
 import threading
@@ -124,29 +125,32 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_code_2(capsys):
     assert run(["simulate", "--variant", "bid", "--scheduler", "local:two"]) == 2
 
 
+class _ScatteringClient:
+    """A stand-in for a Dask client's scatter: ``sync`` runs ``_scatter`` (a subclass's) with
+    its ``callback_timeout``, as the real client does; ``tries`` counts the calls."""
+
+    tries = 0
+
+    def sync(self, func, *args, callback_timeout=None, **kw):
+        return asyncio.run(asyncio.wait_for(func(*args, **kw), callback_timeout))
+
+
 def test_a_scatter_that_never_ends_is_sent_again_then_refused(monkeypatch):
     """A scatter to a worker killed mid-send once waited 18 minutes (scatter's own timeout
     bounds only the wait for workers): each try is bounded as a whole, then the query stops
     with one line."""
-    import asyncio
-
     from analyzer.compute import cluster as C
     from analyzer.errors import UserError
 
-    class HangingClient:
-        tries = 0
-
+    class HangingClient(_ScatteringClient):
         async def _scatter(self, data, **kw):
             HangingClient.tries += 1
             await asyncio.sleep(3600)
 
-        def sync(self, func, *args, callback_timeout=None, **kw):
-            return asyncio.run(asyncio.wait_for(func(*args, **kw), callback_timeout))
-
     monkeypatch.setattr(C, "SCATTER_TIMEOUT", 0.05)
     start = time.monotonic()
     with pytest.raises(UserError, match="did not take the query's data"):
-        C.DaskBackend(HangingClient())._everywhere(b"query")
+        C.DaskBackend(HangingClient())._send_once(b"query")
     assert HangingClient.tries == C.SCATTER_TRIES and time.monotonic() - start < 5
 
 
@@ -154,25 +158,18 @@ def test_a_scatter_cut_by_a_dying_worker_is_sent_again(monkeypatch):
     """A worker killed while the query's data was sent to it closes the connection (seen in
     CI: the killed-worker test failed with CommClosedError): the data is sent again, as after
     a scatter that never ends."""
-    import asyncio
-
     from distributed.comm.core import CommClosedError
 
     from analyzer.compute import cluster as C
 
-    class ClosingClient:
-        tries = 0
-
+    class ClosingClient(_ScatteringClient):
         async def _scatter(self, data, **kw):
             ClosingClient.tries += 1
             if ClosingClient.tries == 1:
                 raise CommClosedError("in <TCP (closed) ConnectionPool.scatter>: Stream is closed")
             return "future"
 
-        def sync(self, func, *args, callback_timeout=None, **kw):
-            return asyncio.run(asyncio.wait_for(func(*args, **kw), callback_timeout))
-
-    assert C.DaskBackend(ClosingClient())._everywhere(b"query") == "future"
+    assert C.DaskBackend(ClosingClient())._send_once(b"query") == "future"
     assert ClosingClient.tries == 2
 
 

@@ -119,7 +119,7 @@ class DaskBackend:
         """Workers connected now (at least 1)."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    def _everywhere(self, data):
+    def _send_once(self, data):
         """``data`` placed on one worker (a future); each worker fetches it from there once,
         with the first task that needs it, and keeps its copy. Not a broadcast: Dask's
         broadcast to every worker fails when one dies during it (it was seen to wait for
@@ -151,7 +151,7 @@ class DaskBackend:
         pending = as_completed()
         next_group = 0
         # the work function (with its query's arrays) is sent once, not with every task
-        work_future = self._everywhere(work) if groups else None
+        work_future = self._send_once(work) if groups else None
 
         def submit(group):
             f = self.client.submit(_run_group, work_future, [chunks[i] for i in group],
@@ -183,7 +183,7 @@ class DaskBackend:
                         lost += 1
                         if lost > LOST_RESENDS:
                             raise
-                        work_future = self._everywhere(work)
+                        work_future = self._send_once(work)
                         submit(group)
                         continue
                     for j, part in zip(group, parts, strict=True):

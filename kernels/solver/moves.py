@@ -57,6 +57,7 @@ def _order_leads(w, base, n, seat):
     ruffed = 0
     partner_ruffs = 0
     lho = next_active(seat, np.int64(w[W.ACTIVE]))
+    history_weight = HISTORY_WEIGHT if double == 0 else DOUBLE_HISTORY_WEIGHT
     for s in range(4):
         h = w[W.HANDS + s]
         if ((decl >> s) & 1) == side:
@@ -85,8 +86,7 @@ def _order_leads(w, base, n, seat):
             sc += 150 if double == 0 else 30
         history = w[W.HISTORY + 64 * seat + b]
         if history:
-            sc += (HISTORY_WEIGHT if double == 0 else DOUBLE_HISTORY_WEIGHT) * \
-                (highest_bit(history) + 1)
+            sc += history_weight * (highest_bit(history) + 1)
         w[base + i] = (np.uint64(sc + 1024) << np.uint64(8)) | np.uint64(b)
     for i in range(1, n):
         key = w[base + i]
