@@ -42,6 +42,7 @@ from ..strategy.seats import bids_by_analyzer, others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
+    against_other_call,
     chunk_counts,
     inferred,
     keep_options,
@@ -54,6 +55,7 @@ from .decide import (
     trick_table,
     value_counts,
     verdict,
+    verdict_sentence,
 )
 from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
@@ -368,6 +370,7 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
         f"{best['margin']:+.2f} double dummy (everyone sees every card), but with heuristic "
         f"play the best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the "
         f"same deals")
+    best["sentence"] = verdict_sentence(best, False, (other["label"], diff))
 
 
 def _work(d: Decision, seed: int, exact: bool):
@@ -436,6 +439,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     notes += _unusual_auction(d, counts)
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
+    options, best = plan.with_dropped(option_table(d, counts, exact)), verdict(d, counts, exact)
+    best["sentence"] = against_other_call(best, options, plan.choices(), exact)
     return OddsResult(
         rules=p.rules, hand=notation.format_hand(p.hand), seat=notation.SEATS[p.seat],
         dealer=notation.SEATS[p.dealer],
@@ -443,10 +448,10 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         auction=heard_text(p.heard, p.rules), others=play.others, method=play.method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
-        options=plan.with_dropped(option_table(d, counts, exact)),
+        options=options,
         details=plan.with_dropped(option_table(d, counts, exact, True), details=True),
         tricks=plan.with_dropped_tricks(trick_table(d, counts, exact)),
-        best=verdict(d, counts, exact), inference=d.infers, notes=notes,
+        best=best, inference=d.infers, notes=notes,
         nodes=int(counts["nodes"]), choices=plan.choices(),
         tremble=d.tremble,
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,
