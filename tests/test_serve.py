@@ -351,6 +351,31 @@ def test_a_long_question_reports_progress_cancels_and_keeps_the_estimate(client)
     assert client.get("/api/jobs/nope").status_code == 404
 
 
+def test_a_bad_question_is_refused_at_once_while_another_runs(client):
+    """Issue 51: a wrong-turn question got 409 after waiting 10 s for the running one, a
+    'ZZ' card its 422 after 9 s. The question is checked (its point opened) before it
+    queues: 422 at once, and the running question runs on."""
+    params = {**KNOCK, "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "300000",
+              "upcard": "", "seat": "N", "dealer": "W"}
+    job = client.post("/api/jobs/odds?" + urlencode(params)).json()["id"]
+    try:
+        for bad, words in (({**KNOCK, "seat": "S"}, "turn"),  # E speaks first, not S
+                           ({**KNOCK, "hand": "JS AS KS 9H ZZ"}, "ZZ")):
+            for method, path in (("GET", "/api/odds"), ("POST", "/api/jobs/odds")):
+                started = time.monotonic()
+                got = client.request(method, path + "?" + urlencode(bad))
+                took = time.monotonic() - started
+                assert got.status_code == 422 and words in got.json()["error"], got.text
+                assert took < 3, f"{method} {path} waited {took:.1f} s"
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "running"
+    finally:
+        client.delete(f"/api/jobs/{job}")
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/jobs/{job}").json()["state"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+
 def test_anyone_can_cancel_the_running_question(client):
     """After a reload the page no longer knows its question's id: it sees the question
     running and cancels it (the page was locked until the question ended)."""

@@ -253,6 +253,28 @@ odds.__signature__ = inspect.Signature(
 def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`), with a progress bar when
     ``progress``, ``chunk`` deals at a time."""
+    point, trumps = _question_point(q)
+    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
+                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
+
+
+def check_question(q: OddsRequest) -> None:
+    """UserError, at once and without dealing, when question ``q`` cannot be asked: its
+    cards, the calls heard and the play so far (the decision point opened: whose turn it
+    is), the trump, the bid, the conditions and how it is played (a server checks this
+    before the question waits for its turn)."""
+    point, trumps = _question_point(q)
+    play = q.play()
+    play.check()
+    q.effort().check()
+    d = prepare(point, play.method == "dd", play.infer, play.tremble, trumps,
+                _bids(q.rules, q.bid), play.infer_play)
+    parse_given(q.given, d.query, point.seat, None if trumps is None else trumps[0])
+
+
+def _question_point(q: OddsRequest) -> tuple[DecisionPoint, list | None]:
+    """``(point, trumps)``: the decision point of question ``q`` (checked: UserError naming
+    what is wrong) and the trump suits it prices (None: all)."""
     play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
     in_play = point.in_play or (q.rules.auction == LADDER and _bidding_over(point))
@@ -263,8 +285,7 @@ def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> O
         point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
                                {**play, "named": q.trump})
     trumps = None if q.trump is None or in_play else [notation.parse_suit(q.trump)]
-    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
-                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
+    return point, trumps
 
 
 def _bidding_over(point: DecisionPoint) -> bool:

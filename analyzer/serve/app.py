@@ -132,10 +132,13 @@ def api_table(request: Request) -> dict:
 
 
 def _odds_work(request: Request):
-    from ..questions.odds import ask
+    """``(label, work, deals)`` of the odds question a request asks, checked first (a bad
+    question is refused at once, not after waiting for another's turn)."""
+    from ..questions.odds import ask, check_question
 
     limits = request.app.state.limits
     question = odds_request_of(request.query_params, limits)
+    check_question(question)
     label = f"a {question.rules.variant} question"
 
     def work() -> dict:
@@ -149,7 +152,7 @@ async def api_odds(request: Request):
     """The odds of every legal call, as ``euchre odds --json`` prints them for the same
     options (parameters: the options of ``euchre odds``, dashes as underscores; repeat
     ``given`` for several conditions). A client that goes away cancels its question."""
-    label, work, total = _odds_work(request)
+    label, work, total = await anyio.to_thread.run_sync(lambda: _odds_work(request))
     runner = request.app.state.runner
     job = await anyio.to_thread.run_sync(
         lambda: runner.start(label, work, watched=False, wait=QUEUE_SECONDS, total=total))
