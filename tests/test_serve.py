@@ -17,7 +17,7 @@ from analyzer.cli import run
 from analyzer.errors import UserError
 from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
-from analyzer.serve.requests import Limits, odds_request_of, table_state
+from analyzer.serve.requests import Limits, odds_request_of, served_text, table_state
 
 pytestmark = pytest.mark.serve
 
@@ -65,7 +65,10 @@ def test_api_odds_equals_the_cli_for_the_same_question_and_seed(client, capsys, 
     assert got.status_code == 200, got.text
     cli = _cli_json(capsys, ["odds", *argv, "--deals", "3000", "--seed", "5", "--others",
                              "points", "--json"])
-    assert _without_time(got.json()) == _without_time(cli)
+    # the same object, its notes naming the fields in the server's words, not as flags
+    worded = {k: [served_text(n) for n in v] if k in ("notes", "inferred") else v
+              for k, v in cli.items()}
+    assert _without_time(got.json()) == _without_time(worded)
     assert got.json()["best"]["sentence"]
 
 
@@ -91,6 +94,44 @@ def test_the_calls_offered_are_the_engines_legal_calls(client):
     bad = client.get("/api/table", params={"variant": "knock", "seat": "N", "dealer": "N",
                                            "upcard": "QS", "auction": "E order, S pass"})
     assert bad.status_code == 422 and "error" in bad.json()
+
+
+def test_the_table_says_each_call_as_the_answers_do():
+    """Issue 51: the page said "name C alone" where the answers say "name alone C", and the
+    dealer's lone pick-up read "W order alone". The calls offered, the calls heard and the
+    contract are in the answers' words (their value stays the calls heard's notation)."""
+    t = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                     "auction": "N pass, E pass, S pass"})
+    assert t["turn"] == "W" and t["calls"] == ["pass", "order", "order alone"]
+    assert t["call_words"] == ["pass", "pick it up S", "pick it up alone S"]
+    assert t["heard"] == ["N pass", "E pass", "S pass"]
+    lone = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                        "auction": "N pass, E pass, S pass, W order alone",
+                        "dealt": "AS KS 9H TD JC"})
+    assert lone["heard"][-1] == "W pick it up alone S"
+    assert lone["play"]["contract"]["text"] == "W pick it up alone, trump spades"
+    named = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                         "auction": "N pass, E pass, S pass, W pass, N pass, E name C alone"})
+    assert named["heard"][-1] == "E name alone C"
+    bid = table_state({"variant": "bid", "seat": "S", "dealer": "W", "auction": "N 3, E 4"})
+    assert bid["heard"] == ["N bid 3", "E bid 4"] and "bid 5" in bid["call_words"]
+
+
+def test_the_servers_words_name_its_own_fields_not_the_command_lines_flags(client):
+    """Issue 51: the page showed "--score '11-3': the game is over" and "--all-calls plays
+    every one": the server's errors and notes name a field as the page and the API do."""
+    got = client.get("/api/odds", params={**KNOCK, "score": "11-3"})
+    assert got.status_code == 422
+    assert got.json()["error"].startswith("the score '11-3': the game is over")
+    answer = client.get("/api/odds", params={**KNOCK, "deals": "3000"}).json()
+    dropped = [n for n in answer["notes"] if "stopped being played" in n]
+    assert dropped and "all_calls=true" in dropped[0]
+    assert not [n for n in answer["notes"] + answer["inferred"] if "--" in n]
+    assert "--" not in json.dumps(client.get("/api/spec").json())
+    assert served_text("*: ... (--all-calls plays every one; --no-infer deals any; "
+                       "--tremble 0; add --joker)") == (
+        '*: ... (all_calls=true plays every one; infer=false deals any; tremble 0; add '
+        '"joker")')
 
 
 def test_the_table_says_the_rules_in_force_and_the_dealers_discard():
@@ -123,7 +164,7 @@ def test_the_table_says_whose_turn_it_is_in_the_play_and_the_cards_it_may_play(c
     assert (t["phase"], t["turn"], t["your_turn"], t["decision"]) == ("play", "N", False, "card")
     play = t["play"]
     assert play["contract"] == {"maker": "S", "call": "order", "alone": False, "trump": "S",
-                                "text": "S order, trump spades"}
+                                "text": "S order up, trump spades"}
     assert play["held"] == play["dealt"] == "AS KS 9H TD JC" and play["tricks"] == []
     deck = {c["text"] for c in t["deck"]}
     assert set(play["cards"]) == deck - {"AS", "KS", "9H", "TD", "JC", "QS"}
@@ -181,7 +222,7 @@ def test_a_bids_play_starts_with_the_trump_named(client):
     assert asked.status_code == 200 and asked.json()["decision"] == "card", asked.text
     t = table_state({**bid, "trump": "H", "played": "E AH"})
     assert t["turn"] == "S" and t["play"]["cards"] == ["9H"]
-    assert t["play"]["contract"]["text"] == "E 4, trump hearts"
+    assert t["play"]["contract"]["text"] == "E bid 4, trump hearts"
 
 
 @pytest.mark.parametrize("params, words", [

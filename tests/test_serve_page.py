@@ -96,7 +96,8 @@ class Page:
         for item in [c.strip() for c in calls.split(",") if c.strip()]:
             seat, call = item.split(" ", 1)
             self.tap(f"#calls button[data-seat='{seat}'][data-call='{call}']")
-            wait_for(lambda i=item: self.text("auction-text").endswith(i), 30, item)
+            wait_for(lambda i=item: self.find("#auction-text").get_attribute(
+                "data-auction").endswith(i), 30, item)
 
     def played(self, plays: str):
         """Tap each card of ``plays`` ("N 9C, E TC; S JC") for its seat, in turn, in the
@@ -367,7 +368,7 @@ def test_the_dealers_discard_is_asked_by_clicking_and_fits_the_screen(page):
     p.played("E AH, S KH, W QH")
     wait_for(lambda: "your turn (N)" in p.text("play-turn-line"))
     assert sorted(p.offered()) == sorted("JS AS KS QS TD".split())  # no heart left
-    assert p.text("held-text").split() == "AS KS QS JS 10D".split()
+    assert p.text("held-text").split() == "AS KS QS JS TD".split()  # one spelling: TD
     verdict = p.ask()
     assert verdict and sorted(p.rows()) == sorted(f"play {c}" for c in "JS AS KS QS TD".split())
     assert p.chrome.find_elements("css selector", "#options-table td[data-label='our tricks']")
@@ -379,7 +380,7 @@ def test_a_card_question_is_asked_by_clicking_the_play(page, capsys):
     turn (each seat offered only what it may play), then the card to lead: the CLI's answer;
     the share link asks it again."""
     page.question("knock", "S", "W", "QS", "AS KS 9H TD JC", "N pass, E pass, S order")
-    wait_for(lambda: "S order, trump spades" in page.text("contract-line"))
+    wait_for(lambda: "S order up, trump spades" in page.text("contract-line"))
     page.played("N 9C, E TC")
     # the left bower is a trump: S holds no club, so every card may go
     assert sorted(page.offered()) == sorted("AS KS 9H TD JC".split())

@@ -16,12 +16,10 @@ const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: nul
 
 // ---------------------------------------------------------------- small helpers
 
-function cardButtonText(text) { return text.replace("T", "10"); }
-
 // a card drawn as a card: ``card`` is an entry of the server's deck ({id, text, red})
 function cardSpan(card) {
   const span = document.createElement("span");
-  span.textContent = cardButtonText(card.text);
+  span.textContent = card.text;
   span.className = "card-text" + (card.red ? " red" : "");
   return span;
 }
@@ -60,6 +58,8 @@ function el(tag, attrs = {}, text) {
 }
 
 function showError(message) { $("error").textContent = message || ""; }
+
+function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
 // a share with a tenth, or two significant figures below 1% (as the command line prints it)
@@ -110,8 +110,8 @@ function playParams(p) {
 }
 
 // the question's options the page offers, as the server describes them (/api/spec's
-// "fields", the same description as the command line's flags): a box or a list each
-const FIELD_WORDS = { deals: "Deals", seed: "Seed", method: "Card play", others: "The other calls are made by" };
+// "fields", the same description as the command line's flags, each labelled by its words):
+// a box or a list each
 
 function buildFields() {
   const box = $("fields");
@@ -131,7 +131,7 @@ function buildFields() {
       if (f.high !== null) input.max = String(f.high);
     }
     if (f.default !== null && f.kind !== "bool") input.value = String(f.default);
-    label.append((FIELD_WORDS[f.name] || f.name.replaceAll("_", " ")) + " ", input);
+    label.append(capitalized(f.words) + " ", input);
     box.append(label);
   }
   if ($("deals")) { $("deals").value = ""; $("deals").max = document.body.dataset.maxDeals; }
@@ -242,7 +242,7 @@ function drawTable(grid, seats, opts) {
       if (opts.upcard) {
         const card = state.deck.find((c) => c.text === opts.upcard) || { text: opts.upcard, red: /[HD]$/.test(opts.upcard) };
         const up = el("span", { className: "upcard" + (card.red ? " red" : ""), id: grid.id + "-upcard" },
-                      cardButtonText(card.text));
+                      card.text);
         div.append(up, el("small", {}, "upcard"));
       }
     } else if (seat) {
@@ -286,7 +286,7 @@ function buildDeck() {
   for (const card of state.deck) {
     const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black"),
                              id: "card-" + card.id, dataset: { card: card.text } },
-                 cardButtonText(card.text));
+                 card.text);
     const inHand = state.hand.includes(card.id);
     if (inHand) b.classList.add("in-hand");
     if (state.upcard === card.id) b.classList.add("is-upcard");
@@ -315,9 +315,11 @@ function clickCard(id) {
   redraw();
 }
 
-function callButton(seat, call, mine) {
+// a call the seat may say: its words are the answers' (``words``), its value the calls heard's
+// notation (``call``)
+function callButton(seat, call, words, mine) {
   const b = el("button", { type: "button", className: "call" + (mine ? " mine" : ""),
-                           dataset: { call, seat } }, call);
+                           dataset: { call, seat } }, words);
   b.addEventListener("click", () => { state.calls.push(`${seat} ${call}`); refresh(); });
   return b;
 }
@@ -329,7 +331,9 @@ function buildCalls() {
   const box = $("calls");
   box.textContent = "";
   const t = state.table;
-  $("auction-text").textContent = state.calls.length ? state.calls.join(", ") : "nothing yet";
+  const heard = t?.heard?.length === state.calls.length ? t.heard : state.calls;
+  $("auction-text").textContent = heard.length ? heard.join(", ") : "nothing yet";
+  $("auction-text").dataset.auction = state.calls.join(", ");
   const asked = t?.your_turn ? t.decision : t?.phase === "play" ? "card" : "call";
   $("ask-button").textContent = ASK_WORDS[asked] || ASK_WORDS.call;
   if (!t || !state.seat || !state.dealer || (t.upcard && state.upcard === null)) {
@@ -343,11 +347,11 @@ function buildCalls() {
     const what = t.decision === "discard" ? "which card to discard" : t.decision === "defend" ? "whether to defend alone" : "what to call";
     $("turn-line").textContent = `Your turn (${t.turn}): ask ${what} below` +
       (t.calls.length ? " — or, to ask about a later turn, tap what you said:" : ".");
-    for (const call of t.calls) box.append(callButton(t.turn, call, true));
+    t.calls.forEach((call, i) => box.append(callButton(t.turn, call, t.call_words[i], true)));
     return;
   }
   $("turn-line").textContent = `${t.turn} to call: tap what they said.`;
-  for (const call of t.calls) box.append(callButton(t.turn, call, false));
+  t.calls.forEach((call, i) => box.append(callButton(t.turn, call, t.call_words[i], false)));
 }
 
 async function refresh() {
@@ -407,7 +411,7 @@ function deckCard(text) {
 function playButton(text, onClick, mine) {
   const card = deckCard(text);
   const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black") + (mine ? " mine" : ""),
-                           dataset: { play: text } }, cardButtonText(text));
+                           dataset: { play: text } }, text);
   b.addEventListener("click", onClick);
   return b;
 }
@@ -446,10 +450,11 @@ function buildPlay() {
   box.textContent = "";
   $("undo-play").hidden = !(state.plays.length || state.discard || state.trump);
   const line = $("play-turn-line");
-  if (play.note) { line.textContent = play.note[0].toUpperCase() + play.note.slice(1) + "."; return; }
+  if (play.note) { line.textContent = capitalized(play.note) + "."; return; }
   if (play.over) { line.textContent = "The hand is over: nothing is left to decide."; return; }
   if (play.need_trump) {
-    line.textContent = `${play.contract.maker} won the bidding: tap the trump they named.`;
+    line.textContent = play.contract.maker === state.seat ? "You won the bidding: tap the trump you named."
+      : `${play.contract.maker} won the bidding: tap the trump they named.`;
     for (const suit of state.spec.suits) {
       const b = el("button", { type: "button", className: "call", dataset: { trump: suit } }, SUIT_NAMES[suit]);
       b.addEventListener("click", () => { state.trump = suit; refresh(); });
@@ -751,9 +756,9 @@ async function dealPractice() {
     drawTable($("practice-table"), state.spec.variants[pos.variant].seats,
               { you: pos.seat, dealer: pos.dealer, upcard: pos.upcard });
     cardsInto($("practice-hand"), pos.hand.split(" "));
-    $("practice-heard").textContent = pos.auction || "nothing: you speak first";
     $("practice-prompt").textContent = "Thinking about your choices…";
     const table = await getJSON("/api/table?" + practiceTableParams(pos));
+    $("practice-heard").textContent = table.heard.join(", ") || "nothing: you speak first";
     showPracticePlay(pos, table);
     const q = new URLSearchParams({ variant: pos.variant, ...pos.rules, seat: pos.seat, dealer: pos.dealer,
                                     hand: pos.hand, seed: String(pos.seed), deals: String(table.deals) });
@@ -779,14 +784,12 @@ async function dealPractice() {
   }
 }
 
-// the table of a practice position in the play: the server's contract and tricks
+// the table of a practice position: the calls heard in words, and in the play the contract and tricks
 function practiceTableParams(pos) {
   const p = new URLSearchParams({ variant: pos.variant, ...pos.rules });
-  if (pos.decision === "call") return p;
-  for (const [k, v] of [["seat", pos.seat], ["dealer", pos.dealer], ["upcard", pos.upcard], ["auction", pos.auction],
-                        ["hand", pos.hand], ["played", pos.played], ["discarded", pos.discarded], ["trump", pos.trump]]) {
-    if (v) p.set(k, v);
-  }
+  const point = [["seat", pos.seat], ["dealer", pos.dealer], ["upcard", pos.upcard], ["auction", pos.auction]];
+  const play = [["hand", pos.hand], ["played", pos.played], ["discarded", pos.discarded], ["trump", pos.trump]];
+  for (const [k, v] of pos.decision === "call" ? point : [...point, ...play]) if (v) p.set(k, v);
   return p;
 }
 
@@ -800,11 +803,11 @@ function showPracticePlay(pos, table) {
     (pos.discarded ? ` You discarded ${pos.discarded}.` : "");
 }
 
-// the choices are the calls, each at its best detail, which stays hidden until the pick; a
-// discard's detail is the card, the choice itself
+// the choices are the calls, each at its best detail, which stays hidden until the pick (the
+// label without its detail); a discard or a card is its label, as the answer's rows name it
 function choiceName(row) {
-  if (practice.position?.decision === "discard") return `${row.option} ${row.detail}`.trim();
-  return `${row.option} ${row.trump}`.trim();
+  if (practice.position?.decision !== "call") return row.label;
+  return `${row.option} ${row.trump || ""}`.trim();
 }
 
 const PROMPTS = { call: "Your call:", discard: "Your discard:", card: "Your card:" };
