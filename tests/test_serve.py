@@ -363,6 +363,32 @@ def test_review_endpoint_equals_the_cli(client, capsys, tmp_path):
     assert got.json() == cli and got.json()["decisions"]
 
 
+def test_review_reads_an_indented_record_and_a_file_of_several(client):
+    """Issue 51: the page sent the first line of a pasted record: the docs' indented example
+    was "not valid JSON". The whole text goes, read as euchre review reads a file: one
+    record on one line or indented, or several (``which`` picks one)."""
+    from tests.paths import RECORDS
+
+    indented = (RECORDS / "knock_misplay.json").read_text()
+    one = client.post("/api/review", json={"record": indented, "call_deals": 100,
+                                           "others": "points"})
+    assert one.status_code == 200, one.text
+    assert one.json()["declarer"] == "E" and "records" not in one.json()
+    line = json.dumps(json.loads(indented))
+    several = "\n".join([line, indented, ""])  # one a line, then one indented
+    second = client.post("/api/review", json={"record": several, "which": 2,
+                                              "call_deals": 100, "others": "points"})
+    assert second.status_code == 200, second.text
+    assert (second.json()["records"], second.json()["which"]) == (2, 2)
+    assert {k: v for k, v in second.json().items() if k not in ("records", "which")} == \
+        one.json()
+    for which, words in ((3, "from 1 to 2"), (0, "from 1 to 2"), ("2", "whole number")):
+        bad = client.post("/api/review", json={"record": several, "which": which})
+        assert bad.status_code == 422 and words in bad.json()["error"], bad.text
+    broken = client.post("/api/review", json={"record": line + "\n{not json\n", "which": 2})
+    assert broken.status_code == 422 and broken.json()["error"].startswith("record 2 of 2")
+
+
 def test_a_long_question_reports_progress_cancels_and_keeps_the_estimate(client):
     params = {**KNOCK, "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "300000",
               "upcard": "", "seat": "N", "dealer": "W"}

@@ -7,6 +7,8 @@ strictly (ASCII whole numbers in range, names from lists, never a path of the se
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -42,12 +44,13 @@ from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS
 DEFAULT_DEALS = 10_000
 PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
 # how the cards are played, in a card player's words (the page's choices)
+# (each short enough for a phone's list: 390 px wide)
 METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
                 "heuristic": "realistic (heuristic players)",
-                "pimc": "sampled (PIMC: each player samples the cards it cannot see)"}
-STRATEGY_WORDS = {"analyzer": "the analyzer's best (its tables and fitted model)",
+                "pimc": "sampled (PIMC players)"}
+STRATEGY_WORDS = {"analyzer": "the analyzer's best",
                   "table": "the analyzer's tables alone",
-                  "points": "a point count (the built-in one)",
+                  "points": "a point count",
                   "random": "random legal calls"}
 
 
@@ -100,10 +103,10 @@ def limited(limits: Limits):
 
 def spec(limits: Limits | None = None) -> dict:
     """The variants and their house rules, as the page builds its form from them: per variant
-    its title, whether it has an upcard, its seats, every house-rule option it has with its
-    kind, help and default, and its game's scores (how many, the target, whether they
-    fall); the ways to play the cards and the strategies the other calls may be made by,
-    each with its words."""
+    its title and short name (a phone's list shows it), whether it has an upcard, its
+    seats, every house-rule option it has with its kind, help and default, and its game's
+    scores (how many, the target, whether they fall); the ways to play the cards and the
+    strategies the other calls may be made by, each with its words."""
     out = {}
     for name in VARIANTS:
         rules = make_rules(name)
@@ -111,13 +114,14 @@ def spec(limits: Limits | None = None) -> dict:
                     "kind": o.kind.__name__, "help": served_text(o.help),
                     "default": rules.options.get(o.name)}
                    for o in OPTIONS if name in o.defaults]
-        out[name] = {"title": rules.title, "upcard": rules.has_upcard,
+        out[name] = {"title": rules.title, "short": re.split(r",| \(", rules.title)[0],
+                     "upcard": rules.has_upcard,
                      "seats": list(SEATS[:rules.players]), "options": options,
                      "scores": units_of(rules), "target": rules.target,
                      "scores_fall": bool(rules.points_table.min() < 0)}
     files = (limits or Limits()).strategy_files()
     strategies = [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] + \
-        [{"value": name, "text": f"the strategy file {name}"} for name in files]
+        [{"value": name, "text": f"the file {name}"} for name in files]
     return {"variants": out, "suits": list(SUITS),
             "methods": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
             "strategies": strategies, "outcomes": SHOWN_OUTCOMES,
@@ -270,7 +274,7 @@ def page_fields(limits: Limits) -> list[dict]:
     ``{value, text}``: the ways to play and the strategies in words)."""
     words = {"method": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
              "others": [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] +
-             [{"value": n, "text": f"the strategy file {n}"} for n in limits.strategy_files()]}
+             [{"value": n, "text": f"the file {n}"} for n in limits.strategy_files()]}
     return [{"name": f.http_name, "words": f.words or f.http_name, "kind": f.kind.__name__,
              "default": f.default, "help": served_text(f.help), "low": f.low, "high": f.high,
              "choices": words.get(f.name, [{"value": c, "text": c} for c in f.choices])}
@@ -534,7 +538,7 @@ def page_deals(rules: Rules) -> int:
 
 
 
-REVIEW_KEYS = {"record", "method", "worlds", "seed", "call_deals", "others"}
+REVIEW_KEYS = {"record", "which", "method", "worlds", "seed", "call_deals", "others"}
 MAX_DEPTH = 32  # a record is a few levels deep; a body nested deeper is not one
 
 
@@ -569,16 +573,21 @@ def review_work(body, limits: Limits):
     unknown = set(body) - REVIEW_KEYS
     if unknown:
         raise UserError(f"unknown field {sorted(unknown)[0][:40]!r}")
-    data = body["record"]
+    records = _record_texts(body["record"]) if isinstance(body["record"], str) \
+        else [body["record"]]
+    count, which = len(records), body.get("which", 1)
+    if not isinstance(which, int) or isinstance(which, bool) or not 1 <= which <= count:
+        raise UserError(f"which must be a whole number from 1 to {count:,} (the records "
+                        f"given)")
+    data = records[which - 1]
     if isinstance(data, str):
-        try:
-            data = read_json(data, "the record")
-        except RecursionError:
-            raise UserError("the record is nested too deeply to be one") from None
-        if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-            raise UserError("the record is nested too deeply to be one")
+        data = read_json(data, "the record")
+    if isinstance(data, UserError):
+        raise UserError(f"record {which} of {count}: {data}")
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise UserError("the record is nested too deeply to be one")
     if not isinstance(data, dict):
-        raise UserError("the record must be a JSON object (one line of euchre play --json)")
+        raise UserError("the record must be a JSON object (a record of euchre play --json)")
     method = body.get("method", "dd")
     numbers = {}
     for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
@@ -598,5 +607,21 @@ def review_work(body, limits: Limits):
         with limited(limits):
             result = review(record, method, max(1, numbers["worlds"]), numbers["seed"],
                             numbers["call_deals"], others)
-        return strict(result.to_dict())
+        several = {"records": count, "which": which} if count > 1 else {}
+        return {**strict(result.to_dict()), **several}
     return "a review of a hand", work
+
+
+def _record_texts(text: str) -> list:
+    """The records a text holds, as ``euchre review`` reads a file: one JSON value (a record
+    on one line or indented over several: the text itself), or several, one a line or each
+    indented (each a parsed value, or the UserError of one that is not JSON)."""
+    from ..game.records import json_records
+
+    try:
+        json.loads(text)
+        return [text]
+    except (ValueError, RecursionError):
+        pass
+    found = [value for _, value in json_records(io.StringIO(text))]
+    return found if len(found) > 1 else [text]

@@ -187,6 +187,7 @@ function buildRules() {
   const box = $("house-rules");
   box.textContent = "";
   const variant = state.spec.variants[state.variant];
+  $("variant-title").textContent = variant.title;
   const inForce = state.table?.rules ?? {};
   for (const opt of variant.options) {
     const row = el("div", { className: "rule" });
@@ -389,9 +390,17 @@ async function refresh() {
 }
 
 // the last thing tapped, taken back: a card played, your discard, the trump named, a call
+// (a link's hand held now gets back the cards of yours taken back: what was valid stays)
 function takeBack() {
-  if (state.heldFromLink) { state.heldFromLink = null; clearPlay(); return true; }
-  if (state.plays.length) { state.plays.pop(); return true; }
+  if (state.heldFromLink && !state.plays.length && !state.discard) {
+    state.heldFromLink = null; clearPlay(); return true;
+  }
+  if (state.plays.length) {
+    const [seat, card] = state.plays.pop().split(" ");
+    if (state.heldFromLink && seat === state.seat) state.heldFromLink.push(card);
+    return true;
+  }
+  if (state.heldFromLink && state.discard) { state.heldFromLink.push(state.discard); state.discard = null; return true; }
   if (state.discard) { state.discard = null; return true; }
   if (state.trump) { state.trump = null; return true; }
   if (state.calls.length) { state.calls.pop(); return true; }
@@ -487,6 +496,7 @@ function resetCards() { state.hand = []; state.upcard = null; state.calls = []; 
 function clearAnswer() {
   $("answer").hidden = true;
   for (const id of ["verdict", "verdict-figures", "answer-notes", "chart", "options-table"]) $(id).textContent = "";
+  $("options-table-more").hidden = true;
 }
 
 const COLUMNS = [["label", "call"], ["ev", "net points"], ["interval", "95% interval"], ["vs_best", "vs best"]];
@@ -502,7 +512,37 @@ const MEANING = { "net points": "what the call is worth to your side a hand, on 
                   "they're set": "the other side named trump and did not make it",
                   "redeal": "everyone passed: the cards are dealt again" };
 
-function optionsTable(table, result, outcomes) {
+const SHOWN_ROWS = 10;  // a longer answer (a double deck's 45 bids) shows its best, the rest folded
+
+// the options a long answer folds away: all but the SHOWN_ROWS best (and the best itself)
+function foldedRows(result) {
+  if (result.options.length <= SHOWN_ROWS) return new Set();
+  const scored = result.score !== null && result.score !== undefined;
+  const value = (r) => (scored ? r.p_win : r.ev);
+  const kept = new Set([...result.options].sort((a, b) => value(b) - value(a)).slice(0, SHOWN_ROWS)
+    .map((r) => r.label));
+  kept.add(result.best.label);
+  return new Set(result.options.map((r) => r.label).filter((label) => !kept.has(label)));
+}
+
+// the table's button that shows the folded rows or folds them again; ``onToggle(open)`` redraws
+// what else shows the rows (the chart)
+function foldButton(table, result, folded, onToggle) {
+  const b = $(table.id + "-more");
+  b.hidden = !folded.size;
+  const show = (open) => {
+    for (const tr of table.querySelectorAll("tr.folded")) tr.hidden = !open;
+    b.textContent = open ? `show the best ${result.options.length - folded.size} only`
+      : `show all ${result.options.length} (${folded.size} more)`;
+    b.dataset.open = open ? "1" : "";
+    if (onToggle) onToggle(open);
+  };
+  b.onclick = () => show(!b.dataset.open);
+  show(false);
+}
+
+// every option's row, a long answer's worst folded away (``onToggle``: see foldButton)
+function optionsTable(table, result, outcomes, onToggle) {
   table.textContent = "";
   const head = table.createTHead().insertRow();
   const first = IN_PLAY.includes(result.decision) ? result.decision : "call";
@@ -512,9 +552,11 @@ function optionsTable(table, result, outcomes) {
                 ...outcomes.map(([k, w]) => ["p_" + k, w])];
   for (const [, h] of cols) head.append(el("th", MEANING[h] ? { title: MEANING[h] } : {}, h));
   const body = table.createTBody();
+  const folded = foldedRows(result);
   for (const row of result.options) {
     const tr = body.insertRow();
     if (row.label === result.best.label) tr.className = "best";
+    if (folded.has(row.label)) tr.className = "folded";
     const texts = {
       label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
       ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
@@ -529,6 +571,8 @@ function optionsTable(table, result, outcomes) {
       td.textContent = key in texts ? texts[key] : pct(row[key]);
     }
   }
+  foldButton(table, result, folded, onToggle && ((open) => onToggle(open ? result.options
+    : result.options.filter((r) => !folded.has(r.label)))));
 }
 
 function shownOutcomes(result) {
@@ -562,8 +606,7 @@ function showAnswer(result, params) {
   notes.push(...(result.inferred || []));
   notes.push(...result.notes);
   $("answer-notes").textContent = notes.join("; ");
-  optionsTable($("options-table"), result, shownOutcomes(result));
-  drawChart(result.options);
+  optionsTable($("options-table"), result, shownOutcomes(result), drawChart);
   const link = new URL(location.href);
   link.search = params + "&ask=1";
   $("share-link").href = link.toString();
@@ -728,6 +771,7 @@ function practiceParams() {
 }
 
 function fillPracticeSeats() {
+  $("practice-variant-title").textContent = state.spec.variants[$("practice-variant").value].title;
   const seats = state.spec.variants[$("practice-variant").value].seats;
   const box = $("practice-seat");
   const before = box.value;
@@ -740,6 +784,7 @@ async function dealPractice() {
   $("practice-error").textContent = "";
   $("practice-position").hidden = false;
   for (const id of ["practice-grade", "practice-figures", "practice-choices", "practice-options"]) $(id).textContent = "";
+  $("practice-options-more").hidden = true;
   $("practice-next").hidden = true;
   $("practice-prompt").textContent = "Dealing…";
   practice.result = null;
@@ -828,7 +873,9 @@ function grade(row) {
   practice.picked = row;
   const r = practice.result;
   const best = r.options.find((o) => o.label === r.best.label);
-  const cost = best.ev - row.ev;
+  // the cost is the row's "vs best", on the same deals (a choice dropped early was played on
+  // fewer deals: its net points against the best's would be another number)
+  const cost = row.label === best.label ? 0 : -row.vs_best;
   let word;
   if (row.label === best.label) word = "best";
   else if (row.vs_best_high >= 0) word = "fine";
@@ -885,13 +932,17 @@ function reviewTable(id, headers, rows) {
   return table;
 }
 
+// the record's whole text goes to the server, which reads it as euchre review reads a file:
+// one record (on one line or indented), or several (then ``which`` picks one)
 async function review() {
   $("review-error").textContent = "";
   $("review-answer").textContent = "reviewing…";
-  const text = $("record-text").value.trim().split("\n")[0];
+  const text = $("record-text").value.trim();
+  const which = Number($("review-which").value || 1);
   try {
     const r = await getJSON("/api/review", { method: "POST", headers: { "content-type": "application/json" },
-                                             body: JSON.stringify({ record: text, others: $("others").value }) });
+                                             body: JSON.stringify({ record: text, which, others: $("others").value }) });
+    showRecordChoice(r.records || 1, r.which || 1);
     state.deck = (await getJSON("/api/table?" + new URLSearchParams({ variant: r.variant, ...(r.rules || {}) }))).deck;
     const asCard = (t) => { const c = state.deck.find((x) => x.text === t); return c ? cardSpan(c) : t; };
     const box = $("review-answer");
@@ -916,6 +967,18 @@ async function review() {
     $("review-answer").textContent = "";
     $("review-error").textContent = e.message;
   }
+}
+
+// a text of several records: which one is reviewed, and a list to review another
+function showRecordChoice(count, which) {
+  const box = $("review-which");
+  $("review-which-line").hidden = count < 2;
+  if (box.options.length !== count) {
+    box.textContent = "";
+    for (let i = 1; i <= count; i++) box.append(el("option", { value: String(i) }, String(i)));
+  }
+  box.value = String(which);
+  $("review-count").textContent = String(count);
 }
 
 // ---------------------------------------------------------------- start
@@ -975,7 +1038,8 @@ function fillSelect(box, items) {
 
 async function start() {
   state.spec = await getJSON("/api/spec");
-  const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.title }));
+  // the lists show each variant's short name (a phone's list is narrow), its title under it
+  const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.short }));
   fillSelect($("variant"), variants);
   fillSelect($("practice-variant"), variants);
   buildFields();
@@ -1004,8 +1068,10 @@ async function start() {
   $("review-button").addEventListener("click", review);
   $("record-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
-    if (file) $("record-text").value = await file.text();
+    if (file) { $("record-text").value = await file.text(); showRecordChoice(1, 1); }
   });
+  $("record-text").addEventListener("input", () => showRecordChoice(1, 1));
+  $("review-which").addEventListener("change", review);
   for (const t of ["ask", "practice", "review"]) $("tab-" + t).addEventListener("click", () => showTab(t));
   $("practice-variant").value = p.get("tab") === "practice" && p.has("variant") ? state.variant : "knock";
   fillPracticeSeats();
@@ -1032,7 +1098,9 @@ async function start() {
     showTab("review");
   } else if (p.get("ask") === "1") {
     await refresh();
-    ask();
+    // a link whose question the server refused shows why, with what was valid: no other
+    // question is asked in its place
+    if (!$("error").textContent) ask();
   }
 }
 
