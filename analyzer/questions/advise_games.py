@@ -63,8 +63,8 @@ def check_rules(rules: Rules) -> None:
     """UserError unless the driver can write the views of ``rules``' hands (an upcard
     auction of two partnerships)."""
     if rules.auction != UPCARD or not rules.partnership:
-        raise UserError(f"the advise games play the upcard auction of four players, not "
-                        f"{rules.variant}")
+        raise UserError(f"advised play (a question a card) covers the upcard auction of four "
+                        f"players (knock), not {rules.variant}")
 
 
 def play_advised_game(rules: Rules, match: Match, ask: Ask | None, seed: int, game: int,
