@@ -79,15 +79,18 @@ def match_cmd(
     rules = rules_for(variant, rule_opts)
     settings = MatchSettings(bidding, worlds, method, deals)
     names = _lineup(a, b, players, games)
+    progress = not json_out
     with chunks.context():
         if games is not None:
-            result = match_games(rules, a, b, games, seed, settings, workers, not json_out)
+            result = match_games(rules, a, b, games, seed, settings, workers, progress)
             show, extra = print_simulation, {"a": a, "b": b}
             interrupted, done = result.interrupted, f"{result.games:,} games"
         else:
-            result = ladder(rules, names, pairs, seed, settings, workers, not json_out) \
-                if names is not None else match(rules, a, b, pairs, seed, settings, workers, not json_out)
-            show, extra = print_ladder if names is not None else print_match, {}
+            if names is None:
+                result = match(rules, a, b, pairs, seed, settings, workers, progress)
+            else:
+                result = ladder(rules, names, pairs, seed, settings, workers, progress)
+            show, extra = print_match if names is None else print_ladder, {}
             interrupted, done = result.played.interrupted, f"{result.played.pairs:,} pairs"
     if json_out:
         opt.print_json({**result.to_dict(), **extra})
