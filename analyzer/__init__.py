@@ -1,9 +1,10 @@
 """The Euchre strategy analyzer: the plain-Python layer over the numba kernels.
 
 Python API (each also a command of ``euchre``): ``odds`` (the odds of every option of a hand),
-``solve_deal`` (a deal double dummy), ``simulate`` (whole games between strategies),
-``build_tables`` and ``build_report`` (strategy tables and reports), ``evaluate_file`` (price a
-file of hands), ``review`` (judge a played hand), with the rules from ``make_rules``.
+``solve_deal`` (a deal double dummy), ``simulate`` (whole games between strategies), ``match``
+(duplicate hands between card players), ``build_tables`` and ``build_report`` (strategy tables
+and reports), ``evaluate_file`` (price a file of hands), ``review`` (judge a played hand), with
+the rules from ``make_rules``.
 
 Sub-packages, lowest first: ``game`` (rules, seating, scoring, notation, records), ``compute``
 (kernel wrappers, the chunk runner, the Dask backend), ``strategy`` (named strategies and the
@@ -18,6 +19,7 @@ _API = {
     "build_tables": "analyzer.questions.tables",
     "evaluate_file": "analyzer.questions.evaluate",
     "make_rules": "analyzer.game.variants",
+    "match": "analyzer.questions.match",
     "odds": "analyzer.questions.odds",
     "review": "analyzer.questions.review",
     "simulate": "analyzer.questions.simulate",

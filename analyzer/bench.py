@@ -19,18 +19,21 @@ import numpy as np
 from kernels.layout import deck_natural_ids
 from kernels.threads import max_threads, num_threads, set_threads
 
-from .compute import runner
+from .compute import engine, runner
 from .compute.cluster import scheduler
 from .compute.solver import Solver, solve_positions, solver_memory_bytes
 from .game.notation import Deal, format_card
 from .game.seating import seating
 from .game.variants import Rules, make_rules
+from .questions.advise_games import card_choices
 from .questions.decide import prepare
+from .questions.match import MatchSettings, match
 from .questions.odds import decision_point, exact_estimate, odds
 from .questions.play import play_hands
 from .questions.simulate import simulate
 from .questions.solve import solve_deal
-from .strategy.seats import others_policies
+from .strategy.defaults import ADVISED, MATCH_PLAYERS, MATCH_WORLDS
+from .strategy.seats import others_policies, seat_policies
 
 
 @dataclass(frozen=True)
@@ -329,6 +332,14 @@ class Figure:
     more_is_better: bool = True
 
 
+DECISION_TARGETS = {"analyzer": 200_000}  # issue 53: the analyzer's card player
+DECISIONS_COUNTED = ("cards played from at least two legal cards, knock, one thread, whole "
+                     "hands timed (dealt, bid by the point count, played)")
+DECISION_HANDS = 2_000  # hands a player's card decisions are counted on
+DECISION_SECONDS = 1.0  # what a card player's timing takes at least
+DECISION_BATCH = 16_384  # hands a timed call plays at most (their records stay small)
+
+
 FIGURES = {
     "solve": [
         *(f for c in solve_configs() if not c.rules.double_deck
@@ -390,6 +401,8 @@ FIGURES = {
         Figure("pimc20_bid_hands_per_s", "PIMC-20 whole hands, bid", "/s", 1000),
         Figure("pimc20_knock_hands_per_s", "PIMC-20 whole hands, knock", "/s", 1000),
         Figure("bid_10000_games_s", "10,000-game bid match, heuristic play", "s", None, False),
+        *(Figure(f"decisions_per_s.{name}", f"{name} card decisions, 1 thread, knock", "/s",
+                 DECISION_TARGETS.get(name)) for name in MATCH_PLAYERS),
     ],
 }
 
@@ -454,8 +467,9 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
 
 def bench_play(progress=None) -> dict:
     """Play-engine targets: heuristic hands per second (whole games, every seat heuristic),
-    PIMC hands per second with 20 worlds (every seat PIMC), and a 10,000-game Bid Euchre
-    match with heuristic play."""
+    PIMC hands per second with 20 worlds (every seat PIMC), a 10,000-game Bid Euchre
+    match with heuristic play, and each card player's decisions a second on one thread
+    (``decisions_per_s``: :func:`bench_decisions`)."""
 
     out = {"threads": max_threads()}
     for variant in PLAY_VARIANTS:
@@ -478,7 +492,62 @@ def bench_play(progress=None) -> dict:
     start = time.perf_counter()
     simulate(make_rules("bid"), 10_000, "points", "points", seed=3)
     out["bid_10000_games_s"] = time.perf_counter() - start
+    out["decisions_per_s"] = bench_decisions(progress)
+    out["decisions_counted"] = DECISIONS_COUNTED
     return out
+
+
+def bench_decisions(progress=None) -> dict:
+    """Card decisions a second of each card player of ``euchre match`` (``MATCH_PLAYERS``)
+    on one thread, in knock: every seat plays by it (pimc with the match's worlds, advise by
+    its default question), bidding by the point count. A decision is a card played from at
+    least two legal cards (a lone legal card is played without asking by every player); the
+    time is whole hands' (dealt, bid and played: what a rollout pays a decision). Returns
+    ``{player: decisions a second}``."""
+    rules = make_rules("knock")
+    before = num_threads()
+    out = {}
+    try:
+        set_threads(1)
+        for name in MATCH_PLAYERS:
+            if progress:
+                progress(f"{name} card decisions")
+            out[name] = _advised_decisions(rules) if name == ADVISED else \
+                _card_decisions(rules, name)
+    finally:
+        set_threads(before)
+    return out
+
+
+def _card_decisions(rules: Rules, name: str) -> float:
+    """Card decisions a second of the kernels' play policy ``name`` (see
+    :func:`bench_decisions`): hands in batches doubling to ``DECISION_BATCH`` until
+    ``DECISION_SECONDS`` have passed, the decisions counted on the first ``DECISION_HANDS``
+    and scaled to every hand timed."""
+    policies, params = seat_policies("points", name, MATCH_WORLDS, rules)
+    engine.play_hands(rules, 4, policies, params, seed=1)  # compiled, not timed
+    hands = counted = choices = 0
+    seconds, n = 0.0, 16
+    while seconds < DECISION_SECONDS:
+        start = time.perf_counter()
+        masks, recs = engine.play_hands(rules, n, policies, params, 2, hands)
+        seconds += time.perf_counter() - start
+        for i in range(min(n, DECISION_HANDS - counted)):
+            choices += card_choices(rules, masks[i], recs[i])
+            counted += 1
+        hands += n
+        n = min(2 * n, DECISION_BATCH)
+    return choices / counted * hands / seconds
+
+
+def _advised_decisions(rules: Rules) -> float:
+    """Card decisions a second of the advise player (see :func:`bench_decisions`): every
+    seat asks the card question (by dd on its default deals) in one duplicate pair, after
+    one that loads the kernels; each question is one decision."""
+    settings = MatchSettings(bidding="points")
+    match(rules, ADVISED, ADVISED, 1, 1, settings, workers=1)  # compiled, not timed
+    figures = match(rules, ADVISED, ADVISED, 1, 2, settings, workers=1).played.figures()
+    return figures["questions"] / figures["seconds"]
 
 
 CLUSTER_QUERY = {"hand": "AH JH KD QD JD", "variant": "knock", "upcard": "9H", "seat": "E",

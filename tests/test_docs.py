@@ -21,7 +21,7 @@ pytestmark = pytest.mark.cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-CAPS = {"--deals": 200, "--games": 30}
+CAPS = {"--deals": 200, "--games": 30, "--pairs": 100}
 HANDS_CSV = ("hand,seat,dealer,upcard,auction\nAH JH KD QD JD,E,N,9H,\n"
              "9S TS QH KH AC,S,N,JH,E pass\n")
 HANDS_TXT = "JH JD AH KH QH 9S\nAS KS QS 9H TD JC seat=E  # a comment\n"

@@ -221,10 +221,10 @@ def hand_file(draw):
 
 @st.composite
 def other_args(draw):
-    """Another command with one thing wrong: play, solve, rules, simulate, table, report,
-    strategy."""
-    command = draw(st.sampled_from(["play", "solve", "rules", "simulate", "table", "report",
-                                    "strategy"]))
+    """Another command with one thing wrong: play, solve, rules, simulate, match, table,
+    report, strategy."""
+    command = draw(st.sampled_from(["play", "solve", "rules", "simulate", "match", "table",
+                                    "report", "strategy"]))
     if command == "play":
         return ["play", "--variant", draw(st.sampled_from(["knock", "bid"])),
                 draw(st.sampled_from(["--seed", "--dealer", "--strategy", "--play"])),
@@ -242,6 +242,11 @@ def other_args(draw):
     if command == "simulate":
         return ["simulate", "--variant", "knock", draw(st.sampled_from(
             ["--games", "--strategy", "--vs", "--play", "--vs-play", "--worlds"])), draw(junk)]
+    if command == "match":
+        args = {"--a": "heuristic", "--b": "random", "--pairs": "20", "--bidding": "points"}
+        args[draw(st.sampled_from(["--a", "--b", "--pairs", "--bidding", "--worlds",
+                                   "--players"]))] = draw(junk)
+        return ["match", "--variant", "knock", *(x for kv in args.items() for x in kv)]
     if command == "strategy":
         return ["strategy", "show", draw(junk)]
     return [command, "--variant", draw(st.sampled_from(["knock", "zqx"])), "--deals",
@@ -364,6 +369,8 @@ def test_every_json_output_is_strict_json(tmp_path):
         "solve": ["solve", "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC / "
                   "W: 9S TS JS QS KS", "--variant", "knock", "--trump", "H", "--json"],
         "simulate": ["simulate", "--variant", "knock", "--games", "20", "--json"],
+        "match of one pair (no interval)": ["match", "--variant", "knock", "--a", "dd", "--b",
+                                            "random", "--pairs", "1", "--json"],
     }
     for name, args in commands.items():
         code, out, err = run_cli(args)

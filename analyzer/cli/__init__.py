@@ -4,7 +4,7 @@ tests and ``main`` for the console script. One module per command (``play`` hold
 
 # the commands register in the order `euchre --help` lists them: a person's order
 # isort: off
-from . import rules, play, solve, odds, evaluate, review, simulate  # noqa: F401
+from . import rules, play, solve, odds, evaluate, review, simulate, match  # noqa: F401
 from . import advise  # noqa: F401
 from . import equity  # noqa: F401
 from . import strategy, table, report, serve, bench  # noqa: F401

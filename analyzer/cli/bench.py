@@ -143,7 +143,10 @@ def bench_odds_cmd(
 def bench_play_cmd(json_out: JsonOption = False, against: AgainstOption = None,
                    rounds: RoundsOption = 1):
     """Time the play engine, each figure beside its target: heuristic hands per second in
-    whole games, PIMC hands per second with 20 worlds, and a 10,000-game Bid Euchre match.
+    whole games, PIMC hands per second with 20 worlds, a 10,000-game Bid Euchre match, and
+    each card player of euchre match (random, heuristic, dd, pimc with 100 worlds, advise)
+    in card decisions a second on one thread in knock (a decision: a card played from at
+    least two legal cards; whole hands timed, dealing and bidding included).
 
       euchre bench play --json
     """

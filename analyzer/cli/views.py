@@ -370,6 +370,62 @@ def print_simulation(console: Console, result) -> None:
                       f"{lone['net_points_per_hand']:+.2f} points a hand")
 
 
+def _pairs_line(console: Console, played, what: str) -> None:
+    """A duplicate run's size: its pairs (sets with three players), the hands, the time."""
+    figures = played.figures()
+    unit = "pairs" if figures["seatings"] == 2 else "sets"
+    how = "each deal played with the seats swapped" if figures["seatings"] == 2 else \
+        "each deal played three times, A in each seat against two B's"
+    asked = f"; {figures['questions']:,} cards asked ({figures['fallbacks']:,} unanswered)" \
+        if "questions" in figures else ""
+    console.print(f"{figures['pairs']:,} {unit} of hands, {figures['hands']:,} hands {what}"
+                  f"({how}; {figures['redeals']:,} deals redealt){asked} in "
+                  f"{figures['seconds']:.1f} s")
+
+
+def _settings_text(figures: dict, players: list[str]) -> str:
+    """How a match's ``players`` bid and play, from its JSON figures (the worlds when a
+    pimc player or question plays)."""
+    text = f"every seat bidding by {figures['bidding']}"
+    if "pimc" in players or figures.get("method") == "pimc":
+        text += f"; pimc samples {figures['worlds']:,} worlds a card"
+    if "method" in figures:
+        text += f"; advise asks {figures['method']} on {figures['deals']:,} deals a card"
+    return text
+
+
+def print_match(console: Console, result) -> None:
+    """A duplicate match of two card players: A's points a hand less B's with its
+    interval, each side's points a hand."""
+    d = result.to_dict()
+    console.print(f"[bold]{d['variant']}[/bold]: A = {d['a']} against B = {d['b']}, "
+                  f"{_settings_text(d, [d['a'], d['b']])}; seed {d['seed']}")
+    _pairs_line(console, result.played, "")
+    console.print(f"A's points a hand minus B's: {d['points_diff']:+.3f} "
+                  f"[{d['points_diff_low']:+.3f}, {d['points_diff_high']:+.3f}]")
+    console.print(f"points a hand: A {d['points_a']:+.3f}, B {d['points_b']:+.3f}")
+
+
+def print_ladder(console: Console, result) -> None:
+    """A round robin of card players: each player's rating (its points a hand less its
+    opponents', over the field) best first, then every match."""
+    d = result.to_dict()
+    console.print(f"[bold]{d['variant']}[/bold] ladder: {', '.join(d['players'])}, "
+                  f"{_settings_text(d, d['players'])}; seed {d['seed']}")
+    _pairs_line(console, result.played, "a match ")
+    ratings = Table("player", "rating (points a hand less the field's)", box=None)
+    for row in d["ratings"]:
+        ratings.add_row(row["player"], f"{row['rating']:+.3f} [{row['rating_low']:+.3f}, "
+                        f"{row['rating_high']:+.3f}]")
+    console.print(ratings)
+    matches = Table("A", "B", "A's points a hand minus B's", "A", "B", box=None)
+    for row in d["matches"]:
+        matches.add_row(row["a"], row["b"], f"{row['points_diff']:+.3f} "
+                        f"[{row['points_diff_low']:+.3f}, {row['points_diff_high']:+.3f}]",
+                        f"{row['points_a']:+.3f}", f"{row['points_b']:+.3f}")
+    console.print(matches)
+
+
 def _rate(row: dict, key: str) -> str:
     """A rate of a decisions row in percent with the half-width of its 95% interval."""
     return f"{100 * row[key]:.1f} ±{100 * (row[key + '_high'] - row[key + '_low']) / 2:.1f}"

@@ -19,6 +19,7 @@ from kernels.games import (
     count_hand,
     game_winner,
     play_games,
+    seatings,
     set_worth,
 )
 from kernels.slots import SC, C, G, M, R
@@ -84,6 +85,15 @@ def games_per_set(rules: Rules) -> int:
     """Games of one duplicate set: each deal set played with the seats swapped (twice with
     partners, three times with three players, A in each seat)."""
     return 2 if rules.partnership else 3
+
+
+def duplicate_sides(rules: Rules) -> np.ndarray:
+    """The side of each seat (0: A, 1: B) in each seating of a duplicate set, as the games
+    seat them (``kernels.games.seatings``: A at N/S then at E/W; with three players A in N,
+    E, then S against two B's): ``sides[games_per_set(rules), 4]``."""
+    marks = np.array([[0, 0], [1, 1]], dtype=np.int64)  # each side's rows: its own number
+    policies, _ = seatings(rules.arrays.cfg, marks, np.zeros((2, 1)))
+    return policies[:, :, 0]
 
 
 def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -> dict:

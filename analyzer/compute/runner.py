@@ -369,8 +369,9 @@ def _slow_start(total: int, progress: bool, label: str, sized: bool):
 
 
 def _unit(label: str) -> str:
-    """What a run of ``label`` counts: games when playing, else deals."""
-    return "games" if label == "playing" else "deals"
+    """What a run of ``label`` counts: games when playing, pairs of hands for a match
+    (``questions.match``), else deals."""
+    return {"playing": "games", "pairs": "pairs"}.get(label, "deals")
 
 
 def size_limit(seconds: float | None):

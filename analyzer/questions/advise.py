@@ -24,11 +24,12 @@ from ..compute.runner import observed
 from ..errors import UserError
 from ..game.records import call_text
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
+from ..strategy.defaults import ADVISE_DEALS
 from .odds import OddsResult, ask
 from .odds_request import FIELD_BY_NAME, OddsRequest, request
 from .options import CallOption, option_label
 
-DEFAULT_DEALS = 500  # a bot asks at every turn: fewer deals than odds' 10,000
+DEFAULT_DEALS = ADVISE_DEALS  # a bot asks at every turn: fewer deals than odds' 10,000
 REQUIRED = ("variant", "seat", "hand")
 # the odds fields a view may hold (the rest narrow or size a person's question)
 ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "dummy", "trump",

@@ -63,8 +63,8 @@ def check_rules(rules: Rules) -> None:
     """UserError unless the driver can write the views of ``rules``' hands (an upcard
     auction of two partnerships)."""
     if rules.auction != UPCARD or not rules.partnership:
-        raise UserError(f"the advise games play the upcard auction of four players, not "
-                        f"{rules.variant}")
+        raise UserError(f"advised play (a question a card) covers the upcard auction of four "
+                        f"players (knock), not {rules.variant}")
 
 
 def play_advised_game(rules: Rules, match: Match, ask: Ask | None, seed: int, game: int,
@@ -149,10 +149,7 @@ class AdvisedHand:
         """The card ``seat`` plays now: its only legal card, or the one ``ask`` answers (its
         policy's card ``own`` where ``ask`` raises UserError: no deal fits the view)."""
         rules = self.loop.rules
-        held = held_now(hm, seat, self.plays)
-        trick = len(self.plays) % active_count(hm)
-        led = self.plays[-trick][1] if trick else -1
-        legal = int(legal_mask_natural(np.uint64(held), led, rec[R.TRUMP], rules.arrays))
+        held, legal = legal_cards(rules, hm, rec, seat, self.plays)
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         self.asked += 1
@@ -203,6 +200,26 @@ def plays_of(rec: np.ndarray, hm: np.ndarray) -> list[tuple[int, int]]:
             out.append((seat, card))
             seat = int(next_active(seat, active))
     return out
+
+
+def legal_cards(rules: Rules, hm: np.ndarray, rec: np.ndarray, seat: int,
+                plays: list) -> tuple[int, int]:
+    """``(held, legal)``: the natural masks of the cards ``seat`` holds after ``plays`` (the
+    hand's first plays, :func:`plays_of`) and of those it may play next."""
+    held = held_now(hm, seat, plays)
+    trick = len(plays) % active_count(hm)
+    led = plays[-trick][1] if trick else -1
+    return held, int(legal_mask_natural(np.uint64(held), led, rec[R.TRUMP], rules.arrays))
+
+
+def card_choices(rules: Rules, hm: np.ndarray, rec: np.ndarray) -> int:
+    """The card decisions of a played hand: its plays made from at least two legal cards."""
+    plays = plays_of(rec, hm)
+    choices = 0
+    for k, (seat, _) in enumerate(plays):
+        _, legal = legal_cards(rules, hm, rec, seat, plays[:k])
+        choices += legal & (legal - 1) != 0
+    return choices
 
 
 def active_count(hm: np.ndarray) -> int:

@@ -15,6 +15,12 @@ BUILT_STRATEGIES = ("analyzer", "table", "analyzer-points")
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
+# the card players of `euchre match`: every play policy above (a new one is a player once it
+# is named there) and the player whose every card is the card question's answer
+ADVISED = "advise"
+MATCH_PLAYERS = (*PLAY_NAMES, ADVISED)
+MATCH_WORLDS = 100  # worlds a pimc player samples at each card in a match
+ADVISE_DEALS = 500  # deals of a bot's question (euchre advise): it asks at every turn
 CALL_DEALS = 400  # deals a reviewed call is priced on
 REVIEW_WORLDS = 40  # worlds per card when a review judges cards by PIMC
 TREMBLE = 0.03  # inference: the chance a seat makes another legal call than its strategy's
