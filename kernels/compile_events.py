@@ -42,8 +42,11 @@ class CompileWatch(event.Listener):
             self.spans.append((self._since, now))
 
     def seconds_within(self, start: float, end: float) -> float:
-        """The seconds spent compiling between ``start`` and ``end`` (``perf_counter``)."""
-        return sum(max(0.0, min(b, end) - max(a, start)) for a, b in self.spans)
+        """The seconds spent compiling between ``start`` and ``end`` (``perf_counter``), a
+        compile still under way included (a first piece is often still compiling when the
+        runner asks how long it has really taken)."""
+        spans = self.spans + ([(self._since, time.perf_counter())] if self.active else [])
+        return sum(max(0.0, min(b, end) - max(a, start)) for a, b in spans)
 
 
 def watch_compiles(on_first) -> CompileWatch:

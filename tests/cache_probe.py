@@ -35,7 +35,9 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    # playing to the score: a call's chance of winning the game, and the flags
                    # of a seat's row it reads (kernels.bidding.score_value)
                    "plays_to_score", "score_value", "call_value", "with_or_alone",
-                   "goes_alone", "upcard_choices", "upcard_raw_values"}
+                   "goes_alone", "upcard_choices", "upcard_raw_values",
+                   # a strategy table's rows carry the analyzer's values of the calls
+                   "_row", "fixed_value", "ladder_rows", "upcard_rows"}
 
 
 def float_scalars(dispatchers) -> list[str]:
@@ -68,7 +70,9 @@ def kernel_dispatchers() -> dict:
 
 def main():
     rules = make_rules("knock")
-    _, recs = play_hands(rules, 50, seed=3)
+    # the point count bids: the analyzer strategy would be built here on first use (minutes,
+    # and which kernels that compiles would depend on whether another process built it first)
+    _, recs = play_hands(rules, 50, seed=3, strategy="points")
     bid_hands = np.array([[0x7C, 0x7C00, 0x7C0000, 0x7C000000]], dtype=np.uint64)
     answers, nodes = solve_positions(make_rules("bid"), bid_hands, 2, 0, 15, 5, -1)
     knock_hands = np.array([[0x3E, 0x3E00, 0x3E0000, 0x3E000000]], dtype=np.uint64)

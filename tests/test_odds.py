@@ -371,6 +371,45 @@ def test_the_verdict_in_words(v, words):
     assert words in verdict_sentence(v)
 
 
+def test_the_verdict_in_words_when_the_card_play_decides():
+    from analyzer.questions.decide import verdict_sentence
+
+    v = dict(label="bid 5 H", runner_up="pass", runner_up_label="pass", same=False,
+             too_close=False, margin=0.98)
+    assert verdict_sentence(v, play_decides=("pass", 2.38)) == (
+        "The card play decides it: bid 5 H with perfect play (by 1.0 points a hand), pass "
+        "with realistic play (by 2.4 points a hand).")
+
+
+def test_the_headline_says_first_when_the_card_play_decides():
+    """Issue 51: the page's headline said "Bid 5 H: worth about 1.0 points a hand more than
+    passing; sure." while the notes ended "with heuristic play the best is pass, by +2.38".
+    When heuristic play prefers another call, the sentence (the page's headline, the CLI's
+    JSON) says first that the card play decides, and never "sure"."""
+    r = odds("JS KH AS QH JC KD", "bid", seat="S", dealer="W", auction="N 3, E 4",
+             deals=1000, others="points")
+    assert any("with heuristic play the best is pass" in n for n in r.notes)
+    sentence = r.best["sentence"]
+    assert sentence.startswith("The card play decides it: bid 5 S with perfect play")
+    assert "pass with realistic play" in sentence and "sure" not in sentence
+
+
+@pytest.mark.parametrize("hand, best, twin", [
+    ("JS JC AS KS QS", "order up alone S", "order up S"),
+    ("JS AS KS QS 9H", "order up S", "order up alone S"),
+])
+def test_a_calls_verdict_is_against_another_call_not_its_twin(hand, best, twin):
+    """Issue 51: "Order up alone S: worth about 2.0 points a hand more than order up S"
+    told a player nothing about passing: the verdict compares the best call with the next
+    other call, then with itself alone or with partner (the figures keep the runner-up)."""
+    r = odds(hand, "knock", upcard="TS", seat="E", dealer="N", deals=1000, others="points")
+    b = r.best
+    assert (b["label"], b["runner_up_label"]) == (best, twin)
+    capital = best[0].upper() + best[1:]
+    assert b["sentence"].startswith(f"{capital}: worth about ")
+    assert f"more than passing; sure. Against {twin}: " in b["sentence"]
+
+
 def test_an_auction_a_person_makes_is_never_impossible(monkeypatch):
     """Issue 24: with --no-stick-the-dealer and everyone passing twice, the analyzer
     strategy never passes all round 2, so strict inference refused the question ("no deal
@@ -426,7 +465,10 @@ def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
     assert noted == differs and differs  # this case flips
     assert (r.best["call"], r.best["trump"]) == ("name", "D") and other["call"] == "pass"
     quiet = odds("9H TD QC KC 9D", "knock", play_check=False, **question)
-    assert quiet.heuristic_play is None and quiet.best == r.best
+    assert quiet.heuristic_play is None
+    assert {**quiet.best, "sentence": ""} == {**r.best, "sentence": ""}
+    assert r.best["sentence"].startswith("The card play decides it: name D")  # issue 51
+    assert quiet.best["sentence"].startswith("Name D: worth about")
 
 
 def test_a_table_that_pools_bids_says_so():

@@ -1,4 +1,5 @@
-"""x"""
+"""The chunk runner: pieces, Ctrl-C and SIGTERM, lanes, switches, progress by work, and the
+size limit (a run refused with its estimate, the seconds spent compiling left out)."""
 
 import os
 import re
@@ -378,3 +379,57 @@ def test_a_size_estimate_leaves_out_the_seconds_spent_compiling(monkeypatch):
                     run_chunks(10_000, work, chunk=4, progress=False)
             else:
                 assert run_chunks(10_000, work, chunk=4, progress=False).done == 10_000
+
+
+def test_a_first_piece_that_compiles_is_not_refused_and_one_that_is_slow_is(monkeypatch):
+    """A fresh machine's first run compiles the kernels inside its first piece (30 s and more
+    on two cores): ``make demo``'s 20,000-deal bid question was refused as "more than 41.9
+    hours" after its first 4 deals had compiled for 30 s. With numba's compile events
+    watched (as the command line watches them), a first piece that is compiling is not the
+    question's pace; a first piece that is genuinely slow is still refused within seconds."""
+    from numba import njit
+    from numba.core import event
+    from numba.extending import overload
+
+    from analyzer.compute import runner
+    from analyzer.errors import TooLong
+    from kernels.compile_events import watch_compiles
+
+    def slow_to_type(x):
+        pass
+
+    @overload(slow_to_type)
+    def _typed_slowly(x):  # runs while numba compiles its caller: a compile of 1.2 s
+        time.sleep(1.2)
+        return lambda x: x + 1
+
+    @njit(cache=False)
+    def compiled_on_first_call(x):
+        return slow_to_type(x)
+
+    release = threading.Event()
+
+    def compiling(first, n):
+        if first == 0:
+            compiled_on_first_call(1)
+        return {"x": np.array([n])}
+
+    def slow(first, n):
+        if first == 0:
+            release.wait(30)  # a first piece that takes ever so long, not compiling
+        return {"x": np.array([n])}
+
+    monkeypatch.setattr(runner, "SLOW_START", 0.1)  # refused after 0.3 s of its own pace
+    watch = watch_compiles(lambda: None)
+    monkeypatch.setattr(runner, "compile_seconds", watch.seconds_within)
+    try:
+        with runner.size_limit(60.0):
+            assert run_chunks(4_000, compiling, chunk=4, progress=False).done == 4_000
+            assert watch.seconds >= 1.2  # it did compile inside the first piece
+            began = time.perf_counter()
+            with pytest.raises(TooLong, match="would take more than"):
+                run_chunks(4_000, slow, chunk=4, progress=False)
+            assert time.perf_counter() - began < 5
+    finally:
+        release.set()
+        event.unregister("numba:compile", watch)

@@ -17,7 +17,7 @@ from analyzer.cli import run
 from analyzer.errors import UserError
 from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
-from analyzer.serve.requests import Limits, odds_request_of, table_state
+from analyzer.serve.requests import Limits, odds_request_of, served_text, table_state
 
 pytestmark = pytest.mark.serve
 
@@ -65,7 +65,10 @@ def test_api_odds_equals_the_cli_for_the_same_question_and_seed(client, capsys, 
     assert got.status_code == 200, got.text
     cli = _cli_json(capsys, ["odds", *argv, "--deals", "3000", "--seed", "5", "--others",
                              "points", "--json"])
-    assert _without_time(got.json()) == _without_time(cli)
+    # the same object, its notes naming the fields in the server's words, not as flags
+    worded = {k: [served_text(n) for n in v] if k in ("notes", "inferred") else v
+              for k, v in cli.items()}
+    assert _without_time(got.json()) == _without_time(worded)
     assert got.json()["best"]["sentence"]
 
 
@@ -91,6 +94,44 @@ def test_the_calls_offered_are_the_engines_legal_calls(client):
     bad = client.get("/api/table", params={"variant": "knock", "seat": "N", "dealer": "N",
                                            "upcard": "QS", "auction": "E order, S pass"})
     assert bad.status_code == 422 and "error" in bad.json()
+
+
+def test_the_table_says_each_call_as_the_answers_do():
+    """Issue 51: the page said "name C alone" where the answers say "name alone C", and the
+    dealer's lone pick-up read "W order alone". The calls offered, the calls heard and the
+    contract are in the answers' words (their value stays the calls heard's notation)."""
+    t = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                     "auction": "N pass, E pass, S pass"})
+    assert t["turn"] == "W" and t["calls"] == ["pass", "order", "order alone"]
+    assert t["call_words"] == ["pass", "pick it up S", "pick it up alone S"]
+    assert t["heard"] == ["N pass", "E pass", "S pass"]
+    lone = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                        "auction": "N pass, E pass, S pass, W order alone",
+                        "dealt": "AS KS 9H TD JC"})
+    assert lone["heard"][-1] == "W pick it up alone S"
+    assert lone["play"]["contract"]["text"] == "W pick it up alone, trump spades"
+    named = table_state({"variant": "knock", "seat": "N", "dealer": "W", "upcard": "QS",
+                         "auction": "N pass, E pass, S pass, W pass, N pass, E name C alone"})
+    assert named["heard"][-1] == "E name alone C"
+    bid = table_state({"variant": "bid", "seat": "S", "dealer": "W", "auction": "N 3, E 4"})
+    assert bid["heard"] == ["N bid 3", "E bid 4"] and "bid 5" in bid["call_words"]
+
+
+def test_the_servers_words_name_its_own_fields_not_the_command_lines_flags(client):
+    """Issue 51: the page showed "--score '11-3': the game is over" and "--all-calls plays
+    every one": the server's errors and notes name a field as the page and the API do."""
+    got = client.get("/api/odds", params={**KNOCK, "score": "11-3"})
+    assert got.status_code == 422
+    assert got.json()["error"].startswith("the score '11-3': the game is over")
+    answer = client.get("/api/odds", params={**KNOCK, "deals": "3000"}).json()
+    dropped = [n for n in answer["notes"] if "stopped being played" in n]
+    assert dropped and "all_calls=true" in dropped[0]
+    assert not [n for n in answer["notes"] + answer["inferred"] if "--" in n]
+    assert "--" not in json.dumps(client.get("/api/spec").json())
+    assert served_text("*: ... (--all-calls plays every one; --no-infer deals any; "
+                       "--tremble 0; add --joker)") == (
+        '*: ... (all_calls=true plays every one; infer=false deals any; tremble 0; add '
+        '"joker")')
 
 
 def test_the_table_says_the_rules_in_force_and_the_dealers_discard():
@@ -123,7 +164,7 @@ def test_the_table_says_whose_turn_it_is_in_the_play_and_the_cards_it_may_play(c
     assert (t["phase"], t["turn"], t["your_turn"], t["decision"]) == ("play", "N", False, "card")
     play = t["play"]
     assert play["contract"] == {"maker": "S", "call": "order", "alone": False, "trump": "S",
-                                "text": "S order, trump spades"}
+                                "text": "S order up, trump spades"}
     assert play["held"] == play["dealt"] == "AS KS 9H TD JC" and play["tricks"] == []
     deck = {c["text"] for c in t["deck"]}
     assert set(play["cards"]) == deck - {"AS", "KS", "9H", "TD", "JC", "QS"}
@@ -181,7 +222,7 @@ def test_a_bids_play_starts_with_the_trump_named(client):
     assert asked.status_code == 200 and asked.json()["decision"] == "card", asked.text
     t = table_state({**bid, "trump": "H", "played": "E AH"})
     assert t["turn"] == "S" and t["play"]["cards"] == ["9H"]
-    assert t["play"]["contract"]["text"] == "E 4, trump hearts"
+    assert t["play"]["contract"]["text"] == "E bid 4, trump hearts"
 
 
 @pytest.mark.parametrize("params, words", [
@@ -322,6 +363,32 @@ def test_review_endpoint_equals_the_cli(client, capsys, tmp_path):
     assert got.json() == cli and got.json()["decisions"]
 
 
+def test_review_reads_an_indented_record_and_a_file_of_several(client):
+    """Issue 51: the page sent the first line of a pasted record: the docs' indented example
+    was "not valid JSON". The whole text goes, read as euchre review reads a file: one
+    record on one line or indented, or several (``which`` picks one)."""
+    from tests.paths import RECORDS
+
+    indented = (RECORDS / "knock_misplay.json").read_text()
+    one = client.post("/api/review", json={"record": indented, "call_deals": 100,
+                                           "others": "points"})
+    assert one.status_code == 200, one.text
+    assert one.json()["declarer"] == "E" and "records" not in one.json()
+    line = json.dumps(json.loads(indented))
+    several = "\n".join([line, indented, ""])  # one a line, then one indented
+    second = client.post("/api/review", json={"record": several, "which": 2,
+                                              "call_deals": 100, "others": "points"})
+    assert second.status_code == 200, second.text
+    assert (second.json()["records"], second.json()["which"]) == (2, 2)
+    assert {k: v for k, v in second.json().items() if k not in ("records", "which")} == \
+        one.json()
+    for which, words in ((3, "from 1 to 2"), (0, "from 1 to 2"), ("2", "whole number")):
+        bad = client.post("/api/review", json={"record": several, "which": which})
+        assert bad.status_code == 422 and words in bad.json()["error"], bad.text
+    broken = client.post("/api/review", json={"record": line + "\n{not json\n", "which": 2})
+    assert broken.status_code == 422 and broken.json()["error"].startswith("record 2 of 2")
+
+
 def test_a_long_question_reports_progress_cancels_and_keeps_the_estimate(client):
     params = {**KNOCK, "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "300000",
               "upcard": "", "seat": "N", "dealer": "W"}
@@ -349,6 +416,31 @@ def test_a_long_question_reports_progress_cancels_and_keeps_the_estimate(client)
     assert result["interrupted"] and 0 < result["deals"] < 300_000
     assert any("interrupted" in n for n in result["notes"])
     assert client.get("/api/jobs/nope").status_code == 404
+
+
+def test_a_bad_question_is_refused_at_once_while_another_runs(client):
+    """Issue 51: a wrong-turn question got 409 after waiting 10 s for the running one, a
+    'ZZ' card its 422 after 9 s. The question is checked (its point opened) before it
+    queues: 422 at once, and the running question runs on."""
+    params = {**KNOCK, "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "300000",
+              "upcard": "", "seat": "N", "dealer": "W"}
+    job = client.post("/api/jobs/odds?" + urlencode(params)).json()["id"]
+    try:
+        for bad, words in (({**KNOCK, "seat": "S"}, "turn"),  # E speaks first, not S
+                           ({**KNOCK, "hand": "JS AS KS 9H ZZ"}, "ZZ")):
+            for method, path in (("GET", "/api/odds"), ("POST", "/api/jobs/odds")):
+                started = time.monotonic()
+                got = client.request(method, path + "?" + urlencode(bad))
+                took = time.monotonic() - started
+                assert got.status_code == 422 and words in got.json()["error"], got.text
+                assert took < 3, f"{method} {path} waited {took:.1f} s"
+        assert client.get(f"/api/jobs/{job}").json()["state"] == "running"
+    finally:
+        client.delete(f"/api/jobs/{job}")
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/jobs/{job}").json()["state"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
 
 
 def test_anyone_can_cancel_the_running_question(client):

@@ -95,6 +95,32 @@ def test_work_from_another_site_is_refused_but_a_link_to_the_page_opens(local):
     request(local, "DELETE", "/api/jobs/running")
 
 
+def test_a_foreign_origin_or_referer_is_refused_wherever_it_appears(local):
+    """Issue 51: a GET with a foreign Origin but no Sec-Fetch-Site was answered 200, and a
+    POST with only a foreign Referer got 202 (a browser that sends no Sec-Fetch-Site, or a
+    script). A foreign Origin is refused on every request, a foreign Referer on the API and
+    on writes; a link from another site to the page itself still opens."""
+    own = f"http://{local.netloc}"
+    for method, path in (("GET", QUESTION), ("GET", "/api/spec"), ("GET", "/"),
+                         ("POST", JOB), ("DELETE", "/api/jobs/running")):
+        for headers in ({"Origin": "http://evil.example"},
+                        {"Origin": "http://127.0.0.1:1"}):
+            status, _, body = request(local, method, path, headers)
+            assert status == 403 and "another" in body, (method, path, headers, status)
+    for method, path in (("GET", QUESTION), ("GET", "/api/spec"), ("POST", JOB),
+                         ("DELETE", "/api/jobs/running")):
+        for referer in ("http://evil.example/page", "http://127.0.0.1:1/", "null"):
+            status, _, body = request(local, method, path, {"Referer": referer})
+            assert status == 403 and "another" in body, (method, path, referer, status)
+    assert request(local, "GET", "/api/jobs")[2] == '{"running":null}'  # nothing started
+    status, _, _ = request(local, "GET", "/?variant=knock", {"Referer": "http://mail.example/"})
+    assert status == 200  # a shared link followed from another site
+    assert request(local, "GET", "/api/spec", {"Origin": own, "Referer": own + "/?x=1"})[0] == 200
+    status, _, _ = request(local, "POST", JOB, {"Origin": own, "Referer": own + "/"})
+    assert status == 202
+    request(local, "DELETE", "/api/jobs/running")
+
+
 def test_a_body_a_form_could_send_is_refused(local):
     """A cross-origin form or fetch can send text/plain with no preflight: the review took
     it."""

@@ -343,12 +343,16 @@ def _slow_start(total: int, progress: bool, label: str, sized: bool):
     hours), one line on stderr saying so (with ``progress``); after three times that, a run
     of a fixed size (``sized``: not one that stops when precise enough) whose chunks would
     take longer than the size limit at the first one's pace so far is refused (TooLong)
-    instead of told after the chunk."""
+    instead of told after the chunk. The seconds numba spent compiling (``compile_seconds``)
+    count for neither: a first run compiles inside its first piece."""
     said = []
 
     def waiting(first: int, n: int, seconds: float) -> None:
         if first != 0:
             return
+        if compile_seconds is not None:  # numba compiling is not the question's pace
+            now = time.perf_counter()
+            seconds -= compile_seconds(now - seconds, now)
         limit = current_limit()
         if sized and seconds >= 3 * SLOW_START and limit is not None and \
                 n < total and seconds * total / n > limit:

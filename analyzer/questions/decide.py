@@ -410,6 +410,37 @@ def verdict(d: Decision, counts: dict, exact: bool) -> dict:
     return out
 
 
+def against_other_call(v: dict, table: pd.DataFrame, choices: list, exact: bool) -> str:
+    """Verdict ``v``'s sentence, but when its runner-up is the best call itself alone (or
+    with partner), against the next other call of ``table`` (the answer's rows, those
+    dropped early too, by their "vs best": passing, most often, the question a player
+    asks), then against the twin. ``choices``: the options (``CallOption``) of the rows."""
+    code = {(o.name, o.trump_text, o.detail): (o.call, o.trump) for o in choices}
+    best = code.get((v["call"], v["trump"], v["detail"]))
+    twin = code.get((v["runner_up"], v["runner_up_trump"], v["runner_up_detail"]))
+    if best is None or best[0] < 0 or twin != best:
+        return v["sentence"]
+    rows = [r for r in table.to_dict(orient="records")
+            if code.get((r["option"], r["trump"], r["detail"])) != best]
+    if not rows:
+        return v["sentence"]
+    row = max(rows, key=lambda r: r["vs_best"])
+    other = {"runner_up_label": row["label"], "margin": -row["vs_best"],
+             "too_close": bool(row["vs_best"] >= 0 if exact else row["vs_best_high"] >= 0),
+             "same": row["vs_best_low"] == row["vs_best_high"] == 0}
+    return verdict_sentence({**v, **other}, exact) + " " + _twin_clause(v, exact)
+
+
+def _twin_clause(v: dict, exact: bool) -> str:
+    """The best call against its twin (itself alone, or with partner), verdict ``v``'s
+    runner-up, in a short sentence: ``Against order up alone S: 0.9 points a hand more;
+    sure.``"""
+    if v["same"]:
+        return f"Against {v['runner_up_label']}: the same on every deal."
+    sure = "" if exact else ("; too close to call" if v["too_close"] else "; sure")
+    return f"Against {v['runner_up_label']}: {_margin_text(v, v['margin'])} more{sure}."
+
+
 def same_on_every_deal(counts: dict, a: int, b: int) -> bool:
     """Whether options ``a`` and ``b`` came to the same value (:func:`value_counts`) on every
     deal (their paired differences are all 0: the sum of their squares is)."""
@@ -417,12 +448,20 @@ def same_on_every_deal(counts: dict, a: int, b: int) -> bool:
     return bool(s[a] == s[b] and p[a, a] - 2 * p[a, b] + p[b, b] == 0)
 
 
-def verdict_sentence(v: dict, exact: bool = False) -> str:
+def verdict_sentence(v: dict, exact: bool = False, play_decides: tuple | None = None) -> str:
     """The verdict ``v`` (:func:`verdict`'s dict) as a player would say it: ``"Order up S:
-    worth about 0.9 points a hand more than passing; sure."``"""
+    worth about 0.9 points a hand more than passing; sure."`` ``play_decides``: ``(label,
+    margin)`` of the option heuristic card play prefers on the same deals when it is not
+    ``v``'s (by ``margin``): the sentence then says first that the card play decides, never
+    "sure"."""
     best = v["label"][:1].upper() + v["label"][1:]
     if v["runner_up"] is None:
         return f"{best}: the only legal choice here."
+    if play_decides is not None:
+        other, by = play_decides
+        return (f"The card play decides it: {v['label']} with perfect play (by "
+                f"{_margin_text(v, v['margin'])}), {other} with realistic play (by "
+                f"{_margin_text(v, by)}).")
     other = "passing" if v["runner_up_label"] == "pass" else v["runner_up_label"]
     if v["same"]:
         return f"{best} or {other}: the same on every deal."
@@ -431,13 +470,26 @@ def verdict_sentence(v: dict, exact: bool = False) -> str:
         sure = "too close to call" if v["too_close"] and not exact else "sure"
         return (f"{best}: {v['win']:.1%} to win the game, {100 * margin:+.1f} points of "
                 f"percentage against {other}" + ("" if exact else f"; {sure}") + ".")
-    size = f"{margin:.2f}" if abs(margin) < 0.1 else f"{margin:.1f}"
+    size = _size(margin)
     if exact:
         return f"{best}: exactly {size} points a hand more than {other} (every layout)."
     if v["too_close"]:
         return (f"{best} or {other}: too close to call ({v['label']} by {margin:.2f} points a "
                 f"hand, within the margin of error).")
     return f"{best}: worth about {size} points a hand more than {other}; sure."
+
+
+def _size(margin: float) -> str:
+    """A margin in net points as the verdict says it: two decimals below 0.1, else one."""
+    return f"{margin:.2f}" if abs(margin) < 0.1 else f"{margin:.1f}"
+
+
+def _margin_text(v: dict, margin: float) -> str:
+    """A margin of verdict ``v``'s kind in words: points of percentage with a score, else
+    points a hand."""
+    if v.get("win") is not None:
+        return f"{100 * margin:.1f} points of percentage"
+    return f"{_size(margin)} points a hand"
 
 
 def trick_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:

@@ -42,6 +42,7 @@ from ..strategy.seats import bids_by_analyzer, others_policies
 from ..strategy.tables import bid_rows
 from .decide import (
     Decision,
+    against_other_call,
     chunk_counts,
     inferred,
     keep_options,
@@ -54,6 +55,7 @@ from .decide import (
     trick_table,
     value_counts,
     verdict,
+    verdict_sentence,
 )
 from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
@@ -251,6 +253,28 @@ odds.__signature__ = inspect.Signature(
 def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`), with a progress bar when
     ``progress``, ``chunk`` deals at a time."""
+    point, trumps = _question_point(q)
+    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
+                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
+
+
+def check_question(q: OddsRequest) -> None:
+    """UserError, at once and without dealing, when question ``q`` cannot be asked: its
+    cards, the calls heard and the play so far (the decision point opened: whose turn it
+    is), the trump, the bid, the conditions and how it is played (a server checks this
+    before the question waits for its turn)."""
+    point, trumps = _question_point(q)
+    play = q.play()
+    play.check()
+    q.effort().check()
+    d = prepare(point, play.method == "dd", play.infer, play.tremble, trumps,
+                _bids(q.rules, q.bid), play.infer_play)
+    parse_given(q.given, d.query, point.seat, None if trumps is None else trumps[0])
+
+
+def _question_point(q: OddsRequest) -> tuple[DecisionPoint, list | None]:
+    """``(point, trumps)``: the decision point of question ``q`` (checked: UserError naming
+    what is wrong) and the trump suits it prices (None: all)."""
     play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
     in_play = point.in_play or (q.rules.auction == LADDER and _bidding_over(point))
@@ -261,8 +285,7 @@ def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> O
         point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
                                {**play, "named": q.trump})
     trumps = None if q.trump is None or in_play else [notation.parse_suit(q.trump)]
-    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
-                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
+    return point, trumps
 
 
 def _bidding_over(point: DecisionPoint) -> bool:
@@ -368,6 +391,7 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
         f"{best['margin']:+.2f} double dummy (everyone sees every card), but with heuristic "
         f"play the best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the "
         f"same deals")
+    best["sentence"] = verdict_sentence(best, False, (other["label"], diff))
 
 
 def _work(d: Decision, seed: int, exact: bool):
@@ -436,6 +460,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     notes += _unusual_auction(d, counts)
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
+    options, best = plan.with_dropped(option_table(d, counts, exact)), verdict(d, counts, exact)
+    best["sentence"] = against_other_call(best, options, plan.choices(), exact)
     return OddsResult(
         rules=p.rules, hand=notation.format_hand(p.hand), seat=notation.SEATS[p.seat],
         dealer=notation.SEATS[p.dealer],
@@ -443,10 +469,10 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         auction=heard_text(p.heard, p.rules), others=play.others, method=play.method, seed=seed,
         exact=exact, deals=int(counts["accepted"]), tried=int(counts["tries"]),
         seconds=totals.seconds, interrupted=totals.interrupted,
-        options=plan.with_dropped(option_table(d, counts, exact)),
+        options=options,
         details=plan.with_dropped(option_table(d, counts, exact, True), details=True),
         tricks=plan.with_dropped_tricks(trick_table(d, counts, exact)),
-        best=verdict(d, counts, exact), inference=d.infers, notes=notes,
+        best=best, inference=d.infers, notes=notes,
         nodes=int(counts["nodes"]), choices=plan.choices(),
         tremble=d.tremble,
         trembled=int(counts.get("trembled", 0)), deals_asked=totals.done,

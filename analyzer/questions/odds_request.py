@@ -29,7 +29,8 @@ class Field:
     ``param`` renames the HTTP parameter), its ``kind`` (str, int, float or bool; ``repeat``:
     given any number of times), ``default``, ``help``, the range ``low``..``high`` of a
     number, the ``choices`` of a name, ``served``: "" when a server takes it, else why not,
-    and ``page``: the page's form offers it."""
+    ``page``: the page's form offers it, and ``words``: its name in words, as the page
+    labels it and the server's messages name it (none: the HTTP parameter)."""
 
     name: str
     kind: type
@@ -43,6 +44,7 @@ class Field:
     repeat: bool = False
     served: str = ""
     page: bool = False
+    words: str = ""
 
     @property
     def cli_flag(self) -> str:
@@ -73,25 +75,27 @@ class Field:
 
 ODDS_FIELDS: tuple[Field, ...] = (
     Field("trump", str, None, "Only this trump suit (default: all); once the play has begun "
-          "in bid or ghost, the trump the winner named."),
-    Field("seat", str, "N", "Your seat."),
+          "in bid or ghost, the trump the winner named.", words="the trump"),
+    Field("seat", str, "N", "Your seat.", words="your seat"),
     Field("dealer", str, None, "The dealer (default: the seat on your right, so you speak "
-          "first)."),
-    Field("upcard", str, None, "The upcard (knock, cutthroat)."),
+          "first).", words="the dealer"),
+    Field("upcard", str, None, "The upcard (knock, cutthroat).", words="the upcard"),
     Field("auction", str, None, "The calls heard before your turn, e.g. 'E pass, S pass' or "
-          "'E 4, S pass'."),
-    Field("bid", str, None, "Only this bid (and passing): 3, 4, 5, ask or moon (bid, ghost)."),
+          "'E 4, S pass'.", words="the calls heard"),
+    Field("bid", str, None, "Only this bid (and passing): 3, 4, 5, ask or moon (bid, ghost).",
+          words="the bid"),
     Field("played", str, None, "The cards played so far, after a complete auction: tricks in "
           "order, ';' between them, e.g. 'E JC, S 9C, W 9S, N AS; E 9H' (your hand is then "
-          "what you hold now).", page=False),
+          "what you hold now).", words="the play so far"),
     Field("dummy", str, None, "Cutthroat: the dummy's cards, once you made trump and took it "
-          "(your keep is then the question)."),
+          "(your keep is then the question).", words="the dummy"),
     Field("discarded", str, None, "The cards you put away, once the play has begun: your "
           "discard as the dealer, the cards you dropped from the dummy, the card you gave in "
-          "an n-ask."),
+          "an n-ask.", words="your discard"),
     Field("score", str, None, "The game's score before this hand, US-THEM (cutthroat and "
           "ghost: the three players' scores N-E-S): each option is then valued by its chance "
-          "of winning the game (the match-equity table, euchre equity), net points beside."),
+          "of winning the game (the match-equity table, euchre equity), net points beside.",
+          words="the score"),
     Field("all_details", bool, False, "A row for every discard (and every card given in a "
           "6-ask), not only each call's best; each played on every deal (a run of over "
           "10,000 deals otherwise chooses them on its first 10,000).", flag="--discards",
@@ -101,7 +105,7 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "deals on, and shows its figures over the deals it was played on)."),
     Field("others", str, DEFAULT_STRATEGY, "The strategy the other calls are made by: "
           "analyzer (built on first use, then cached), points, random, or a strategy file "
-          "(.toml).", page=True),
+          "(.toml).", page=True, words="the other calls' strategy"),
     Field("infer", bool, True, "Deal the unseen cards so that the calls heard are the "
           "others' strategy's (--no-infer: any cards)."),
     Field("infer_play", bool, False, "Also weigh the deals by the cards played so far: each "
@@ -111,13 +115,13 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "call than its strategy's, so no auction is impossible (0: only the strategy's own "
           "calls; exact mode uses 0).", low=0.0, high=0.49),
     Field("method", str, "dd", "How hands are played: dd (double dummy), heuristic or pimc "
-          "players.", choices=METHODS, page=True),
+          "players.", choices=METHODS, page=True, words="card play"),
     Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
           high=10_000),
     Field("play_check", bool, True, "Double dummy: also play the same deals with heuristic "
           "card play and say when the best call differs (--no-play-check: skip it)."),
     Field("deals", int, None, "Random deals to play (default: until the verdict is clear and "
-          "every chance within ±1%, at most 10,000).", low=1, page=True),
+          "every chance within ±1%, at most 10,000).", low=1, page=True, words="deals"),
     Field("precision", float, None, "Deal until every probability's 95% interval is within "
           "± this.", served="give deals instead: a run to a precision has no fixed size"),
     Field("exact", bool, False, "Enumerate every layout of the unseen cards (refused when it "
@@ -125,7 +129,7 @@ ODDS_FIELDS: tuple[Field, ...] = (
     Field("given", str, (), "A condition on an unseen hand: 'E: void H', 'S: >=2 trump', "
           "'W: has AS'. Repeatable.", repeat=True),
     Field("seed", int, 0, "Random seed: the same seed gives the same result on any machine "
-          "and thread count.", low=0, high=MAX_SEED, page=True),
+          "and thread count.", low=0, high=MAX_SEED, page=True, words="seed"),
     Field("workers", int, None, "Threads to use (default: all cores).", low=1,
           served="the server uses every core for one question at a time"),
 )

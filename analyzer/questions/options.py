@@ -53,9 +53,36 @@ class CallOption:
 
 def option_label(name: str, trump: str, detail: str = "") -> str:
     """A call as people say it, distinct for every option of a point: its name, its trump,
-    its detail (``order up S``, ``name alone C``, ``pick it up S (discard 9C)``, ``bid 4 H``)."""
+    its detail (``order up S``, ``name alone C``, ``pick it up S (discard 9C)``, ``bid 4 H``).
+    The one spelling of a call on every surface (:func:`call_label` for a call heard)."""
     key = f"{name} {trump}".strip()
     return f"{key} ({detail})" if detail else key
+
+
+def call_name(rules: Rules, code: int, by_dealer: bool = False, alone: bool = False) -> str:
+    """A call's name as the options and :func:`option_label` say it, without its trump:
+    ``pass``, ``order up`` (``pick it up`` by the dealer), ``name``, ``bid 4``, ``6-ask``,
+    ``moon``, ``swap for the ghost hand``; ``alone`` adds `` alone``."""
+    if code == K.PASS:
+        return "pass"
+    if code == K.SWAP:
+        return "swap for the ghost hand"
+    if rules.bid_ladder:
+        word = rules.bid_name(code)
+    elif code == K.ORDER:
+        word = "pick it up" if by_dealer else "order up"
+    else:
+        word = "name"  # the suit is the option's trump, as for order up
+    return word + (" alone" if alone else "")
+
+
+def call_label(rules: Rules, code: int, trump: int, by_dealer: bool = False,
+               alone: bool = False) -> str:
+    """A call heard (a call code; ``trump`` its suit index, -1 while unknown, as for a bid
+    before trump is named) in the words of the answers (:func:`option_label`): ``order up
+    S``, ``pick it up alone S``, ``name alone C``, ``bid 4``."""
+    return option_label(call_name(rules, code, by_dealer, alone),
+                        SUITS[trump] if trump >= 0 and code != K.PASS else "")
 
 
 def ask_candidates(rules: Rules, hand: int, trump: int) -> list[int]:
@@ -74,11 +101,11 @@ def ask_candidates(rules: Rules, hand: int, trump: int) -> list[int]:
 
 def _ladder_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
     rules = point.rules
+    name = call_name(rules, code)
     if code == K.PASS:
-        return [CallOption("pass", code, -1, "")]
+        return [CallOption(name, code, -1, "")]
     if code == K.SWAP:
-        return [CallOption("swap for the ghost hand", code, -1, "then bid by the strategy")]
-    name = rules.bid_name(code)
+        return [CallOption(name, code, -1, "then bid by the strategy")]
     if code != K.ASK:
         return [CallOption(name, code, t, "", names=t) for t in trumps]
     return [CallOption(name, code, t, f"give {format_card(g)}", give=g, names=t)
@@ -88,19 +115,16 @@ def _ladder_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOpti
 def _upcard_call(point: DecisionPoint, code: int, trumps: list) -> list[CallOption]:
     rules = point.rules
     if code == K.PASS:
-        return [CallOption("pass", code, -1, "")]
+        return [CallOption(call_name(rules, code), code, -1, "")]
     up = point.upcard
     trump = int(K.call_trump(code, up))
     if trumps and trump not in trumps:
         return []
     with_partner = " with the dummy" if rules.seat_w == DUMMY else ""
-    if code == K.ORDER:
-        word = "pick it up" if point.seat == point.dealer else "order up"
-    else:
-        word = "name"  # the suit is the option's trump, as for order up
     out = []
     for alone in (0, 1):
-        name = word + (" alone" if alone else with_partner)
+        name = call_name(rules, code, point.seat == point.dealer, bool(alone)) + \
+            ("" if alone else with_partner)
         if code == K.ORDER and point.seat == point.dealer:
             pool, _ = exchange_pool(rules.arrays, np.uint64(point.hand), np.uint64(1 << up))
             for d in _bits(int(pool)):

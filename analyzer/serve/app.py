@@ -36,6 +36,8 @@ from .requests import (
     odds_request_of,
     review_work,
     rules_of,
+    served,
+    served_text,
     spec,
     table_state,
 )
@@ -57,7 +59,7 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
 async def _user_error(request: Request, exc: UserError):
     if isinstance(exc, Busy):
         return _error(409, str(exc), {"Retry-After": str(exc.retry_after)})
-    return _error(422, str(exc))
+    return _error(422, served_text(str(exc)))
 
 
 async def _bad_request(request: Request, exc: RequestValidationError):
@@ -133,16 +135,19 @@ def api_table(request: Request) -> dict:
 
 
 def _odds_work(request: Request):
-    from ..questions.odds import ask
+    """``(label, work, deals)`` of the odds question a request asks, checked first (a bad
+    question is refused at once, not after waiting for another's turn)."""
+    from ..questions.odds import ask, check_question
 
     limits = request.app.state.limits
     question = odds_request_of(request.query_params, limits)
+    check_question(question)
     label = f"a {question.rules.variant} question"
 
     def work() -> dict:
         with limited(limits):
             return strict(ask(question).to_dict())
-    return label, work, question.deals or 0
+    return label, served(work), question.deals or 0
 
 
 @router.get("/api/odds")
@@ -150,7 +155,7 @@ async def api_odds(request: Request):
     """The odds of every legal call, as ``euchre odds --json`` prints them for the same
     options (parameters: the options of ``euchre odds``, dashes as underscores; repeat
     ``given`` for several conditions). A client that goes away cancels its question."""
-    label, work, total = _odds_work(request)
+    label, work, total = await anyio.to_thread.run_sync(lambda: _odds_work(request))
     runner = request.app.state.runner
     job = await anyio.to_thread.run_sync(
         lambda: runner.start(label, work, watched=False, wait=QUEUE_SECONDS, total=total))
@@ -218,7 +223,7 @@ async def api_practice(request: Request):
     rules_of(params)  # a bad request is refused before it waits for a turn
     runner = request.app.state.runner
     job = await anyio.to_thread.run_sync(
-        lambda: runner.start("a practice position", lambda: practice_position(params),
+        lambda: runner.start("a practice position", served(lambda: practice_position(params)),
                              watched=False, wait=QUEUE_SECONDS))
     return await _answer(request, job)
 
@@ -239,7 +244,7 @@ async def api_review(request: Request):
     label, work = review_work(body, limits)
     runner = request.app.state.runner
     job = await anyio.to_thread.run_sync(
-        lambda: runner.start(label, work, watched=False, wait=QUEUE_SECONDS))
+        lambda: runner.start(label, served(work), watched=False, wait=QUEUE_SECONDS))
     return await _answer(request, job)
 
 

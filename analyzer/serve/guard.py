@@ -6,11 +6,11 @@ refuses what such a page could do (as Jupyter's local server does):
 - **a Host it does not serve** (DNS rebinding: a page at ``evil.example`` whose name is made
   to resolve to 127.0.0.1 talks to the server as its own origin): only the loopback names, or
   the names given at start, pass;
-- **a write from another origin**: a POST or DELETE whose ``Origin`` is not the server's own,
-  or that the browser marks as sent from another site (``Sec-Fetch-Site``; a page on another
-  port of 127.0.0.1 is "same-site" but not "same-origin");
-- **work started from another site**: an ``/api/`` GET the browser marks as cross-site (an
-  ``<img src>`` could otherwise start a question);
+- **a request from another origin**: any request whose ``Origin`` is not the server's own;
+  a write (POST, DELETE) or an ``/api/`` request whose ``Referer`` is another origin's, or
+  that the browser marks as sent from another site (``Sec-Fetch-Site``; a page on another
+  port of 127.0.0.1 is "same-site" but not "same-origin"; an ``<img src>`` could otherwise
+  start a question). A link from another site to the page itself opens;
 - **a body a form could send**: ``/api/`` POSTs with a body must be ``application/json``
   (a browser sends that cross-origin only after a CORS preflight, which this server never
   grants: it sends no ``Access-Control-*`` header at all);
@@ -40,6 +40,27 @@ def host_name(host: str) -> str:
     if host.startswith("["):
         return host[1:host.find("]")] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _foreign(url: str | None, host: str) -> bool:
+    """Whether an ``Origin`` or ``Referer`` header (None: not sent) names another origin than
+    the server's ``host`` (``null``, an opaque origin, is another)."""
+    return url is not None and urlsplit(url.strip()).netloc.lower() != host.strip().lower()
+
+
+def _from_elsewhere(method: str, path: str, host: str, headers: dict) -> str:
+    """Why a request sent by another site or origin is refused ("" when it is not): a
+    foreign ``Origin`` wherever it appears; a foreign ``Referer``, or a ``Sec-Fetch-Site``
+    other than the page's own, on a write or an ``/api/`` request (a link from another site
+    to the page itself is a navigation, and opens)."""
+    write = method not in SAFE_METHODS
+    site = headers.get("sec-fetch-site")
+    if _foreign(headers.get("origin"), host) or (write or path.startswith("/api/")) and (
+            _foreign(headers.get("referer"), host) or
+            (site is not None and site not in SAME_SITE_OK)):
+        return ("a request from another site or origin may not change anything here" if write
+                else "a page from another site or origin may not use this server")
+    return ""
 
 
 async def _refuse(send, status: int, message: str, extra: list | None = None) -> None:
@@ -74,15 +95,9 @@ class Guard:
         if granted is None:
             return await _refuse(send, 403, "this server needs its token: open the address "
                                  "it printed at start (with ?token=...)")
-        site = headers.get("sec-fetch-site")
-        if method not in SAFE_METHODS:
-            origin = headers.get("origin")
-            if (origin is not None and urlsplit(origin).netloc.lower() != host.lower()) or \
-                    (site is not None and site not in SAME_SITE_OK):
-                return await _refuse(send, 403, "a request from another site or origin may "
-                                     "not change anything here")
-        elif path.startswith("/api/") and site is not None and site not in SAME_SITE_OK:
-            return await _refuse(send, 403, "a page from another site may not ask this server")
+        refused = _from_elsewhere(method, path, host, headers)
+        if refused:
+            return await _refuse(send, 403, refused)
         if method in SAFE_METHODS:
             return await self.app(scope, receive, self._with_cookie(send, granted))
         body, too_big = await self._read_body(receive)

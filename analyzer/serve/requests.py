@@ -7,7 +7,10 @@ strictly (ASCII whole numbers in range, names from lists, never a path of the se
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+import io
+import json
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -36,17 +39,19 @@ from ..game.score import units_of
 from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..numbers import json_number, read_number
 from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
+from ..questions.options import call_label, call_name
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 
 DEFAULT_DEALS = 10_000
 PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
 # how the cards are played, in a card player's words (the page's choices)
+# (each short enough for a phone's list: 390 px wide)
 METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
                 "heuristic": "realistic (heuristic players)",
-                "pimc": "sampled (PIMC: each player samples the cards it cannot see)"}
-STRATEGY_WORDS = {"analyzer": "the analyzer's best (its tables and fitted model)",
+                "pimc": "sampled (PIMC players)"}
+STRATEGY_WORDS = {"analyzer": "the analyzer's best",
                   "table": "the analyzer's tables alone",
-                  "points": "a point count (the built-in one)",
+                  "points": "a point count",
                   "random": "random legal calls"}
 
 
@@ -99,24 +104,25 @@ def limited(limits: Limits):
 
 def spec(limits: Limits | None = None) -> dict:
     """The variants and their house rules, as the page builds its form from them: per variant
-    its title, whether it has an upcard, its seats, every house-rule option it has with its
-    kind, help and default, and its game's scores (how many, the target, whether they
-    fall); the ways to play the cards and the strategies the other calls may be made by,
-    each with its words."""
+    its title and short name (a phone's list shows it), whether it has an upcard, its
+    seats, every house-rule option it has with its kind, help and default, and its game's
+    scores (how many, the target, whether they fall); the ways to play the cards and the
+    strategies the other calls may be made by, each with its words."""
     out = {}
     for name in VARIANTS:
         rules = make_rules(name)
         options = [{"name": o.name, "label": o.label or o.name.replace("_", " "),
-                    "kind": o.kind.__name__, "help": o.help,
+                    "kind": o.kind.__name__, "help": served_text(o.help),
                     "default": rules.options.get(o.name)}
                    for o in OPTIONS if name in o.defaults]
-        out[name] = {"title": rules.title, "upcard": rules.has_upcard,
+        out[name] = {"title": rules.title, "short": re.split(r",| \(", rules.title)[0],
+                     "upcard": rules.has_upcard,
                      "seats": list(SEATS[:rules.players]), "options": options,
                      "scores": units_of(rules), "target": rules.target,
                      "scores_fall": bool(rules.points_table.min() < 0)}
     files = (limits or Limits()).strategy_files()
     strategies = [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] + \
-        [{"value": name, "text": f"the strategy file {name}"} for name in files]
+        [{"value": name, "text": f"the file {name}"} for name in files]
     return {"variants": out, "suits": list(SUITS),
             "methods": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
             "strategies": strategies, "outcomes": SHOWN_OUTCOMES,
@@ -213,15 +219,58 @@ def odds_request_of(params: Mapping, limits: Limits) -> OddsRequest:
     return request(rules, hand, options)
 
 
+def _flag_words() -> dict[str, str]:
+    """Each command-line flag of the question and of the house rules (without its dashes),
+    as the server names it: the field's words (``--score``: the score), a house rule's label
+    in quotes, else the HTTP parameter (a switch with its value: ``all_calls=true``,
+    ``no-infer``: ``infer=false``)."""
+    out = {}
+    for f in ODDS_FIELDS:
+        flag = f.cli_flag[2:]
+        out[flag] = f.words or (f"{f.http_name}=true" if f.kind is bool else f.http_name)
+        if f.kind is bool:
+            out["no-" + flag] = f"{f.http_name}=false"
+    for o in OPTIONS:
+        out[o.name.replace("_", "-")] = f'"{o.label or o.name}"'
+    return out
+
+
+FLAG_WORDS = _flag_words()
+_FLAG = re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+
+
+def served_text(text: str) -> str:
+    """An error or note of the analyzer, which names the command line's flags, in the
+    server's words (the page's and the API's): each flag it knows named as
+    :data:`FLAG_WORDS` has it (``--score '11-3': the game is over`` -> ``the score '11-3':
+    the game is over``)."""
+    return _FLAG.sub(lambda m: FLAG_WORDS.get(m.group(1), m.group(0)), text)
+
+
+def served(work: Callable[[], dict]) -> Callable[[], dict]:
+    """``work`` (an answer's dict, or UserError) with its error and its notes in the
+    server's words (:func:`served_text`)."""
+    def worded() -> dict:
+        try:
+            result = work()
+        except UserError as e:
+            raise UserError(served_text(str(e))) from None
+        for key in ("notes", "inferred"):
+            if isinstance(result.get(key), list):
+                result[key] = [served_text(str(n)) for n in result[key]]
+        return result
+    return worded
+
+
 def page_fields(limits: Limits) -> list[dict]:
     """The question's options the page's form offers (``Field.page``), as it builds them:
-    the HTTP name, kind, default, help, range and choices (each ``{value, text}``: the ways
-    to play and the strategies in words)."""
+    the HTTP name, its words (the label), kind, default, help, range and choices (each
+    ``{value, text}``: the ways to play and the strategies in words)."""
     words = {"method": [{"value": m, "text": METHOD_WORDS[m]} for m in METHODS],
              "others": [{"value": k, "text": v} for k, v in STRATEGY_WORDS.items()] +
-             [{"value": n, "text": f"the strategy file {n}"} for n in limits.strategy_files()]}
-    return [{"name": f.http_name, "kind": f.kind.__name__, "default": f.default,
-             "help": f.help, "low": f.low, "high": f.high,
+             [{"value": n, "text": f"the file {n}"} for n in limits.strategy_files()]}
+    return [{"name": f.http_name, "words": f.words or f.http_name, "kind": f.kind.__name__,
+             "default": f.default, "help": served_text(f.help), "low": f.low, "high": f.high,
              "choices": words.get(f.name, [{"value": c, "text": c} for c in f.choices])}
             for f in ODDS_FIELDS if f.page]
 
@@ -243,7 +292,8 @@ def table_state(params: Mapping) -> dict:
            "deck": [{"id": c, "text": format_card(c),
                      "red": c != L.JOKER and SUITS[L.natural_suit(c)] in RED_SUITS}
                     for c in deck],
-           "turn": None, "calls": [], "your_turn": False, "auction": "", "phase": None,
+           "turn": None, "calls": [], "call_words": [], "heard": [], "your_turn": False,
+           "auction": "", "phase": None,
            "play": None}
     seat_text, dealer_text = _one(params, "seat"), _one(params, "dealer")
     upcard = _one(params, "upcard")
@@ -263,6 +313,7 @@ def table_state(params: Mapping) -> dict:
     point = DecisionPoint(rules, dealer, seat, 0, up, heard)
     turn = auction_turn(point)
     out["auction"] = heard_text(heard, rules)
+    out["heard"] = _heard_words(rules, dealer, up, heard)
     if turn is None:
         return out
     out["turn"] = SEATS[turn]
@@ -272,6 +323,7 @@ def table_state(params: Mapping) -> dict:
     if state.kind == "call":
         out["phase"] = "auction"
         out["calls"] = call_choices(rules, state.codes())
+        out["call_words"] = [_choice_words(rules, dealer, up, turn, c) for c in out["calls"]]
         return out
     out["phase"] = "play"
     out.update(play_state(rules, DecisionPoint(rules, dealer, seat, 0, up, heard), params))
@@ -279,6 +331,27 @@ def table_state(params: Mapping) -> dict:
 
 
 SUIT_WORDS = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades"), strict=True))
+
+
+def _call_words(rules: Rules, dealer: int, upcard: int, seat: int, code: int,
+                alone: bool = False) -> str:
+    """Call ``code`` said by ``seat`` (``alone``: going alone) in the answers' words
+    (``pick it up alone S``: ``options.call_label``)."""
+    trump = -1 if rules.auction == LADDER else int(KC.call_trump(code, upcard))
+    return call_label(rules, code, trump, seat == dealer, alone and code != KC.PASS)
+
+
+def _choice_words(rules: Rules, dealer: int, upcard: int, seat: int, call: str) -> str:
+    """A call the seat may say, in the calls heard's notation (``order alone``), in the
+    answers' words."""
+    heard = parse_heard(f"{SEATS[seat]} {call}", rules)
+    return _call_words(rules, dealer, upcard, seat, heard.calls[0], bool(heard.alone))
+
+
+def _heard_words(rules: Rules, dealer: int, upcard: int, heard) -> list[str]:
+    """The calls heard, each ``SEAT call`` in the answers' words."""
+    return [f"{SEATS[s]} {_call_words(rules, dealer, upcard, s, c, bool(heard.alone >> s & 1))}"
+            for s, c in zip(heard.seats, heard.calls, strict=True)]
 
 
 def _contract(point: DecisionPoint, playing: int) -> dict:
@@ -294,7 +367,8 @@ def _contract(point: DecisionPoint, playing: int) -> dict:
     maker, call = made[-1]
     trump = point.named if rules.auction == LADDER else int(KC.call_trump(call, point.upcard))
     alone = 0 < playing < rules.players or bool(heard.alone >> maker & 1)
-    words = f"{SEATS[maker]} {call_text(call, rules)}" + (" alone" if alone else "")
+    # the call as the answers name it; its trump in words after it
+    words = f"{SEATS[maker]} {call_name(rules, call, maker == point.dealer, alone)}"
     if trump >= 0:
         words += f", trump {SUIT_WORDS[SUITS[trump]]}"
     return {"maker": SEATS[maker], "call": call_text(call, rules), "alone": alone,
@@ -458,7 +532,7 @@ def page_deals(rules: Rules) -> int:
 
 
 
-REVIEW_KEYS = {"record", "method", "worlds", "seed", "call_deals", "others"}
+REVIEW_KEYS = {"record", "which", "method", "worlds", "seed", "call_deals", "others"}
 MAX_DEPTH = 32  # a record is a few levels deep; a body nested deeper is not one
 
 
@@ -493,16 +567,21 @@ def review_work(body, limits: Limits):
     unknown = set(body) - REVIEW_KEYS
     if unknown:
         raise UserError(f"unknown field {sorted(unknown)[0][:40]!r}")
-    data = body["record"]
+    records = _record_texts(body["record"]) if isinstance(body["record"], str) \
+        else [body["record"]]
+    count, which = len(records), body.get("which", 1)
+    if not isinstance(which, int) or isinstance(which, bool) or not 1 <= which <= count:
+        raise UserError(f"which must be a whole number from 1 to {count:,} (the records "
+                        f"given)")
+    data = records[which - 1]
     if isinstance(data, str):
-        try:
-            data = read_json(data, "the record")
-        except RecursionError:
-            raise UserError("the record is nested too deeply to be one") from None
-        if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-            raise UserError("the record is nested too deeply to be one")
+        data = read_json(data, "the record")
+    if isinstance(data, UserError):
+        raise UserError(f"record {which} of {count}: {data}")
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise UserError("the record is nested too deeply to be one")
     if not isinstance(data, dict):
-        raise UserError("the record must be a JSON object (one line of euchre play --json)")
+        raise UserError("the record must be a JSON object (a record of euchre play --json)")
     method = body.get("method", "dd")
     numbers = {key: json_number(body.get(key, default), key, 0, top)
                for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
@@ -518,5 +597,21 @@ def review_work(body, limits: Limits):
         with limited(limits):
             result = review(record, method, max(1, numbers["worlds"]), numbers["seed"],
                             numbers["call_deals"], others)
-        return strict(result.to_dict())
+        several = {"records": count, "which": which} if count > 1 else {}
+        return {**strict(result.to_dict()), **several}
     return "a review of a hand", work
+
+
+def _record_texts(text: str) -> list:
+    """The records a text holds, as ``euchre review`` reads a file: one JSON value (a record
+    on one line or indented over several: the text itself), or several, one a line or each
+    indented (each a parsed value, or the UserError of one that is not JSON)."""
+    from ..game.records import json_records
+
+    try:
+        json.loads(text)
+        return [text]
+    except (ValueError, RecursionError):
+        pass
+    found = [value for _, value in json_records(io.StringIO(text))]
+    return found if len(found) > 1 else [text]

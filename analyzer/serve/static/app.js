@@ -18,12 +18,10 @@ const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: nul
 
 // ---------------------------------------------------------------- small helpers
 
-function cardButtonText(text) { return text.replace("T", "10"); }
-
 // a card drawn as a card: ``card`` is an entry of the server's deck ({id, text, red})
 function cardSpan(card) {
   const span = document.createElement("span");
-  span.textContent = cardButtonText(card.text);
+  span.textContent = card.text;
   span.className = "card-text" + (card.red ? " red" : "");
   return span;
 }
@@ -62,6 +60,8 @@ function el(tag, attrs = {}, text) {
 }
 
 function showError(message) { $("error").textContent = message || ""; }
+
+function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function pct(x) { return x === null || x === undefined ? "" : (100 * x).toFixed(1) + "%"; }
 // a share with a tenth, or two significant figures below 1% (as the command line prints it)
@@ -112,8 +112,8 @@ function playParams(p) {
 }
 
 // the question's options the page offers, as the server describes them (/api/spec's
-// "fields", the same description as the command line's flags): a box or a list each
-const FIELD_WORDS = { deals: "Deals", seed: "Seed", method: "Card play", others: "The other calls are made by" };
+// "fields", the same description as the command line's flags, each labelled by its words):
+// a box or a list each
 
 function buildFields() {
   const box = $("fields");
@@ -133,7 +133,7 @@ function buildFields() {
       input = el("input", { id: f.name, type: "text", inputmode: f.kind === "str" ? "text" : "numeric" });
     }
     if (f.default !== null && f.kind !== "bool") input.value = String(f.default);
-    label.append((FIELD_WORDS[f.name] || f.name.replaceAll("_", " ")) + " ", input);
+    label.append(capitalized(f.words) + " ", input);
     box.append(label);
   }
   if ($("deals")) $("deals").value = "";
@@ -196,6 +196,7 @@ function buildRules() {
   const box = $("house-rules");
   box.textContent = "";
   const variant = state.spec.variants[state.variant];
+  $("variant-title").textContent = variant.title;
   const inForce = state.table?.rules ?? {};
   for (const opt of variant.options) {
     const row = el("div", { className: "rule" });
@@ -250,7 +251,7 @@ function drawTable(grid, seats, opts) {
       if (opts.upcard) {
         const card = state.deck.find((c) => c.text === opts.upcard) || { text: opts.upcard, red: /[HD]$/.test(opts.upcard) };
         const up = el("span", { className: "upcard" + (card.red ? " red" : ""), id: grid.id + "-upcard" },
-                      cardButtonText(card.text));
+                      card.text);
         div.append(up, el("small", {}, "upcard"));
       }
     } else if (seat) {
@@ -294,7 +295,7 @@ function buildDeck() {
   for (const card of state.deck) {
     const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black"),
                              id: "card-" + card.id, dataset: { card: card.text } },
-                 cardButtonText(card.text));
+                 card.text);
     const inHand = state.hand.includes(card.id);
     if (inHand) b.classList.add("in-hand");
     if (state.upcard === card.id) b.classList.add("is-upcard");
@@ -323,9 +324,11 @@ function clickCard(id) {
   redraw();
 }
 
-function callButton(seat, call, mine) {
+// a call the seat may say: its words are the answers' (``words``), its value the calls heard's
+// notation (``call``)
+function callButton(seat, call, words, mine) {
   const b = el("button", { type: "button", className: "call" + (mine ? " mine" : ""),
-                           dataset: { call, seat } }, call);
+                           dataset: { call, seat } }, words);
   b.addEventListener("click", () => { state.calls.push(`${seat} ${call}`); refresh(); });
   return b;
 }
@@ -337,7 +340,9 @@ function buildCalls() {
   const box = $("calls");
   box.textContent = "";
   const t = state.table;
-  $("auction-text").textContent = state.calls.length ? state.calls.join(", ") : "nothing yet";
+  const heard = t?.heard?.length === state.calls.length ? t.heard : state.calls;
+  $("auction-text").textContent = heard.length ? heard.join(", ") : "nothing yet";
+  $("auction-text").dataset.auction = state.calls.join(", ");
   const asked = t?.your_turn ? t.decision : t?.phase === "play" ? "card" : "call";
   $("ask-button").textContent = ASK_WORDS[asked] || ASK_WORDS.call;
   if (!t || !state.seat || !state.dealer || (t.upcard && state.upcard === null)) {
@@ -351,11 +356,11 @@ function buildCalls() {
     const what = t.decision === "discard" ? "which card to discard" : t.decision === "defend" ? "whether to defend alone" : "what to call";
     $("turn-line").textContent = `Your turn (${t.turn}): ask ${what} below` +
       (t.calls.length ? " — or, to ask about a later turn, tap what you said:" : ".");
-    for (const call of t.calls) box.append(callButton(t.turn, call, true));
+    t.calls.forEach((call, i) => box.append(callButton(t.turn, call, t.call_words[i], true)));
     return;
   }
   $("turn-line").textContent = `${t.turn} to call: tap what they said.`;
-  for (const call of t.calls) box.append(callButton(t.turn, call, false));
+  t.calls.forEach((call, i) => box.append(callButton(t.turn, call, t.call_words[i], false)));
 }
 
 async function refresh() {
@@ -393,9 +398,17 @@ async function refresh() {
 }
 
 // the last thing tapped, taken back: a card played, your discard, the trump named, a call
+// (a link's hand held now gets back the cards of yours taken back: what was valid stays)
 function takeBack() {
-  if (state.heldFromLink) { state.heldFromLink = null; clearPlay(); return true; }
-  if (state.plays.length) { state.plays.pop(); return true; }
+  if (state.heldFromLink && !state.plays.length && !state.discard) {
+    state.heldFromLink = null; clearPlay(); return true;
+  }
+  if (state.plays.length) {
+    const [seat, card] = state.plays.pop().split(" ");
+    if (state.heldFromLink && seat === state.seat) state.heldFromLink.push(card);
+    return true;
+  }
+  if (state.heldFromLink && state.discard) { state.heldFromLink.push(state.discard); state.discard = null; return true; }
   if (state.discard) { state.discard = null; return true; }
   if (state.trump) { state.trump = null; return true; }
   if (state.calls.length) { state.calls.pop(); return true; }
@@ -415,7 +428,7 @@ function deckCard(text) {
 function playButton(text, onClick, mine) {
   const card = deckCard(text);
   const b = el("button", { type: "button", className: "card " + (card.red ? "red" : "black") + (mine ? " mine" : ""),
-                           dataset: { play: text } }, cardButtonText(text));
+                           dataset: { play: text } }, text);
   b.addEventListener("click", onClick);
   return b;
 }
@@ -454,10 +467,11 @@ function buildPlay() {
   box.textContent = "";
   $("undo-play").hidden = !(state.plays.length || state.discard || state.trump);
   const line = $("play-turn-line");
-  if (play.note) { line.textContent = play.note[0].toUpperCase() + play.note.slice(1) + "."; return; }
+  if (play.note) { line.textContent = capitalized(play.note) + "."; return; }
   if (play.over) { line.textContent = "The hand is over: nothing is left to decide."; return; }
   if (play.need_trump) {
-    line.textContent = `${play.contract.maker} won the bidding: tap the trump they named.`;
+    line.textContent = play.contract.maker === state.seat ? "You won the bidding: tap the trump you named."
+      : `${play.contract.maker} won the bidding: tap the trump they named.`;
     for (const suit of state.spec.suits) {
       const b = el("button", { type: "button", className: "call", dataset: { trump: suit } }, SUIT_NAMES[suit]);
       b.addEventListener("click", () => { state.trump = suit; refresh(); });
@@ -490,6 +504,7 @@ function resetCards() { state.hand = []; state.upcard = null; state.calls = []; 
 function clearAnswer() {
   $("answer").hidden = true;
   for (const id of ["verdict", "verdict-figures", "answer-notes", "chart", "options-table"]) $(id).textContent = "";
+  $("options-table-more").hidden = true;
 }
 
 const COLUMNS = [["label", "call"], ["ev", "net points"], ["interval", "95% interval"], ["vs_best", "vs best"]];
@@ -505,7 +520,37 @@ const MEANING = { "net points": "what the call is worth to your side a hand, on 
                   "they're set": "the other side named trump and did not make it",
                   "redeal": "everyone passed: the cards are dealt again" };
 
-function optionsTable(table, result, outcomes) {
+const SHOWN_ROWS = 10;  // a longer answer (a double deck's 45 bids) shows its best, the rest folded
+
+// the options a long answer folds away: all but the SHOWN_ROWS best (and the best itself)
+function foldedRows(result) {
+  if (result.options.length <= SHOWN_ROWS) return new Set();
+  const scored = result.score !== null && result.score !== undefined;
+  const value = (r) => (scored ? r.p_win : r.ev);
+  const kept = new Set([...result.options].sort((a, b) => value(b) - value(a)).slice(0, SHOWN_ROWS)
+    .map((r) => r.label));
+  kept.add(result.best.label);
+  return new Set(result.options.map((r) => r.label).filter((label) => !kept.has(label)));
+}
+
+// the table's button that shows the folded rows or folds them again; ``onToggle(open)`` redraws
+// what else shows the rows (the chart)
+function foldButton(table, result, folded, onToggle) {
+  const b = $(table.id + "-more");
+  b.hidden = !folded.size;
+  const show = (open) => {
+    for (const tr of table.querySelectorAll("tr.folded")) tr.hidden = !open;
+    b.textContent = open ? `show the best ${result.options.length - folded.size} only`
+      : `show all ${result.options.length} (${folded.size} more)`;
+    b.dataset.open = open ? "1" : "";
+    if (onToggle) onToggle(open);
+  };
+  b.onclick = () => show(!b.dataset.open);
+  show(false);
+}
+
+// every option's row, a long answer's worst folded away (``onToggle``: see foldButton)
+function optionsTable(table, result, outcomes, onToggle) {
   table.textContent = "";
   const head = table.createTHead().insertRow();
   const first = IN_PLAY.includes(result.decision) ? result.decision : "call";
@@ -515,9 +560,11 @@ function optionsTable(table, result, outcomes) {
                 ...outcomes.map(([k, w]) => ["p_" + k, w])];
   for (const [, h] of cols) head.append(el("th", MEANING[h] ? { title: MEANING[h] } : {}, h));
   const body = table.createTBody();
+  const folded = foldedRows(result);
   for (const row of result.options) {
     const tr = body.insertRow();
     if (row.label === result.best.label) tr.className = "best";
+    if (folded.has(row.label)) tr.className = "folded";
     const texts = {
       label: row.label + (row.received_most ? `, gets ${row.received_most}` : ""),
       ev: pts(row.ev), interval: `[${pts(row.ev_low)}, ${pts(row.ev_high)}]`,
@@ -532,6 +579,8 @@ function optionsTable(table, result, outcomes) {
       td.textContent = key in texts ? texts[key] : pct(row[key]);
     }
   }
+  foldButton(table, result, folded, onToggle && ((open) => onToggle(open ? result.options
+    : result.options.filter((r) => !folded.has(r.label)))));
 }
 
 function shownOutcomes(result) {
@@ -565,8 +614,7 @@ function showAnswer(result, params) {
   notes.push(...(result.inferred || []));
   notes.push(...result.notes);
   $("answer-notes").textContent = notes.join("; ");
-  optionsTable($("options-table"), result, shownOutcomes(result));
-  drawChart(result.options);
+  optionsTable($("options-table"), result, shownOutcomes(result), drawChart);
   const link = new URL(location.href);
   link.search = params + "&ask=1";
   $("share-link").href = link.toString();
@@ -726,6 +774,7 @@ function practiceParams() {
 }
 
 function fillPracticeSeats() {
+  $("practice-variant-title").textContent = state.spec.variants[$("practice-variant").value].title;
   const seats = state.spec.variants[$("practice-variant").value].seats;
   const box = $("practice-seat");
   const before = box.value;
@@ -738,6 +787,7 @@ async function dealPractice() {
   $("practice-error").textContent = "";
   $("practice-position").hidden = false;
   for (const id of ["practice-grade", "practice-figures", "practice-choices", "practice-options"]) $(id).textContent = "";
+  $("practice-options-more").hidden = true;
   $("practice-next").hidden = true;
   $("practice-prompt").textContent = "Dealing…";
   practice.result = null;
@@ -755,9 +805,9 @@ async function dealPractice() {
     drawTable($("practice-table"), state.spec.variants[pos.variant].seats,
               { you: pos.seat, dealer: pos.dealer, upcard: pos.upcard });
     cardsInto($("practice-hand"), pos.hand.split(" "));
-    $("practice-heard").textContent = pos.auction || "nothing: you speak first";
     $("practice-prompt").textContent = "Thinking about your choices…";
     const table = await getJSON("/api/table?" + practiceTableParams(pos));
+    $("practice-heard").textContent = table.heard.join(", ") || "nothing: you speak first";
     showPracticePlay(pos, table);
     const q = new URLSearchParams({ variant: pos.variant, ...pos.rules, seat: pos.seat, dealer: pos.dealer,
                                     hand: pos.hand, seed: String(pos.seed), deals: String(table.deals) });
@@ -783,14 +833,12 @@ async function dealPractice() {
   }
 }
 
-// the table of a practice position in the play: the server's contract and tricks
+// the table of a practice position: the calls heard in words, and in the play the contract and tricks
 function practiceTableParams(pos) {
   const p = new URLSearchParams({ variant: pos.variant, ...pos.rules });
-  if (pos.decision === "call") return p;
-  for (const [k, v] of [["seat", pos.seat], ["dealer", pos.dealer], ["upcard", pos.upcard], ["auction", pos.auction],
-                        ["hand", pos.hand], ["played", pos.played], ["discarded", pos.discarded], ["trump", pos.trump]]) {
-    if (v) p.set(k, v);
-  }
+  const point = [["seat", pos.seat], ["dealer", pos.dealer], ["upcard", pos.upcard], ["auction", pos.auction]];
+  const play = [["hand", pos.hand], ["played", pos.played], ["discarded", pos.discarded], ["trump", pos.trump]];
+  for (const [k, v] of pos.decision === "call" ? point : [...point, ...play]) if (v) p.set(k, v);
   return p;
 }
 
@@ -804,11 +852,11 @@ function showPracticePlay(pos, table) {
     (pos.discarded ? ` You discarded ${pos.discarded}.` : "");
 }
 
-// the choices are the calls, each at its best detail, which stays hidden until the pick; a
-// discard's detail is the card, the choice itself
+// the choices are the calls, each at its best detail, which stays hidden until the pick (the
+// label without its detail); a discard or a card is its label, as the answer's rows name it
 function choiceName(row) {
-  if (practice.position?.decision === "discard") return `${row.option} ${row.detail}`.trim();
-  return `${row.option} ${row.trump}`.trim();
+  if (practice.position?.decision !== "call") return row.label;
+  return `${row.option} ${row.trump || ""}`.trim();
 }
 
 const PROMPTS = { call: "Your call:", discard: "Your discard:", card: "Your card:" };
@@ -829,7 +877,9 @@ function grade(row) {
   practice.picked = row;
   const r = practice.result;
   const best = r.options.find((o) => o.label === r.best.label);
-  const cost = best.ev - row.ev;
+  // the cost is the row's "vs best", on the same deals (a choice dropped early was played on
+  // fewer deals: its net points against the best's would be another number)
+  const cost = row.label === best.label ? 0 : -row.vs_best;
   let word;
   if (row.label === best.label) word = "best";
   else if (row.vs_best_high >= 0) word = "fine";
@@ -886,13 +936,17 @@ function reviewTable(id, headers, rows) {
   return table;
 }
 
+// the record's whole text goes to the server, which reads it as euchre review reads a file:
+// one record (on one line or indented), or several (then ``which`` picks one)
 async function review() {
   $("review-error").textContent = "";
   $("review-answer").textContent = "reviewing…";
-  const text = $("record-text").value.trim().split("\n")[0];
+  const text = $("record-text").value.trim();
+  const which = Number($("review-which").value || 1);
   try {
     const r = await getJSON("/api/review", { method: "POST", headers: { "content-type": "application/json" },
-                                             body: JSON.stringify({ record: text, others: $("others").value }) });
+                                             body: JSON.stringify({ record: text, which, others: $("others").value }) });
+    showRecordChoice(r.records || 1, r.which || 1);
     state.deck = (await getJSON("/api/table?" + new URLSearchParams({ variant: r.variant, ...(r.rules || {}) }))).deck;
     const asCard = (t) => { const c = state.deck.find((x) => x.text === t); return c ? cardSpan(c) : t; };
     const box = $("review-answer");
@@ -917,6 +971,18 @@ async function review() {
     $("review-answer").textContent = "";
     $("review-error").textContent = e.message;
   }
+}
+
+// a text of several records: which one is reviewed, and a list to review another
+function showRecordChoice(count, which) {
+  const box = $("review-which");
+  $("review-which-line").hidden = count < 2;
+  if (box.options.length !== count) {
+    box.textContent = "";
+    for (let i = 1; i <= count; i++) box.append(el("option", { value: String(i) }, String(i)));
+  }
+  box.value = String(which);
+  $("review-count").textContent = String(count);
 }
 
 // ---------------------------------------------------------------- start
@@ -976,7 +1042,8 @@ function fillSelect(box, items) {
 
 async function start() {
   state.spec = await getJSON("/api/spec");
-  const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.title }));
+  // the lists show each variant's short name (a phone's list is narrow), its title under it
+  const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.short }));
   fillSelect($("variant"), variants);
   fillSelect($("practice-variant"), variants);
   buildFields();
@@ -1005,8 +1072,10 @@ async function start() {
   $("review-button").addEventListener("click", review);
   $("record-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
-    if (file) $("record-text").value = await file.text();
+    if (file) { $("record-text").value = await file.text(); showRecordChoice(1, 1); }
   });
+  $("record-text").addEventListener("input", () => showRecordChoice(1, 1));
+  $("review-which").addEventListener("change", review);
   for (const t of ["ask", "practice", "review"]) $("tab-" + t).addEventListener("click", () => showTab(t));
   $("practice-variant").value = p.get("tab") === "practice" && p.has("variant") ? state.variant : "knock";
   fillPracticeSeats();
@@ -1033,7 +1102,9 @@ async function start() {
     showTab("review");
   } else if (p.get("ask") === "1") {
     await refresh();
-    ask();
+    // a link whose question the server refused shows why, with what was valid: no other
+    // question is asked in its place
+    if (!$("error").textContent) ask();
   }
 }
 
