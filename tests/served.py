@@ -89,9 +89,17 @@ def browser(width: int = 1280, height: int = 1800):
     return chrome
 
 
-def console_errors(chrome) -> list[str]:
-    """The browser log's errors since the last call (a script's exception, a failed load)."""
-    return [e["message"] for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
+# Chromium logs every 4xx answer to a fetch: the API's refusal of a bad question, which the
+# page shows (a test that asks one expects it; any other error still fails)
+REFUSED = re.compile(r"/api/\S* - Failed to load resource: the server responded with a "
+                     r"status of 4\d\d ")
+
+
+def console_errors(chrome, refused: bool = False) -> list[str]:
+    """The browser log's errors since the last call (a script's exception, a failed load);
+    with ``refused``, not the API's 4xx refusals of a bad question."""
+    return [e["message"] for e in chrome.get_log("browser") if e["level"] == "SEVERE"
+            and not (refused and REFUSED.search(e["message"]))]
 
 
 def full_screenshot(chrome, path: Path) -> None:

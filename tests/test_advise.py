@@ -148,6 +148,25 @@ def test_a_line_answers_alone():
                                     "not list"}
 
 
+@pytest.mark.timeout(300)
+def test_an_impossible_size_is_an_error_line_at_once_and_the_stream_goes_on():
+    """Issue 51: a view of 1,000,000,000,000 deals computed for ever (the bot's whole stream
+    blocked); it is refused as odds refuses it (the size limit: its first deals timed), and
+    the next line is answered."""
+    import time
+
+    lines = [json.dumps({**FIRST, "deals": 10 ** 12, "id": "huge"}),
+             json.dumps({**FIRST, "deals": 20, "id": "next"})]
+    out = []
+    began = time.perf_counter()
+    assert answer_stream(lines, out.append, workers=1) == 2
+    huge, after = (json.loads(line) for line in out)
+    assert huge["id"] == "huge" and "would take" in huge["error"], huge
+    assert "fewer deals" in huge["error"] and "--force" not in huge["error"], huge
+    assert after["id"] == "next" and after["action"], after
+    assert time.perf_counter() - began < 30
+
+
 class _Stream:
     """``euchre advise`` in a child process: views written, answers read as they come."""
 
@@ -189,13 +208,14 @@ def test_the_stream_ends_at_the_end_of_its_input():
 
 @pytest.mark.parametrize("busy", [False, True], ids=["waiting", "computing"])
 def test_the_stream_stops_on_ctrl_c(busy):
-    """Ctrl-C while the stream waits for a view, or while it answers one (10 million deals:
-    minutes): exit 130, a line on stderr saying so (computing, the runner's "stopping once
-    the chunk running now is done" before it), no traceback, no half answer."""
+    """Ctrl-C while the stream waits for a view, or while it answers one (a million deals:
+    an hour, inside odds' size limit, which refuses 10 million at once): exit 130, a line
+    on stderr saying so (computing, the runner's "stopping once the chunk running now is
+    done" before it), no traceback, no half answer."""
     stream = _Stream()
     assert stream.ask({**CARD, "deals": 50})["action"]
     if busy:
-        stream.proc.stdin.write(json.dumps({**FIRST, "deals": 10_000_000}) + "\n")
+        stream.proc.stdin.write(json.dumps({**FIRST, "deals": 1_000_000}) + "\n")
         stream.proc.stdin.flush()
         threading.Event().wait(2.0)  # under way (before it, the signal ends the run the same)
     stream.proc.send_signal(signal.SIGINT)

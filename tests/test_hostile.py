@@ -8,6 +8,7 @@ import io
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -398,3 +399,304 @@ def test_json_text_writes_null_for_what_json_cannot_hold():
     assert _strict_json(text) == {"margin": None, "cost": [None, 3], "close": True}
     with pytest.raises(TypeError):
         json_text({"x": object()})
+
+
+# ---------------------------------------------------------------------------- numbers
+# Issue 51: every number field of every surface — the command line's options, the HTTP API's
+# parameters and review body, a bot's view, a record, a hand file's score — found from the
+# descriptions that make them (the commands' options, ODDS_FIELDS, the house rules'
+# OPTIONS) and given numbers no field takes: one error line and exit 2, a 4xx, an error
+# line in the advise stream; never a traceback, a 500 or an "internal error". Each is
+# refused before any dealing. (The page's share links: test_serve_page.py.)
+
+BAD_NUMBERS = {"20 digits": "9" * 20, "5,000 digits": "9" * 5000, "negative": "-3",
+               "other digits": "\u0669", "space-padded": " 5"}
+KNOCK_QUESTION = ["JS", "AS", "KS", "9H", "TD", "--variant", "knock", "--upcard", "QS",
+                  "--seat", "E", "--dealer", "N", "--deals", "50"]
+
+
+def bad_scores(units: int = 2) -> dict:
+    """Scores of ``units`` numbers (text), one of them bad, first or last (knock and
+    cutthroat scores never fall, so a negative one is bad too)."""
+    out = {}
+    for name, v in BAD_NUMBERS.items():
+        out[f"{name} first"] = "-".join([v] + ["1"] * (units - 1))
+        out[f"{name} last"] = "-".join(["1"] * (units - 1) + [v])
+    return out
+
+
+def number_kind(param):
+    """int or float for a number option of the command line (None for any other)."""
+    desc = getattr(param, "type_descriptor", None)  # typer >= 0.16 types by annotation
+    if desc is not None:
+        kind = desc.annotation
+    else:
+        kind = {"integer": int, "integer range": int, "float": float,
+                "float range": float}.get(getattr(param.type, "name", ""))
+    return kind if kind in (int, float) else None
+
+
+def cli_number_options() -> list[tuple[str, str]]:
+    """``(command words, flag)`` of every int or float option of every command."""
+    import typer
+
+    from analyzer.cli.app import app
+
+    def walk(command, words):
+        if hasattr(command, "commands"):
+            for name, sub in sorted(command.commands.items()):
+                yield from walk(sub, [*words, name])
+            return
+        for p in command.params:
+            if number_kind(p) is not None:
+                yield " ".join(words), p.opts[0]
+    return list(walk(typer.main.get_command(app), []))
+
+
+CLI_NUMBERS = cli_number_options()
+
+
+def test_the_number_options_are_all_found():
+    found = set(CLI_NUMBERS)
+    assert {("odds", "--seed"), ("odds", "--deals"), ("odds", "--tremble"),
+            ("simulate", "--games"), ("serve", "--port"), ("bench solve", "--rounds"),
+            ("odds", "--failed-moon-points")} <= found, sorted(found)
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS.values(), ids=BAD_NUMBERS.keys())
+def test_every_number_option_of_every_command_refuses_numbers_no_field_takes(value):
+    for words, flag in CLI_NUMBERS:
+        line = assert_one_error([*words.split(), flag, value])
+        assert flag in line, (words, flag, line)
+
+
+@pytest.mark.parametrize("score", bad_scores().values(), ids=bad_scores().keys())
+def test_a_score_on_the_command_line_is_read_by_the_one_rule(score):
+    assert "score" in assert_one_error(["odds", *KNOCK_QUESTION, "--score", score])
+    assert "score" in assert_one_error(["play", "--variant", "knock", "--game", "--score",
+                                        score])
+
+
+@pytest.mark.parametrize("score", bad_scores(3).values(), ids=bad_scores(3).keys())
+def test_a_three_player_score_is_read_by_the_one_rule(score):
+    assert "score" in assert_one_error(["odds", "JS", "AS", "KS", "9H", "TD", "--variant",
+                                        "cutthroat", "--upcard", "QS", "--seat", "E",
+                                        "--dealer", "N", "--deals", "50", "--score", score])
+
+
+# the command line's text options that hold a number: a condition's count, a local
+# cluster's workers, the rollout bidder's deals (the score: above)
+TEXT_NUMBERS = [(["odds", *KNOCK_QUESTION, "--given", "S: >={} H"], "--given"),
+                (["odds", *KNOCK_QUESTION, "--scheduler", "local:{}"], "--scheduler"),
+                (["simulate", "--variant", "knock", "--games", "10", "--strategy",
+                  "rollout:{}"], "rollout:DEALS")]
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS.values(), ids=BAD_NUMBERS.keys())
+def test_a_number_inside_a_text_option_is_read_by_the_one_rule(value):
+    for args, named in TEXT_NUMBERS:
+        line = assert_one_error([a.replace("{}", value) for a in args])
+        assert named in line, (args, line)
+
+
+def _record_with(number: str, where: str) -> bytes:
+    """RECORD's text with ``number`` (JSON text) in its score or a house rule's number."""
+    if where == "score":
+        return json.dumps({**RECORD, "score": {"NS": "@", "EW": 1}}).replace(
+            '"@"', number).encode()
+    return json.dumps({**RECORD, "options": {"lone_defender": True,
+                                             "lone_defender_points": "@"}}).replace(
+        '"@"', number).encode()
+
+
+def json_numbers() -> dict:
+    """BAD_NUMBERS as JSON text: the numbers bare, the texts that are not numbers quoted."""
+    return {name: v if v.lstrip("-").isascii() and v.lstrip("-").isdigit() else json.dumps(v)
+            for name, v in BAD_NUMBERS.items()}
+
+
+@pytest.mark.parametrize("where", ["score", "options"])
+@pytest.mark.parametrize("command", ["review", "score"])
+def test_a_records_numbers_are_read_by_the_one_rule(tmp_path, command, where):
+    for name, number in json_numbers().items():
+        f = tmp_path / f"{name}.json"
+        f.write_bytes(_record_with(number, where))
+        out = tmp_path / "decisions.csv"
+        args = [command, str(f)] + (["-o", str(out), "--call-deals", "0"]
+                                    if command == "review" else [])
+        assert_one_error(args, out if command == "review" else None)
+
+
+def test_a_hand_files_score_is_read_by_the_one_rule(tmp_path):
+    """(A .jsonl file: a .csv cell's spaces around it are the cell's, stripped from every
+    column.)"""
+    f = tmp_path / "hands.jsonl"
+    f.write_text("".join(json.dumps({"hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
+                                     "dealer": "N", "score": score}) + "\n"
+                         for score in bad_scores().values()))
+    out = tmp_path / "priced.csv"
+    assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
+                      str(out)], out)
+
+
+@pytest.fixture(scope="module")
+def api():
+    from fastapi.testclient import TestClient
+
+    from analyzer.serve.app import create_app
+
+    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
+        yield client
+
+
+def _refused(response, name: str) -> None:
+    """A 4xx whose one-line reason names ``name``."""
+    assert 400 <= response.status_code < 500, (name, response.status_code, response.text[:300])
+    _one_line(response.json()["error"], name)
+
+
+def _one_line(error: str, name: str) -> None:
+    assert name in error and "\n" not in error and "internal" not in error, (name, error)
+
+
+def _job_refused(api, params: dict, name: str) -> None:
+    """The page's way to ask (a question started, then polled) refuses ``params``: a 4xx at
+    once, or the question fails with a reason naming ``name``."""
+    got = api.post("/api/jobs/odds", params=params)
+    if got.status_code != 202:
+        return _refused(got, name)
+    job = got.json()
+    while job["state"] == "running":
+        time.sleep(0.02)
+        job = api.get(f"/api/jobs/{job['id']}").json()
+    assert job["state"] == "failed" and job["result"] is None, job
+    _one_line(job["error"], name)
+
+
+API_KNOCK = {"variant": "knock", "hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
+             "dealer": "N", "deals": "50"}
+
+
+def api_number_params() -> list[tuple[dict, str]]:
+    """``(base parameters, name)`` of every number parameter of the odds question: the
+    fields of ODDS_FIELDS that are numbers, the score, and the house rules that are, each
+    with a variant that has it."""
+    from analyzer.questions.odds_request import ODDS_FIELDS
+
+    out = [(API_KNOCK, f.http_name) for f in ODDS_FIELDS if f.kind in (int, float)]
+    out.append((API_KNOCK, "score"))
+    return out + [({"variant": next(iter(o.defaults)), "hand": "JS AS KS 9H TD"}, o.name)
+                  for o in _int_rules()]
+
+
+def _int_rules():
+    from analyzer.game.variants import OPTIONS
+
+    return [o for o in OPTIONS if o.kind is int]
+
+
+def test_every_number_parameter_of_the_api_refuses_numbers_no_field_takes(api):
+    rules = {o.name for o in _int_rules()}
+    for base, name in api_number_params():
+        for value in (bad_scores() if name == "score" else BAD_NUMBERS).values():
+            params = {**base, name: value}
+            _refused(api.get("/api/odds", params=params), name)
+            _job_refused(api, params, name)
+            if name in rules:
+                _refused(api.get("/api/table", params=params), name)
+
+
+@pytest.mark.parametrize("name", ["seed", "n"])
+def test_a_practice_links_numbers_are_read_by_the_one_rule(api, name):
+    for value in BAD_NUMBERS.values():
+        _refused(api.get("/api/practice", params={"variant": "knock", "seat": "S",
+                                                  name: value}), name)
+
+
+@pytest.mark.parametrize("name", ["seed", "worlds", "call_deals", "score", "options"])
+def test_a_review_bodys_numbers_are_read_by_the_one_rule(api, name):
+    for number in json_numbers().values():
+        if name in ("score", "options"):
+            body = b'{"record": ' + _record_with(number, name) + b"}"
+        else:
+            body = b'{"record": ' + json.dumps(RECORD).encode() + b', "' + name.encode() + \
+                b'": ' + number.encode() + b"}"
+        got = api.post("/api/review", content=body,
+                       headers={"content-type": "application/json"})
+        assert 400 <= got.status_code < 500, (name, number[:30], got.text[:300])
+        assert "internal" not in got.json()["error"], got.text[:300]
+
+
+def advise_number_fields() -> list[str]:
+    """The number fields of a bot's view: those of the odds question it holds, the score,
+    and (under ``rules``) the house rules that are numbers."""
+    from analyzer.game.variants import OPTIONS
+    from analyzer.questions.advise import ODDS_NAMES
+    from analyzer.questions.odds_request import FIELD_BY_NAME
+
+    return [n for n in ODDS_NAMES if FIELD_BY_NAME[n].kind in (int, float)] + ["score"] + \
+        [f"rules.{o.name}" for o in OPTIONS if o.kind is int and "knock" in o.defaults]
+
+
+def test_every_number_field_of_a_view_gets_an_error_line_and_the_stream_goes_on():
+    from analyzer.questions.advise_stream import answer_line
+
+    view = {"variant": "knock", "seat": "E", "dealer": "N", "hand": "JS AS KS 9H TD",
+            "upcard": "QS", "deals": 20}
+    for name in advise_number_fields():
+        numbers = {k: json.dumps(v) for k, v in bad_scores().items()} if name == "score" \
+            else json_numbers()
+        for number in numbers.values():
+            if name.startswith("rules."):
+                changed = {**view, "rules": {"lone_defender": True, name[6:]: "@"}}
+            else:
+                changed = {**view, name: "@"}
+            answer = answer_line(json.dumps(changed).replace('"@"', number), 7)
+            assert answer["line"] == 7 and "internal" not in answer["error"], (name, answer)
+            bare = number.isdigit() and len(number) >= 5000  # refused as it is read
+            named = "5,000 digits" if bare else name.split(".")[-1]
+            assert named in answer["error"], (name, answer)
+
+
+def page_links() -> list[tuple[str, dict, str]]:
+    """``(where the page shows its error, link parameters, the name the reason gives)`` for
+    every number a share link of the page can carry: the question's fields the page offers
+    that are numbers, the score, the house rules that are numbers (each with a variant that
+    has it) and a practice link's seed and position."""
+    from analyzer.serve.requests import Limits, page_fields
+
+    ask = {"variant": "knock", "seat": "E", "dealer": "N", "upcard": "QS",
+           "hand": "JS AS KS 9H TD", "deals": "50", "ask": "1"}
+    out = []
+    for value in BAD_NUMBERS.values():
+        out += [("error", {**ask, f["name"]: value}, f["name"]) for f in page_fields(Limits())
+                if f["kind"] in ("int", "float")]
+        out.append(("error", {**ask, "score": f"{value}-1"}, "score"))
+        out += [("error", {**ask, "variant": next(iter(o.defaults)), o.name: value}, o.name)
+                for o in _int_rules()]
+        out += [("practice-error", {"tab": "practice", "variant": "knock", "seat": "S",
+                                    "decisions": "calls", "seed": "1", "n": "0", name: value},
+                 name) for name in ("seed", "n")]
+    return out
+
+
+@pytest.mark.serve
+def test_a_share_links_numbers_are_refused_on_the_page_with_the_servers_reason():
+    """A link's number the page's number boxes could not hold (' 5', '٩') was dropped and
+    the question asked without it; the page now sends every number as the link gives it,
+    and shows the server's reason for refusing it."""
+    from urllib.parse import urlencode
+
+    from tests.served import browser, console_errors, server, wait_for
+
+    with server(log_name="hostile-links.log") as (url, proc, log):
+        chrome = browser()
+        try:
+            for where, params, name in page_links():
+                chrome.get(url + "?" + urlencode(params))
+                shown = wait_for(lambda w=where: chrome.find_element(
+                    "css selector", "#" + w).text, 60, f"{name}={params[name][:20]!r}")
+                assert name in shown and "internal" not in shown, (params, shown)
+                assert console_errors(chrome, refused=True) == []
+        finally:
+            chrome.quit()

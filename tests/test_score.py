@@ -64,7 +64,9 @@ def test_every_variant_answers_in_games_won(variant, hand, question, score):
 @pytest.mark.parametrize("variant, text, words", [
     ("knock", "10-6", "the game is over"),
     ("knock", "-2-5", "cannot be negative"),
-    ("knock", "nine-six", "write it as US-THEM"),
+    ("knock", "nine-six", "us must be a whole number"),
+    ("knock", "9-", "the score of them is missing"),  # issue 51: a side left blank
+    ("knock", "nine", "write it as US-THEM"),
     ("knock", "9-6-7", "keeps 2 scores"),
     ("cutthroat", "9-6", "keeps 3 scores"),
     ("bid", "32-20", "the game is over"),

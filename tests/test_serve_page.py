@@ -17,7 +17,16 @@ from urllib.parse import urlencode
 import pytest
 
 from analyzer.cli import run
-from tests.served import PHONE, SHOTS, browser, console_errors, full_screenshot, server, wait_for
+from tests.served import (
+    PHONE,
+    REFUSED,
+    SHOTS,
+    browser,
+    console_errors,
+    full_screenshot,
+    server,
+    wait_for,
+)
 
 pytestmark = pytest.mark.serve
 
@@ -208,7 +217,7 @@ class Page:
         reason the page shows; the browser logs each refusal, and it must have come."""
         errors = console_errors(self.chrome)
         if refused:
-            refusals = [e for e in errors if "responded with a status of 422" in e]
+            refusals = [e for e in errors if REFUSED.search(e)]
             assert refusals, "the API refused nothing"
             errors = [e for e in errors if e not in refusals]
         assert errors == []
@@ -277,6 +286,20 @@ def test_a_question_at_a_score_answers_in_games_won(page, capsys):
     page.share_asks_it_again(verdict)
     assert [page.find(f"#score-{i}").get_attribute("value") for i in (0, 1)] == ["9", "9"]
     page.clean()
+
+
+def test_a_score_with_a_side_left_blank_is_refused_saying_which(page):
+    """Issue 51: us 9 and them left blank was ignored, the answer turning to net points
+    without a word; the server refuses it naming the blank side, and the page shows why."""
+    page.question("knock", "E", "N", "9S", "JS TS AH AD KC", "")
+    wait_for(lambda: "Your turn" in page.text("turn-line"))
+    page.find("#score-0").clear()
+    page.find("#score-0").send_keys("9")
+    page.find("#score-1").clear()
+    page.find("#ask-button").click()
+    wait_for(lambda: "the score of them is missing" in page.text("error"), 30)
+    assert page.text("verdict") == ""
+    page.clean(allow_error=True, refused=True)
 
 
 def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
@@ -369,7 +392,7 @@ def test_an_error_clears_the_last_answer(page):
     wait_for(lambda: "deals must be" in page.text("error"), 30)
     assert page.find("#answer").get_attribute("hidden") is not None
     assert page.text("verdict") == ""
-    page.clean(allow_error=True)
+    page.clean(allow_error=True, refused=True)
 
 
 def test_a_question_left_running_can_be_seen_and_cancelled(page, url):

@@ -16,8 +16,8 @@ PACKAGES = ("analyzer", "kernels", "reports")
 VARIANT_NAMES = {"bid", "ghost", "cutthroat", "knock"}
 SPECS = ROOT / "analyzer" / "game" / "variants.py"
 # analyzer's sub-packages, lowest first: a module may import its own layer and those below
-LAYERS = ["errors", "stats", "outputs", "game", "compute", "strategy", "questions", "bench",
-          "bench_against", "serve", "cli"]
+LAYERS = ["errors", "numbers", "stats", "outputs", "game", "compute", "strategy", "questions",
+          "bench", "bench_against", "serve", "cli"]
 BATCH_KERNELS = {"solve_batch", "card_values_batch", "play_batch", "replay_hand", "play_games",
                  "run_chunk", "point_state", "decision_rows_batch"}
 LONG_KERNEL_ALLOWED = {("kernels/solver/search.py", "_search")}  # the unrolled trick search

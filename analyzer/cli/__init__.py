@@ -10,3 +10,6 @@ from . import equity  # noqa: F401
 from . import strategy, table, report, serve, bench  # noqa: F401
 # isort: on
 from .app import app, main, run  # noqa: F401
+from .common import read_numbers_strictly
+
+read_numbers_strictly(app)  # every command's number options, by the one rule

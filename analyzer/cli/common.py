@@ -1,5 +1,6 @@
 """Pieces shared by every CLI command: the house-rule options (defined once), the variant
-choice, seat and seed options, and output helpers."""
+choice, seat and seed options, every number option read by the one rule for numbers, and
+output helpers."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import inspect
 import sys
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, get_type_hints
+from typing import Annotated, Union, get_args, get_origin, get_type_hints
 
 import typer
 from rich.console import Console
@@ -17,6 +18,7 @@ from rich.console import Console
 from ..compute.seeds import MAX_SEED
 from ..errors import UserError
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
+from ..numbers import read_number
 from ..outputs import json_text, strict  # noqa: F401  (the commands' JSON, strict)
 from ..strategy.defaults import LIMIT_SECONDS
 
@@ -132,6 +134,49 @@ def _options_as_one(func, name: str, options: list, collect):
     wrapper.__signature__ = sig.replace(parameters=params + options)
     wrapper.__annotations__ = {p.name: p.annotation for p in params + options}
     return wrapper
+
+
+def read_numbers_strictly(typer_app: typer.Typer) -> None:
+    """Make every int and float option of every command of ``typer_app`` (and of its
+    groups) read its text by the one rule for numbers (``analyzer.numbers.read_number``:
+    ASCII digits, no spaces, the option's range, or up to the kernels' largest number),
+    not by int() and float(), which take ' 5', '+5', '1_000', '٥' and numbers of any size.
+    A new option is covered when it is declared: there is nothing to add to it."""
+    infos = list(typer_app.registered_commands)
+    for group in typer_app.registered_groups:
+        read_numbers_strictly(group.typer_instance)
+    for info in infos:
+        for name, hint in get_type_hints(info.callback, include_extras=True).items():
+            kind, option = _number_option(hint)
+            if option is not None and option.parser is None:
+                flag = option.param_decls[0] if option.param_decls else \
+                    "--" + name.replace("_", "-")
+                option.parser = _number_parser(flag, kind, option.min, option.max)
+
+
+def _number_option(hint) -> tuple[type | None, typer.models.OptionInfo | None]:
+    """``(int or float, its typer option)`` of an annotation ``Annotated[int, Option(...)]``
+    (``int | None`` too); ``(None, None)`` for any other."""
+    if get_origin(hint) is not Annotated:
+        return None, None
+    kind, *extras = get_args(hint)
+    if get_origin(kind) in (Union, type(int | None)):
+        kind = next((k for k in get_args(kind) if k is not type(None)), None)
+    option = next((e for e in extras if isinstance(e, typer.models.OptionInfo)), None)
+    return (kind, option) if kind in (int, float) and option is not None else (None, None)
+
+
+def _number_parser(flag: str, kind: type, low, high):
+    """The typer ``parser`` of a number option: its text by ``read_number`` (a default
+    passes as it is), a bad one refused as click refuses a value (one line, exit 2)."""
+    def parse(text):
+        if not isinstance(text, str):
+            return text
+        try:
+            return read_number(text, flag, kind, 0 if low is None else low, high)
+        except UserError as e:
+            raise typer.BadParameter(str(e).removeprefix(flag + " ")) from None
+    return parse
 
 
 def rules_for(variant: Variant | str, rule_opts: dict) -> Rules:

@@ -37,6 +37,7 @@ from kernels.threads import max_threads, num_threads, set_threads
 from ..errors import UserError
 from ..game.seating import seating
 from ..game.variants import VARIANT_NAMES, make_rules
+from ..numbers import read_number, shown
 from .engine import Match, play_game_chunk
 from .query import DealQuery, run_query
 from .runner import current_backend, set_backend
@@ -201,6 +202,19 @@ def local_cluster(workers: int):
                         dashboard_address=None, silence_logs=logging.ERROR)
 
 
+MOST_LOCAL_WORKERS = 256
+
+
+def _local_workers(spec: str) -> int:
+    """The N of ``local:N`` (1 to ``MOST_LOCAL_WORKERS``, ASCII digits: the one rule for
+    numbers); UserError saying how to write it."""
+    try:
+        return read_number(spec.partition(":")[2], "N", int, 1, MOST_LOCAL_WORKERS)
+    except UserError:
+        raise UserError(f"--scheduler {shown(spec)}: write local:N with 1 to "
+                        f"{MOST_LOCAL_WORKERS} workers, e.g. local:2") from None
+
+
 @contextlib.contextmanager
 def scheduler(spec: str | None):
     """Within this block every ``run_chunks`` runs on the cluster ``spec`` names (``local:N``
@@ -215,13 +229,11 @@ def scheduler(spec: str | None):
     cluster = None
     threads = None
     if spec.startswith("local:"):
-        count = spec.partition(":")[2]
-        if not count.isdigit() or not 1 <= int(count) <= 256:
-            raise UserError(f"--scheduler {spec}: write local:N with N workers, e.g. local:2")
-        cluster = local_cluster(int(count))
+        count = _local_workers(spec)
+        cluster = local_cluster(count)
         client = Client(cluster)
         # the cores shared out: N workers on this machine, each task on cores / N threads
-        threads = max(1, (os.cpu_count() or 1) // int(count))
+        threads = max(1, (os.cpu_count() or 1) // count)
     elif spec.startswith("tcp://"):
         try:
             client = Client(spec, timeout=CONNECT_TIMEOUT)

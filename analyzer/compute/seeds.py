@@ -6,8 +6,9 @@ from __future__ import annotations
 from numbers import Integral
 
 from ..errors import UserError
+from ..numbers import LARGEST
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = LARGEST  # a seed is any of the kernels' signed 64-bit integers from 0
 
 
 def check_seed(seed: int) -> None:

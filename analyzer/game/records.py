@@ -23,6 +23,7 @@ from kernels.record import reset_record
 from kernels.slots import M, R
 
 from ..errors import UserError
+from ..numbers import json_loads
 from .notation import (
     SEATS,
     SUITS,
@@ -534,9 +535,12 @@ def to_json(record: Record) -> dict:
 
 
 def read_json(text: str, source: str) -> dict:
-    """Parse JSON text; RecordError naming ``source`` and the position if it is not JSON."""
+    """Parse JSON text; RecordError naming ``source`` and the position if it is not JSON,
+    or what is wrong with a number too long for any field (``analyzer.numbers``)."""
     try:
-        return json.loads(text)
+        return json_loads(text)
+    except UserError as e:
+        raise RecordError(f"{source}: {e}") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{source} is not valid JSON: {e.msg} at line {e.lineno} column "
                           f"{e.colno}") from None

@@ -10,10 +10,13 @@ import re
 import numpy as np
 
 from ..errors import UserError
+from ..numbers import in_range, read_number, shown
 from .equity import ScoreRules, score_rules
 from .variants import Rules
 
-_SCORE = re.compile(r"^\s*(-?\d+)\s*[-:/,]\s*(-?\d+)\s*(?:[-:/,]\s*(-?\d+)\s*)?$")
+# two or three scores, each read by the one rule for numbers (``analyzer.numbers``)
+_SCORE = re.compile(r"(-?[^-:/,]*)[-:/,](-?[^-:/,]*)(?:[-:/,](-?[^-:/,]*))?")
+SCORE_BOUND = 10_000  # no game gets this far from 0 (they end at 10 or 32 points)
 
 
 def units_of(rules: Rules) -> int:
@@ -38,27 +41,35 @@ def parse_score(text: str, rules: Rules, seat: int) -> tuple[int, ...]:
     """The score ``text`` as one score per unit (N-S then E-W; or N, E, S). With partners it
     is ``US-THEM`` (``"9-6"``: the asking ``seat``'s side first); with three players, the
     three players' scores in seat order (``"9-6-7"``: N, E, S). UserError, one line, when it
-    is malformed, has the wrong number of scores, is negative where the variant's scores
-    never fall, or is one at which the game is already over."""
-    m = _SCORE.match(str(text))
-    n = units_of(rules)
+    is malformed, has the wrong number of scores or one left blank, a number that is not
+    ASCII digits (``analyzer.numbers``) or beyond ``SCORE_BOUND``, one negative where the
+    variant's scores never fall, or is one at which the game is already over."""
+    m = _SCORE.fullmatch(str(text))
+    n, where = units_of(rules), f"--score {shown(str(text))}"
     if not m:
         form = "US-THEM, e.g. 9-6" if n == 2 else "the three players' scores N-E-S, e.g. 9-6-7"
-        raise UserError(f"--score {text!r}: write it as {form}")
-    scores = [int(g) for g in m.groups() if g is not None]
-    if len(scores) != n:
-        raise UserError(f"--score {text!r}: {rules.variant} keeps {n} scores ("
-                        + ("us and them" if n == 2 else "N, E and S") + f"), not {len(scores)}")
+        raise UserError(f"{where}: write it as {form}")
+    parts = [g for g in m.groups() if g is not None]
+    if len(parts) != n:
+        raise UserError(f"{where}: {rules.variant} keeps {n} scores ("
+                        + ("us and them" if n == 2 else "N, E and S") + f"), not {len(parts)}")
+    names = ("us", "them") if n == 2 else ("N", "E", "S")
+    blank = [name for name, part in zip(names, parts, strict=True) if not part]
+    if blank:
+        raise UserError(f"{where}: the score of {' and '.join(blank)} is missing (give "
+                        f"every score, or none)")
+    scores = [read_number(part, f"{where}: {name}", int, -SCORE_BOUND, SCORE_BOUND)
+              for name, part in zip(names, parts, strict=True)]
     if n == 2 and unit_of(rules, seat) == 1:
         scores = scores[::-1]
-    return checked_score(scores, rules, f"--score {text!r}")
+    return checked_score(scores, rules, where)
 
 
 def checked_score(scores, rules: Rules, where: str = "the score") -> tuple[int, ...]:
     """``scores`` (one per unit, in unit order) when a game can be at them; UserError
-    starting with ``where`` when one is negative where the variant's scores never fall, or
-    the game is already over there."""
-    scores = tuple(int(s) for s in scores)
+    starting with ``where`` when one is beyond ``SCORE_BOUND``, negative where the variant's
+    scores never fall, or the game is already over there."""
+    scores = tuple(in_range(int(s), where, -SCORE_BOUND, SCORE_BOUND) for s in scores)
     if min(scores) < 0 and rules.points_table.min() >= 0:
         raise UserError(f"{where}: a {rules.variant} score cannot be negative (no hand loses "
                         f"points)")

@@ -20,11 +20,11 @@ import math
 import re
 import threading
 
-from ..compute.runner import observed
-from ..errors import UserError
+from ..compute.runner import observed, size_limit
+from ..errors import TooLong, UserError
 from ..game.records import call_text
 from ..game.variants import OPTIONS, Rules, make_rules, option_flag
-from ..strategy.defaults import ADVISE_DEALS
+from ..strategy.defaults import ADVISE_DEALS, LIMIT_SECONDS
 from .odds import OddsResult, ask
 from .odds_request import FIELD_BY_NAME, OddsRequest, request
 from .options import CallOption, option_label
@@ -49,11 +49,14 @@ def advise(view: dict, workers: int | None = None) -> dict:
     "too_close", "deals", "exact", "seed", "method", "notes"}`` (and the view's ``id`` when
     it has one), on ``workers`` threads (None: all cores). The same view gives the same
     answer on any machine and thread count. UserError (one line) for a view that is not a
-    position; KeyboardInterrupt when Ctrl-C cut the run short."""
+    position, or whose deals would take longer than odds' limit (``LIMIT_SECONDS``, told
+    from its first deals); KeyboardInterrupt when Ctrl-C cut the run short."""
     stop = threading.Event()
-    with observed(lambda done, total: None, stop):
+    with observed(lambda done, total: None, stop), size_limit(LIMIT_SECONDS):
         try:
             result = ask(read_view(view, workers))
+        except TooLong as e:  # odds' limit, timed on the first deals: an error line at once
+            raise UserError(f"{view_message(e)}; ask for fewer deals") from None
         except UserError as e:
             if stop.is_set():  # the runner's "interrupted before the first deals"
                 raise KeyboardInterrupt from None

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from ..errors import UserError
+from ..numbers import json_loads
 from ..outputs import json_text
 from .advise import advise, view_message
 
@@ -27,7 +28,7 @@ def answer_line(text: str | bytes, number: int, workers: int | None = None) -> d
         if not text:
             raise UserError("an empty line: write one JSON object (a view) a line")
         try:
-            view = json.loads(text)
+            view = json_loads(text)  # a number too long for any field: UserError
         except json.JSONDecodeError as e:
             raise UserError(f"not JSON: {e.msg} at column {e.colno}") from None
         except RecursionError:

@@ -36,6 +36,7 @@ from ..errors import UserError
 from ..game.auction import heard_text, parse_heard
 from ..game.notation import SEATS, CardReader, NotationError
 from ..game.variants import Rules
+from ..numbers import json_loads
 from ..outputs import check_output
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ..strategy.named import DEFAULT_WORLDS
@@ -172,9 +173,12 @@ def _jsonl_rows(handle) -> Iterator[Row | BadRow]:
             yield BadRow(line, f"longer than {MAX_LINE:,} characters")
             continue
         try:
-            obj = json.loads(text)
+            obj = json_loads(text)
         except json.JSONDecodeError as e:
             yield BadRow(line, f"not JSON ({e.msg})")
+            continue
+        except UserError as e:  # a number too long for any field
+            yield BadRow(line, str(e))
             continue
         if not isinstance(obj, dict):
             yield BadRow(line, "not a JSON object")

@@ -12,6 +12,7 @@ from kernels.dealing import OP_EQ, OP_GE, OP_LE
 from ..compute.query import DealQuery, no_constraints
 from ..errors import UserError
 from ..game.notation import SEATS, CardReader, NotationError, format_card, parse_seat, parse_suit
+from ..numbers import read_number, shown
 
 FORMS = "write 'void SUIT', 'has CARD' or '>=N SUIT' (also <=N, =N; SUIT may be 'trump')"
 
@@ -79,9 +80,10 @@ def _count(text: str, words: list) -> tuple[int, int, str]:
         raise UserError(f"--given {text!r}: {FORMS}")
     sign = words[0][:2] if words[0][:2] in (">=", "<=") else "="
     try:
-        value = int(words[0][len(sign):])
-    except ValueError:
-        raise UserError(f"--given {text!r}: {words[0]!r} is not a count like >=2") from None
+        value = read_number(words[0][len(sign):], "a count", int)
+    except UserError:
+        raise UserError(f"--given {shown(text)}: {shown(words[0])} is not a count like >=2"
+                        ) from None
     return {">=": OP_GE, "<=": OP_LE, "=": OP_EQ}[sign], value, words[1]
 
 

@@ -28,6 +28,7 @@ from ..errors import UserError
 from ..game.auction import Heard
 from ..game.decision_point import DecisionPoint
 from ..game.variants import Rules
+from ..numbers import read_number, shown
 from ..strategy.seats import others_policies
 from .decide import chunk_counts, prepare
 from .options import CallOption
@@ -45,11 +46,11 @@ def rollout_deals(strategy: str) -> int | None:
         return None
     if strategy == PREFIX:
         return DEFAULT_DEALS
-    text = strategy[len(PREFIX) + 1:]
-    if not text.isdigit() or not 10 <= int(text) <= 100_000:
-        raise UserError(f"{strategy!r}: write rollout:DEALS with 10 to 100,000 deals a call, "
-                        f"e.g. rollout:200")
-    return int(text)
+    try:
+        return read_number(strategy[len(PREFIX) + 1:], "DEALS", int, 10, 100_000)
+    except UserError:
+        raise UserError(f"{shown(strategy)}: write rollout:DEALS with 10 to 100,000 deals a "
+                        f"call, e.g. rollout:200") from None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from ..errors import UserError
+from ..numbers import json_loads
 from ..outputs import strict
 from .guard import LOOPBACK_NAMES, Guard
 from .jobs import Busy, JobRunner
@@ -234,7 +235,7 @@ async def api_review(request: Request):
     ``worlds``, ``seed``, ``call_deals``, ``others``; the answer is what ``euchre review
     --json`` prints."""
     try:
-        body = json.loads(await request.body() or b"null")
+        body = json_loads(await request.body() or b"null")
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise UserError(f"the body is not JSON: {e}") from None
     except RecursionError:

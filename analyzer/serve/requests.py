@@ -37,6 +37,7 @@ from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import call_text
 from ..game.score import units_of
 from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
+from ..numbers import json_number, read_number
 from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
 from ..questions.options import call_label, call_name
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
@@ -137,15 +138,10 @@ def _one(params: Mapping, name: str) -> str | None:
     return values[0] if values else None
 
 
-_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits only: int() also takes '١٠٠' and '1_000'
-
-
 def _int(name: str, text: str, top: int = MAX_SEED) -> int:
-    if not _DIGITS.fullmatch(text.strip()):
-        raise UserError(f"{name} must be a whole number (digits 0-9), not {text[:40]!r}")
-    if int(text) > top:
-        raise UserError(f"{name} must be at most {top:,}")
-    return int(text)
+    """A parameter's whole number from 0 to ``top``, by the one rule (``analyzer.numbers``:
+    ASCII digits, no spaces; int() also takes ' 5', '١٠٠' and '1_000')."""
+    return read_number(text, name, int, 0, top)
 
 
 def _bool(name: str, text: str) -> bool:
@@ -178,9 +174,7 @@ def _value(field, text: str):
     if field.kind is int:
         return _int(name, text, MAX_SEED if field.high is None else int(field.high))
     if field.kind is float:
-        if not re.fullmatch(r"[0-9]*\.?[0-9]+", text.strip()):
-            raise UserError(f"{name} must be a number, not {text[:40]!r}")
-        return float(text)
+        return read_number(text, name, float, field.low or 0, field.high)
     return text
 
 
@@ -589,14 +583,10 @@ def review_work(body, limits: Limits):
     if not isinstance(data, dict):
         raise UserError("the record must be a JSON object (a record of euchre play --json)")
     method = body.get("method", "dd")
-    numbers = {}
-    for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
-                              ("seed", 0, MAX_SEED),
-                              ("call_deals", CALL_DEALS, limits.max_deals)):
-        value = body.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
-            raise UserError(f"{key} must be a whole number from 0 to {top:,}")
-        numbers[key] = value
+    numbers = {key: json_number(body.get(key, default), key, 0, top)
+               for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
+                                         ("seed", 0, MAX_SEED),
+                                         ("call_deals", CALL_DEALS, limits.max_deals))}
     others = body.get("others", DEFAULT_STRATEGY)
     if not isinstance(method, str) or not isinstance(others, str):
         raise UserError("method and others are names, e.g. dd and analyzer")

@@ -12,7 +12,9 @@ const state = { spec: null, variant: "knock", rules: {}, seat: null, dealer: nul
                 // the play so far: each "SEAT CARD" in order, your discard as the dealer, the
                 // trump a bid's winner named, and a hand held now read from a link (the server
                 // turns it into the hand as dealt)
-                plays: [], discard: null, trump: null, heldFromLink: null };
+                plays: [], discard: null, trump: null, heldFromLink: null,
+                // the score a link gave, sent as it is until a score box is edited
+                linkScore: null };
 
 // ---------------------------------------------------------------- small helpers
 
@@ -126,15 +128,15 @@ function buildFields() {
       input = el("input", { id: f.name, type: "checkbox" });
       input.checked = Boolean(f.default);
     } else {
-      input = el("input", { id: f.name, type: f.kind === "str" ? "text" : "number", inputmode: "numeric" });
-      if (f.low !== null) input.min = String(f.low);
-      if (f.high !== null) input.max = String(f.high);
+      // a number is typed as text: the server reads it by its one rule for numbers and says
+      // why it refuses one (a number box would drop ' 5' or '٩' without a word)
+      input = el("input", { id: f.name, type: "text", inputmode: f.kind === "str" ? "text" : "numeric" });
     }
     if (f.default !== null && f.kind !== "bool") input.value = String(f.default);
     label.append(capitalized(f.words) + " ", input);
     box.append(label);
   }
-  if ($("deals")) { $("deals").value = ""; $("deals").max = document.body.dataset.maxDeals; }
+  if ($("deals")) $("deals").value = "";
 }
 
 function fieldValue(f) {
@@ -145,7 +147,9 @@ function fieldValue(f) {
 }
 
 // the game's score before the hand: two boxes (us, them) with partners, else N, E, S; all
-// filled or none (the answer is then in games won)
+// filled (the answer is then in games won) or none. A link's score is sent as the link gave
+// it until a box is edited, so the server reads it (and says why it refuses one) even when
+// the boxes cannot show it.
 function buildScore() {
   const v = state.spec.variants[state.variant];
   const box = $("score-inputs");
@@ -153,9 +157,9 @@ function buildScore() {
   box.textContent = "";
   const names = v.scores === 2 ? ["us", "them"] : v.seats.slice(0, 3);
   names.forEach((name, i) => {
-    const input = el("input", { id: "score-" + i, type: "number", step: "1", inputmode: "numeric",
-                                max: String(v.target + 20), min: v.scores_fall ? "-99" : "0" });
+    const input = el("input", { id: "score-" + i, type: "text", inputmode: "numeric" });
     if (old.length === names.length) input.value = old[i];
+    input.addEventListener("input", () => { state.linkScore = null; });
     const label = el("label");
     label.append(name + " ", input);
     box.append(label);
@@ -163,12 +167,17 @@ function buildScore() {
 }
 
 function scoreValues() {
-  return [...document.querySelectorAll("#score-inputs input")].map((i) => i.value.trim());
+  return [...document.querySelectorAll("#score-inputs input")].map((i) => i.value);
 }
 
+// the boxes' score as the server reads it: none when every box is blank; with a box left
+// blank, separated by ':' (so '9:' and ':-3' keep which side is blank), which the server
+// refuses naming the side
 function scoreText() {
+  if (state.linkScore !== null) return state.linkScore;
   const values = scoreValues();
-  return values.length && values.every((v) => v !== "") ? values.join("-") : "";
+  if (values.every((v) => v === "")) return "";
+  return values.join(values.includes("") ? ":" : "-");
 }
 
 function questionParams() {
@@ -200,8 +209,7 @@ function buildRules() {
       input.addEventListener("change", () => { state.rules[opt.name] = String(input.checked);
                                                resetCards(); refresh(); });
     } else {
-      input.type = "number";
-      input.min = "0";
+      input.type = "text";  // read by the server's rule for numbers, as typed
       input.inputMode = "numeric";
       input.value = state.rules[opt.name] ?? (inForce[opt.name] ?? opt.default ?? "");
       input.addEventListener("change", () => { state.rules[opt.name] = input.value; refresh(); });
@@ -672,12 +680,7 @@ async function ask() {
     showError(`Choose your ${state.table.hand_size} cards first (${state.hand.length} so far).`);
     return;
   }
-  clearAnswer();
-  const deals = $("deals").value, most = Number(document.body.dataset.maxDeals);
-  if (deals && !(/^[0-9]+$/.test(deals) && Number(deals) >= 1 && Number(deals) <= most)) {
-    showError(`deals must be between 1 and ${most.toLocaleString()} on this server`);
-    return;
-  }
+  clearAnswer();  // the numbers are the server's to read: it refuses a bad one at once, saying why
   const params = questionParams().toString();
   try {
     const job = await getJSON("/api/jobs/odds?" + params, { method: "POST" });
@@ -797,6 +800,7 @@ async function dealPractice() {
   try {
     const pos = await getJSON("/api/practice?" + params);
     practice.position = pos;
+    practice.seed = pos.seed; practice.n = pos.n;  // numbers, as the server read them
     $("practice-title").textContent = `Position ${practice.n + 1}`;
     drawTable($("practice-table"), state.spec.variants[pos.variant].seats,
               { you: pos.seat, dealer: pos.dealer, upcard: pos.upcard });
@@ -1006,7 +1010,7 @@ function fromURL() {
     .filter(Boolean);
   state.discard = p.get("discarded") || null;
   state.trump = p.get("trump") || null;
-  state.score = p.get("score") || "";
+  state.linkScore = p.get("score") || null;
   return p;
 }
 
@@ -1046,13 +1050,13 @@ async function start() {
   const p = fromURL();
   $("variant").value = state.variant;
   buildScore();
-  const m = (state.score || "").match(/^(-?\d+)-(-?\d+)(?:-(-?\d+))?$/);
+  const m = (state.linkScore || "").match(/^(-?[^-]+)-(-?[^-]+)(?:-(-?[^-]+))?$/);
   const given = m ? m.slice(1).filter((x) => x !== undefined) : [];
-  document.querySelectorAll("#score-inputs input").forEach((input, i) => {
-    if (given.length && i < given.length) input.value = given[i];
-  });
+  const boxes = document.querySelectorAll("#score-inputs input");
+  if (given.length === boxes.length) boxes.forEach((input, i) => { input.value = given[i]; });
   $("variant").addEventListener("change", () => {
-    state.variant = $("variant").value; state.rules = {}; state.table = null; resetCards(); buildRules();
+    state.variant = $("variant").value; state.rules = {}; state.table = null; state.linkScore = null;
+    resetCards(); buildRules();
     buildScore(); redraw();
   });
   document.querySelectorAll("input[name=pick]").forEach((r) => r.addEventListener("change", buildDeck));
@@ -1090,8 +1094,8 @@ async function start() {
   checkRunning();
   if (p.get("tab") === "practice") {
     showTab("practice");
-    practice.seed = Number(p.get("seed") || 0);
-    practice.n = Number(p.get("n") || 0);
+    practice.seed = p.get("seed") ?? "0";  // as the link gives them: the server reads them
+    practice.n = p.get("n") ?? "0";
     showTally();
     dealPractice();
   } else if (p.get("tab") === "review") {
