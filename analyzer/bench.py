@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels.layout import deck_natural_ids
+from kernels.cards.layout import deck_natural_ids
 from kernels.threads import max_threads, num_threads, set_threads
 
 from .compute import engine, runner

@@ -23,10 +23,10 @@ MAX_PLAYS = 48  # the cards of a hand's play at most: 12 tricks of 4 (the double
 
 
 class C(IntEnum):
-    """The configuration vector: what the variant can do (``kernels.codes`` values) and the
+    """The configuration vector: what the variant can do (``kernels.cards.codes`` values) and the
     options in force."""
 
-    DECK = 0  # deck code (kernels.layout.DECK_* flags)
+    DECK = 0  # deck code (kernels.cards.layout.DECK_* flags)
     HAND = 1  # cards each player holds at the first lead (= tricks in the hand)
     PLAYERS = 2  # 3 or 4
     PARTNERS = 3  # 1: two partnerships, partners opposite
@@ -106,7 +106,7 @@ class IN(IntEnum):
     SOLVE = 11  # 1: after the exchanges the declaring side's tricks come from the solver
     # with CHECK, a forced call another seat's strategy would not make may still be kept:
     TREMBLE = 12  # the chance, per million, of another legal call (or card: CHECK_PLAY); 0: never
-    TREMBLE_KEY = 13  # the random key of this try's tremble draws (kernels.record.tolerated)
+    TREMBLE_KEY = 13  # the random key of this try's tremble draws (kernels.deal.record.tolerated)
     # MODE_FORCED in play: the cards played before the asker's decision, and its own choices
     FORCED_PLAYS = 14  # plays read from PLAYS before the seats' policies take over
     F_CARD = 15  # the asker's card at its play decision (-1: its policy's)
@@ -116,7 +116,7 @@ class IN(IntEnum):
     #               dealt: a point opened for its turn and legal cards); voids still hold
     PLAYS = 19  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
     # with CHECK_PLAY, a forced card another seat's heuristic play would not choose is kept
-    # only as a tremble (TREMBLE, kernels.tricks), like a call with CHECK
+    # only as a tremble (TREMBLE, kernels.hand.tricks), like a call with CHECK
     CHECK_PLAY = 19 + MAX_PLAYS
     LEN = 20 + MAX_PLAYS
 
@@ -159,8 +159,8 @@ class TR(IntEnum):
 
 
 class SC(IntEnum):
-    """Slots of a game's score lens (int64 ``kernels.games.Lens.geom``): how the kernel finds,
-    before each hand, every seat's ``PR.WORTH`` in the lens's table of the score states
+    """Slots of a game's score lens (int64 ``kernels.drivers.games.Lens.geom``): how the kernel
+    finds, before each hand, every seat's ``PR.WORTH`` in the lens's table of the score states
     (``analyzer.strategy.score.game_lens``; the box of ``analyzer.game.equity.ScoreRules``)."""
 
     ON = 0  # 1: some seat plays to the score (0: the games are played score-blind)
@@ -184,7 +184,7 @@ class G(IntEnum):
 
 class TALLY(IntEnum):
     """A match's tally, ``tally[side, contract code, TALLY.*]`` (side 0 = A, 1 = B; the contract
-    code of ``kernels.games.contract_code``): per side and contract, over the hands it
+    code of ``kernels.drivers.games.contract_code``): per side and contract, over the hands it
     declared."""
 
     DECLARED = 0  # hands declared
@@ -230,7 +230,7 @@ class PR(IntEnum):
     PTS = 8 + 4 * 11  # card points: 4 trump suits x 64 cards
     STRAT = 8 + 4 * 11 + 256  # the analyzer's table: options x contexts x bins
     MODEL = 8 + 4 * 11 + 256 + 8 * 256 * 33  # the fitted model: FM.MODELS x FM.LEN weights
-    # playing to the score (``kernels.bidding.score_value``): the strategy's part ...
+    # playing to the score (``kernels.bidding.bidding.score_value``): the strategy's part ...
     TO_SCORE = 8 + 4 * 11 + 256 + 8 * 256 * 33 + 6 * (256 + 2 * 16 * 28)  # 1: it plays to
     #   the score whenever it knows it (the analyzer; 0: score-blind, as every other strategy)
     OUTCOMES = TO_SCORE + 1  # how many outcomes a hand has (the rule set's list, LENS_K at most)
@@ -256,7 +256,7 @@ LENS_K = 48  # outcomes of a hand at most (knock 7, cutthroat 13, bid 48; ghost 
 
 
 class FM(IntEnum):
-    """The analyzer's fitted model of the upcard auction (``kernels.upcard_model``): one
+    """The analyzer's fitted model of the upcard auction (``kernels.bidding.upcard_model``): one
     linear model of the net points of each call, its weights at ``PR.MODEL + model * LEN``."""
 
     R1_ORDER = 0
@@ -267,7 +267,7 @@ class FM(IntEnum):
     R2_PASS = 5
     MODELS = 6
     FEATURES = 28  # of a hand for a trump: 18 card classes, voids, top trumps x length, bowers,
-    # 5 of the side suits' shape (kernels.upcard_model.hand_features)
+    # 5 of the side suits' shape (kernels.bidding.upcard_model.hand_features)
     BLOCKS = 16  # the features' weights differ by the seat's place and the trump bucket
     CONTEXTS = 256  # one intercept per context of the table (round1/round2_context)
     LEN = 256 + 2 * 16 * 28  # intercepts, the hand's features by block, another suit's by block

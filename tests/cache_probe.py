@@ -33,7 +33,7 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    "ladder_values", "upcard_values", "call_likelihood", "_kept", "tolerated",
                    "flip_kept", "_kept_as_tremble", "lone_value",
                    # playing to the score: a call's chance of winning the game, and the flags
-                   # of a seat's row it reads (kernels.bidding.score_value)
+                   # of a seat's row it reads (kernels.bidding.bidding.score_value)
                    "plays_to_score", "score_value", "call_value", "with_or_alone",
                    "goes_alone", "upcard_choices", "upcard_raw_values",
                    # a strategy table's rows carry the analyzer's values of the calls

@@ -2,8 +2,8 @@
 
 From a full deal, the calls heard and the asker's option, the rest of the hand is played the
 slow, obvious way: every later call and exchange by the built-in point-count strategy (as
-``euchre strategy show points`` and the docstrings of ``kernels/bidding.py`` and
-``kernels/exchange_heuristics.py`` describe it), the tricks by the brute-force double-dummy
+``euchre strategy show points`` and the docstrings of ``kernels/bidding/bidding.py`` and
+``kernels/bidding/exchange_heuristics.py`` describe it), the tricks by the brute-force double-dummy
 search of ``tests.reference``, the net points from RULES.md's scoring tables. Heard calls of
 seats other than the asker are checked against the strategy (``Inconsistent``), which is what
 inference promises of every deal it accepts.

@@ -265,7 +265,7 @@ def test_a_dealers_view_at_its_discard_holds_six_cards():
     import numpy as np
 
     from analyzer.game.notation import parse_card
-    from kernels import codes as K
+    from kernels.cards import codes as K
     from kernels.slots import R
 
     rules = make_rules("knock")

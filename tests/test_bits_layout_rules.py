@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from analyzer.game.variants import make_rules
-from kernels.bits import highest_bit, lowest_bit, popcount
-from kernels.layout import build_normalisation, deck_natural_ids, natural_suit_tables
-from kernels.rules import legal_mask_natural, trick_winner_natural
+from kernels.cards.bits import highest_bit, lowest_bit, popcount
+from kernels.cards.layout import build_normalisation, deck_natural_ids, natural_suit_tables
+from kernels.cards.rules import legal_mask_natural, trick_winner_natural
 from tests import reference as ref
 from tests.cards import DECKS, card_name, deck_ids
 

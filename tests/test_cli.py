@@ -375,7 +375,7 @@ def test_help_does_not_load_the_heavy_modules():
     imported pandas, pyarrow and every kernel up front; they now import them in the command
     that uses them (the time itself is in docs/performance.md, not in a test)."""
     code = ("import sys, analyzer.cli\n"
-            "heavy = [m for m in ('pandas', 'pyarrow', 'matplotlib', 'kernels.policies',"
+            "heavy = [m for m in ('pandas', 'pyarrow', 'matplotlib', 'kernels.hand.policies',"
             " 'analyzer.questions.odds') if m in sys.modules]\n"
             "print(','.join(heavy))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

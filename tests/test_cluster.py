@@ -196,7 +196,7 @@ def test_work_reaches_workers_without_copies_of_the_kernels():
 
     from analyzer.compute import runner
     from analyzer.compute.cluster import kernels_sent_by_name
-    from kernels.games import play_games
+    from kernels.drivers.games import play_games
 
     def uses_a_kernel_imported_by_name():
         return play_games

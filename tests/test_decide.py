@@ -17,7 +17,7 @@ from analyzer.game.records import call_text
 from analyzer.game.variants import make_rules
 from analyzer.questions.decide import prepare
 from analyzer.strategy.seats import others_policies
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import OPT, X
 from tests.cards import card_id, card_name, hand_mask
 from tests.reference import deck, legal_calls, players_of
@@ -208,7 +208,7 @@ def test_every_other_legal_call_keeps_an_even_share_of_the_tremble():
     """A tremble goes to the other legal calls: half evenly, half by how good they are, so a
     call far worse than the best (a wild moon) stays possible (issue 24: a random legal
     auction was refused when a softmax alone gave the moon a chance of 1e-10)."""
-    from kernels.bidding import N_CODES, TREMBLE_EVEN, call_likelihood
+    from kernels.bidding.bidding import N_CODES, TREMBLE_EVEN, call_likelihood
 
     values = np.full(N_CODES, -np.inf)
     worth = {K.PASS: 0.0, 3: -0.5, 4: -2.0, 5: -4.0, K.MOON: -12.0}

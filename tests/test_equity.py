@@ -14,7 +14,7 @@ from analyzer.game.variants import make_rules
 from analyzer.questions import equity as Q
 from analyzer.questions.equity_check import check_states, check_table
 from analyzer.stats import wilson
-from kernels.games import game_winner
+from kernels.drivers.games import game_winner
 from kernels.slots import R
 
 pytestmark = pytest.mark.strategy
@@ -37,7 +37,7 @@ def shipped_tables(tmp_path_factory):
 
 
 def test_the_game_ends_by_the_kernels_rule():
-    """``ScoreRules.winner`` is ``kernels.games.game_winner`` on every row: ties at the top
+    """``ScoreRules.winner`` is ``kernels.drivers.games.game_winner`` on every row: ties at the top
     play on, a lead under win_by plays on, negative scores and three players too."""
     rng = np.random.default_rng(1)
     for units, target, win_by in ((2, 10, 1), (2, 10, 2), (2, 32, 1), (3, 10, 1), (3, 32, 1)):

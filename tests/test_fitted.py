@@ -1,4 +1,4 @@
-"""The analyzer's fitted model of the upcard auction (``kernels.upcard_model``,
+"""The analyzer's fitted model of the upcard auction (``kernels.bidding.upcard_model``,
 ``analyzer.strategy.fitted``): the hand's features against a count by card text, the kernel's
 reading of the weights against the fit's layout, and the model in the ``analyzer`` strategy's
 play (``table``: the analyzer without it)."""
@@ -13,13 +13,13 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.simulate import simulate
 from analyzer.strategy.fitted import design, fill_model
 from analyzer.strategy.seats import seat_policies
-from kernels.bidding import DEFAULT_PARAMS
-from kernels.codes import ORDER, PASS
-from kernels.layout import deck_mask
-from kernels.policies import D_ANALYZER, choose_upcard_call
-from kernels.rng import stream_state
+from kernels.bidding.bidding import DEFAULT_PARAMS
+from kernels.bidding.upcard_model import hand_features_batch, model_value, round1_features_batch
+from kernels.cards.codes import ORDER, PASS
+from kernels.cards.layout import deck_mask
+from kernels.deal.rng import stream_state
+from kernels.hand.policies import D_ANALYZER, choose_upcard_call
 from kernels.slots import FM, PR
-from kernels.upcard_model import hand_features_batch, model_value, round1_features_batch
 
 pytestmark = pytest.mark.strategy
 

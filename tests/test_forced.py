@@ -1,4 +1,4 @@
-"""A decision point and an option played out from it (kernels/forced.py, opened by
+"""A decision point and an option played out from it (kernels/drivers/forced.py, opened by
 analyzer/compute/point.py): the point's row says what was heard and who asks, a record started
 from it replays exactly those calls, inference is on only where calls were heard, and an
 option is played with the asker's own choices."""
@@ -14,7 +14,7 @@ from analyzer.game.notation import SEATS
 from analyzer.game.variants import make_rules
 from analyzer.questions.decide import prepare
 from analyzer.strategy.seats import others_policies
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import IN, PT, R, X
 from tests.cards import card_id, hand_mask
 

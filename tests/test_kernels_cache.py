@@ -54,7 +54,7 @@ def test_the_cache_is_the_kernels_own_when_numba_was_imported_first(tmp_path):
     kernels' own directory, keyed by every kernel source: numba read its settings when it was
     imported, and beside the sources it would key each function by its own file only and
     load a caller's stale machine code after a kernel it calls changed."""
-    code = ("import numba\nfrom kernels.bits import popcount\nfrom kernels.config import "
+    code = ("import numba\nfrom kernels.cards.bits import popcount\nfrom kernels.config import "
             "default_cache_dir\nprint(popcount._cache._cache_path)\nprint(default_cache_dir())")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
@@ -72,7 +72,7 @@ def test_two_checkouts_of_the_same_kernels_share_one_cache(tmp_path):
     import shutil
 
     src = PROBE.parent.parent / "kernels"
-    code = ("import numpy as np\nfrom numba.core import event\nfrom kernels.bits import "
+    code = ("import numpy as np\nfrom numba.core import event\nfrom kernels.cards.bits import "
             "popcount\ncompiled = []\nclass Heard(event.Listener):\n"
             "    def on_start(self, ev): compiled.append(1)\n"
             "    def on_end(self, ev): pass\nevent.register('numba:compile', Heard())\n"

@@ -17,8 +17,8 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.decide import point_query, prepare
 from analyzer.questions.odds import decision_point, odds
 from analyzer.strategy.seats import others_policies
-from kernels.dealing import OP_EQ, OP_GE, Dealing, binomial_table, deal_groups
-from kernels.query import LAYOUT_RUN
+from kernels.deal.dealing import OP_EQ, OP_GE, Dealing, binomial_table, deal_groups
+from kernels.drivers.query import LAYOUT_RUN
 from kernels.slots import S
 from kernels.threads import max_threads, num_threads, set_threads
 from tests.cards import card_name, deck_ids
@@ -476,7 +476,7 @@ def test_a_table_that_pools_bids_says_so():
     by the share of the tricks they need, several to a row, and the answer says which — not in
     the single deck, nor with the point count."""
     from analyzer.questions.odds import pooled_bids_note
-    from kernels import policies as P
+    from kernels.hand import policies as P
 
     analyzer = np.array([[P.D_ANALYZER, 0]] * 4)
     points = np.array([[P.D_POINTS, 0]] * 4)
@@ -488,9 +488,10 @@ def test_a_table_that_pools_bids_says_so():
 
 
 def test_exact_layouts_sharing_a_table_solve_as_each_alone():
-    """Exact mode's consecutive layouts share the solver's table (``kernels.query.LAYOUT_RUN``
-    at a time): each layout's tricks equal a solve of that layout on a fresh table, and the
-    node counts do not depend on the threads. The layouts start mid-run and span three."""
+    """Exact mode's consecutive layouts share the solver's table
+    (``kernels.drivers.query.LAYOUT_RUN`` at a time): each layout's tricks equal a solve of that
+    layout on a fresh table, and the node counts do not depend on the threads. The layouts start
+    mid-run and span three."""
     rules = make_rules("bid")
     point = decision_point(rules, "JH AH KH QD 9S TC", "N", None, None, None)
     d = prepare(point, True, True, trumps=[2], bids={3})

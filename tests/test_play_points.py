@@ -201,9 +201,9 @@ def test_play_inference_keeps_only_worlds_where_the_others_play_as_heuristic():
     has N lead another card, so the check has something to find."""
     import numpy as np
 
-    from kernels.layout import normalise_mask
-    from kernels.play_heuristic import heuristic_card
-    from kernels.rules import legal_mask
+    from kernels.cards.layout import normalise_mask
+    from kernels.cards.rules import legal_mask
+    from kernels.play.play_heuristic import heuristic_card
 
     rules = make_rules("knock")
     to_norm, _ = rules.layout

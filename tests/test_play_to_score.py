@@ -1,5 +1,5 @@
-"""The analyzer playing to the score (``analyzer.strategy.score``, ``kernels.bidding.
-score_value``, the game lens of ``kernels.games``): its choice against a pure-Python sum of
+"""The analyzer playing to the score (``analyzer.strategy.score``, ``kernels.bidding.bidding.
+score_value``, the game lens of ``kernels.drivers.games``): its choice against a pure-Python sum of
 each outcome's chance times the chance of winning the game after it; the kernel's worth of
 each outcome in a game against the question's; score-blind play unchanged; the score-aware
 and score-blind calls at 0-0; the table iterated with the strategy; whole games."""
@@ -18,13 +18,13 @@ from analyzer.questions.simulate import simulate
 from analyzer.questions.to_score import scored_match, tell_score
 from analyzer.strategy import score as S
 from analyzer.strategy.seats import seat_policies
-from kernels.bidding import N_CODES, ladder_values
-from kernels.codes import NAME, ORDER, PASS
-from kernels.games import score_cell, set_worth
-from kernels.policies import D_ANALYZER, choose_ladder_call, choose_upcard_call
-from kernels.rng import stream_state
+from kernels.bidding.bidding import N_CODES, ladder_values
+from kernels.bidding.upcard_model import upcard_raw_values
+from kernels.cards.codes import NAME, ORDER, PASS
+from kernels.deal.rng import stream_state
+from kernels.drivers.games import score_cell, set_worth
+from kernels.hand.policies import D_ANALYZER, choose_ladder_call, choose_upcard_call
 from kernels.slots import FM, PR, R
-from kernels.upcard_model import upcard_raw_values
 
 pytestmark = pytest.mark.strategy
 

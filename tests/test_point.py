@@ -18,7 +18,7 @@ from analyzer.questions.odds import odds_at
 from analyzer.questions.options import point_options
 from analyzer.questions.play_model import PlayModel
 from analyzer.strategy.best_response import SHIPPED
-from kernels import layout as L
+from kernels.cards import layout as L
 
 pytestmark = [pytest.mark.engine, pytest.mark.odds]
 

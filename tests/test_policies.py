@@ -12,14 +12,14 @@ from analyzer.game.records import Record, to_json
 from analyzer.game.variants import make_rules
 from analyzer.questions.play import play_hands
 from analyzer.questions.simulate import simulate
-from kernels import play_heuristic as H
-from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, hand_points
-from kernels.codes import NOBODY
-from kernels.layout import normalise_mask
-from kernels.pimc import pimc_card, sample_world
-from kernels.policies import Agents
-from kernels.record import new_instructions
-from kernels.rng import stream_state
+from kernels.bidding.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, hand_points
+from kernels.cards.codes import NOBODY
+from kernels.cards.layout import normalise_mask
+from kernels.deal.record import new_instructions
+from kernels.deal.rng import stream_state
+from kernels.hand.policies import Agents
+from kernels.play import play_heuristic as H
+from kernels.play.pimc import pimc_card, sample_world
 from kernels.slots import TR, K, R
 from kernels.solver import solver_arrays
 from kernels.threads import max_threads, num_threads, set_threads
@@ -145,7 +145,7 @@ def test_double_deck_bids_are_valued_by_the_share_of_the_tricks_they_need():
     the single deck's level doubled with its points halved."""
     from fractions import Fraction
 
-    from kernels.bidding import bid_row, choose_bid
+    from kernels.bidding.bidding import bid_row, choose_bid
 
     for code in (3, 4, 5):
         assert bid_row(code, 6) == code
@@ -309,7 +309,7 @@ def _strength(rows):
 
 def test_analyzer_grid_reads_the_strength_table():
     from analyzer.strategy.best_response import grid_from
-    from kernels import bidding as B
+    from kernels.bidding import bidding as B
 
     rules = make_rules("bid")
     grid = grid_from(rules, _strength([(B.L_BID4, 8, 3.0, 100, -100.0),
@@ -326,7 +326,7 @@ def test_analyzer_grid_reads_the_strength_table():
 
 def test_analyzer_grid_shrinks_thin_cells_towards_the_seats_pooled_value():
     from analyzer.strategy.best_response import SHRINK, grid_from
-    from kernels import bidding as B
+    from kernels.bidding import bidding as B
 
     rules = make_rules("bid")  # contexts 8 and 9 differ only in trump count: one pool
     grid = grid_from(rules, _strength([(B.L_BID4, 8, 5.0, 40, 200.0),
@@ -374,7 +374,7 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     one (knock)."""
     from analyzer.strategy import best_response as A
     from analyzer.strategy import fitted as F
-    from kernels import bidding as B
+    from kernels.bidding import bidding as B
 
     for name in (A.DEALS_VARIABLE, A.ROUNDS_VARIABLE):
         monkeypatch.delenv(name, raising=False)

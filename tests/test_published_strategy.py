@@ -9,7 +9,7 @@ import pytest
 from analyzer.game.notation import parse_hand
 from analyzer.game.variants import make_rules
 from analyzer.strategy.toml_files import load_strategy
-from kernels import bidding as B
+from kernels.bidding import bidding as B
 
 pytestmark = pytest.mark.strategy
 

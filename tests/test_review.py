@@ -18,7 +18,7 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.odds import odds
 from analyzer.questions.play import play_hands
 from analyzer.questions.review import all_decisions, review, summarise
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import M, R
 from tests.reference import dd_card_values
 from tests.test_hostile import run_cli
@@ -253,13 +253,13 @@ def test_pimc_review_judges_a_card_as_the_odds_at_that_moment():
 
 
 def test_pimc_worlds_keep_what_the_seat_knows():
-    """The review's worlds are the PIMC players' own sampler's (``kernels.pimc.sample_world``,
+    """The review's worlds are the PIMC players' own sampler's (``kernels.play.pimc.sample_world``,
     one home) fed with what the seat saw: its own cards, every card played, the suits each
     seat showed out of, the upcard in the dealer's hand, each hand's size — checked here
     against the record itself, not the knowledge array."""
     from analyzer.questions.review import _hand_of, _knowledge, _positions, _sample_worlds
-    from kernels import layout as L
-    from kernels.rng import stream_state
+    from kernels.cards import layout as L
+    from kernels.deal.rng import stream_state
 
     checked = 0
     for record in played("knock", 30, seed=12):

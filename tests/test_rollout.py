@@ -1,5 +1,5 @@
 """The rollout bidder (issue 24): its game loop is the kernel's (with no rollout seat it plays
-exactly the games of ``kernels.games.play_games``), and a rollout seat's call is the one its
+exactly the games of ``kernels.drivers.games.play_games``), and a rollout seat's call is the one its
 own decision-point query finds best. Also the march counts of a simulation."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from analyzer.questions.rollout import (
 )
 from analyzer.questions.simulate import simulate
 from analyzer.strategy.seats import seat_policies
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import M, R
 
 pytestmark = [pytest.mark.engine, pytest.mark.strategy]

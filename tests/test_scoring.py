@@ -7,7 +7,7 @@ from analyzer.game.records import Record, to_json
 from analyzer.game.scoring import net_points
 from analyzer.game.variants import RulesError, make_rules
 from analyzer.questions.play import play_hands
-from kernels.codes import ASK, CT_DEFENDER_ALONE, CT_MAKER_ALONE, MOON
+from kernels.cards.codes import ASK, CT_DEFENDER_ALONE, CT_MAKER_ALONE, MOON
 from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
 from tests.reference import SEATS, referee
@@ -154,7 +154,7 @@ def test_review_and_odds_price_every_contract_alike(variant):
     odds engine's outcome of a played-out hand gives that seat."""
     from analyzer.game.outcomes import outcome_arrays
     from analyzer.questions.review import _Hand
-    from kernels import codes as K
+    from kernels.cards import codes as K
     from kernels.slots import X
 
     rules = make_rules(variant)

@@ -88,49 +88,49 @@ def test_no_code_asks_which_variant_it_is():
 # small rules with one home each (issue 23): the spelled-out form anywhere else fails
 ONE_HOME = {
     "a card's natural suit (natural_suit)": (r"(&\s*31|%\s*32)\s*\)\s*(>>\s*3|//\s*8)",
-                                             "kernels/layout.py"),
+                                             "kernels/cards/layout.py"),
     "a partnership game (partnered, cfg[C.PARTNERS], rules.partnership)": (
-        r"players\s*==\s*4", "kernels/layout.py"),
+        r"players\s*==\s*4", "kernels/cards/layout.py"),
     "the renege penalty (RENEGE_PENALTY)": (r"RENEGE_PENALTY\s*=|POINTS[^\n]*-=\s*2\b",
-                                            "kernels/codes.py"),
+                                            "kernels/cards/codes.py"),
     "the tricks a contract needs (contract_needs)": (
-        r"<\s*ASK\s+else|\(K\.ASK,\s*K\.MOON\)|>=\s*K\.ASK,", "kernels/seating.py"),
-    "a forced run: the calls heard replayed, the asker's own choices (kernels.forced)": (
-        r"IN\.(F_[A-Z]+|FORCED)\]\s*=[^=]", "kernels/forced.py"),
-    "a fresh record (kernels.record.reset_record)": (r"rec\[R\.TREMBLED\]\s*=\s*0\b",
-                                                     "kernels/record.py"),
-    "fresh instructions (kernels.record.reset_instructions)": (
-        r"\(IN\.F_ALONE,\s*IN\.F_DISCARD", "kernels/record.py"),
-    "the rule-of-thumb exchanges (kernels.policies chooses them)": (
-        r"(?<!def )\b(give_card|discard_card|keep_best)\(", "kernels/policies.py"),
-    "the bid ladder (kernels.auction.ladder_mask; rules.bid_ladder reads it)": (
+        r"<\s*ASK\s+else|\(K\.ASK,\s*K\.MOON\)|>=\s*K\.ASK,", "kernels/cards/seating.py"),
+    "a forced run: the calls heard replayed, the asker's own choices (kernels.drivers.forced)": (
+        r"IN\.(F_[A-Z]+|FORCED)\]\s*=[^=]", "kernels/drivers/forced.py"),
+    "a fresh record (kernels.deal.record.reset_record)": (r"rec\[R\.TREMBLED\]\s*=\s*0\b",
+                                                     "kernels/deal/record.py"),
+    "fresh instructions (kernels.deal.record.reset_instructions)": (
+        r"\(IN\.F_ALONE,\s*IN\.F_DISCARD", "kernels/deal/record.py"),
+    "the rule-of-thumb exchanges (kernels.hand.policies chooses them)": (
+        r"(?<!def )\b(give_card|discard_card|keep_best)\(", "kernels/hand/policies.py"),
+    "the bid ladder (kernels.hand.auction.ladder_mask; rules.bid_ladder reads it)": (
         r"range\(\s*3\s*,\s*[^)]*(HAND|hand_size)|\(\s*(K\.)?PASS\s*,\s*3\b",
-        "kernels/auction.py"),
-    "a decision point's slots (kernels.forced: new_point, hear_call, set_inference, "
+        "kernels/hand/auction.py"),
+    "a decision point's slots (kernels.drivers.forced: new_point, hear_call, set_inference, "
     "set_solving)": (
-        r"\bPT\.[A-Z_]+(\s*\+[^\]]*)?\]\s*(\|)?=[^=]", "kernels/forced.py"),
+        r"\bPT\.[A-Z_]+(\s*\+[^\]]*)?\]\s*(\|)?=[^=]", "kernels/drivers/forced.py"),
     # issue 41: it was spelled four ways (the joker case, the suit alone twice, the round)
-    "whether trump was made on the upcard (kernels.exchange_rules.made_on_upcard)": (
+    "whether trump was made on the upcard (kernels.bidding.exchange_rules.made_on_upcard)": (
         r"==\s*(L\.)?JOKER\s+or\s+[\w.]*natural_suit\(|"
         r"natural_suit\([^()]*\)\s*==\s*\w*trump\b|\btrump\s*==\s*[\w.]*natural_suit\(|"
-        r"R\.ROUND\]\s*(!=|==)\s*1\b", "kernels/exchange_rules.py"),
-    "the cards taken in an exchange (kernels.exchange_rules.exchange_pool)": (
+        r"R\.ROUND\]\s*(!=|==)\s*1\b", "kernels/bidding/exchange_rules.py"),
+    "the cards taken in an exchange (kernels.bidding.exchange_rules.exchange_pool)": (
         r"\bhand\s*\|\s*taken\b|hands\[decl\w*\]\s*\|\s*hands\[3\]|\|\s*dummy\b|"
         r"hands\[dealer\]\s*\|=|\bhand\s*\|\s*\(\s*(1|ONE)\s*<<\s*(np\.uint64\()?\s*up\b",
-        "kernels/exchange_rules.py"),
-    "the trump a call makes (kernels.codes.call_trump)": (
-        r"-\s*(K\.|KC\.)?NAME\b", "kernels/codes.py"),
-    "the partner's seat (kernels.seating.partner)": (
+        "kernels/bidding/exchange_rules.py"),
+    "the trump a call makes (kernels.cards.codes.call_trump)": (
+        r"-\s*(K\.|KC\.)?NAME\b", "kernels/cards/codes.py"),
+    "the partner's seat (kernels.cards.seating.partner)": (
         r"\(\s*\w+(\.\w+)?(\([^()]*\))?\s*\+\s*2\s*\)\s*(&\s*3|%\s*4)|"
         r"\b(seat|leader|s|decl|declarer|dealer)\s*\^\s*2\b",
-        "kernels/seating.py"),
+        "kernels/cards/seating.py"),
     # issue 41: a uint64 one was defined in 13 kernel modules, the twin masks in two, the
     # solver's depth in the solver and again as 14 in W's layout
-    "the uint64 one (kernels.bits.ONE)": (
+    "the uint64 one (kernels.cards.bits.ONE)": (
         r"^\s*ONE\s*(:[^=]*)?=[^=]|^\s*[A-Z_][A-Z0-9_]*\s*=\s*(np\.)?uint64\(1\)",
-        "kernels/bits.py"),
-    "the double deck's twin masks (kernels.bits.EVEN_BITS, ODD_BITS)": (
-        r"^\s*(EVEN_BITS|ODD_BITS)\s*(:[^=]*)?=[^=]|(?i:0x5{16}|0xa{16})", "kernels/bits.py"),
+        "kernels/cards/bits.py"),
+    "the double deck's twin masks (kernels.cards.bits.EVEN_BITS, ODD_BITS)": (
+        r"^\s*(EVEN_BITS|ODD_BITS)\s*(:[^=]*)?=[^=]|(?i:0x5{16}|0xa{16})", "kernels/cards/bits.py"),
     "the tricks a search nests (kernels.slots.MAX_TRICKS_DEEP)": (
         r"^\s*MAX_TRICKS_DEEP\s*(:[^=]*)?=[^=]", "kernels/slots.py"),
 }
@@ -163,8 +163,8 @@ def test_each_small_rule_has_one_home(rule):
 
 
 def test_random_cards_come_from_the_kernels_streams():
-    """The analyzer draws no cards itself: deals come from ``kernels.dealing`` and a PIMC
-    world from ``kernels.pimc.sample_world`` (the review once had its own sampler with its own
+    """The analyzer draws no cards itself: deals come from ``kernels.deal.dealing`` and a PIMC
+    world from ``kernels.play.pimc.sample_world`` (the review once had its own sampler with its own
     retry rules), each on the kernels' seeded streams. The benchmark's fixed deals excepted."""
     import re
 
@@ -176,10 +176,10 @@ def test_random_cards_come_from_the_kernels_streams():
 
 
 def test_four_players_are_the_partnership_games():
-    """``kernels.layout.partnered`` (the kernels that see only the player count) agrees with
+    """``kernels.cards.layout.partnered`` (the kernels that see only the player count) agrees with
     every variant spec's ``partnership``."""
     from analyzer.game.variants import VARIANTS
-    from kernels.layout import partnered
+    from kernels.cards.layout import partnered
 
     for spec in VARIANTS.values():
         assert partnered(spec.players) == spec.partnership, spec.name
@@ -398,7 +398,7 @@ def test_what_the_docstrings_and_docs_point_at_exists():
     """A docstring, comment or page that names a module or function by its dotted path
     (``kernels.solver.partition_table``, ``analyzer.compute.point.state_of``) sends a reader
     there: after a move it sent them nowhere. Every such name resolves (a family by its prefix,
-    ``kernels.codes.E_``, and a file name, ``reports.md``, are not names)."""
+    ``kernels.cards.codes.E_``, and a file name, ``reports.md``, are not names)."""
     files = [*sources(*PACKAGES), *sorted((ROOT / "tests").glob("*.py")),
              *sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
     found, broken = 0, []
@@ -477,8 +477,8 @@ def test_every_slot_enum_lives_in_slots():
 
 def test_docs_name_a_slot_layout_where_it_lives():
     """Six docstrings pointed at slot enums by the modules they had moved out of
-    (``kernels.query.X``, ``kernels.bidding.PR``): a reader went to the wrong file. Every
-    mention of a slot layout names ``kernels.slots``."""
+    (``kernels.drivers.query.X``, ``kernels.bidding.bidding.PR``): a reader went to the wrong file.
+    Every mention of a slot layout names ``kernels.slots``."""
     enums = [node.name for node in ast.walk(ast.parse((ROOT / "kernels/slots.py").read_text()))
              if isinstance(node, ast.ClassDef)
              and any(getattr(b, "id", None) == "IntEnum" for b in node.bases)]
@@ -487,3 +487,4 @@ def test_docs_name_a_slot_layout_where_it_lives():
         "*.md"))] for i, line in enumerate(path.read_text().splitlines(), 1)
         if wrong.search(line)]
     assert len(enums) > 10 and not found, found
+

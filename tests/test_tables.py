@@ -12,9 +12,9 @@ from analyzer.game.variants import LADDER, make_rules
 from analyzer.questions.tables import build_tables, write_tables
 from analyzer.strategy import tables as table_kernel
 from analyzer.strategy.seats import others_policies
-from kernels import bidding as B
-from kernels import codes as K
-from kernels.decisions import RW
+from kernels.bidding import bidding as B
+from kernels.cards import codes as K
+from kernels.drivers.decisions import RW
 from kernels.slots import X
 from tests.cards import card_name
 from tests.rollout_reference import Option, rollout

@@ -28,10 +28,10 @@ import numpy as np
 from distributed import Client, LocalCluster, as_completed
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from kernels import policies as P
-from kernels.bidding import DEFAULT_PARAMS
-from kernels.bits import popcount
-from kernels.layout import deck_natural_ids
+from kernels.bidding.bidding import DEFAULT_PARAMS
+from kernels.cards.bits import popcount
+from kernels.cards.layout import deck_natural_ids
+from kernels.hand import policies as P
 from kernels.threads import max_threads, num_threads, set_threads
 
 from ..errors import UserError

@@ -1,5 +1,5 @@
-"""The hand engine's wrappers: deal and play hands (``kernels.engine.play_batch``), replay a
-recorded hand (``replay_hand``) and play whole games (``kernels.games.play_games``)."""
+"""The hand engine's wrappers: deal and play hands (``kernels.hand.engine.play_batch``), replay a
+recorded hand (``replay_hand``) and play whole games (``kernels.drivers.games.play_games``)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import policies as P
-from kernels.decisions import decision_rows_batch
-from kernels.engine import deal_one, play_batch, play_forced_hand, replay_hand
-from kernels.games import (
+from kernels.drivers.decisions import decision_rows_batch
+from kernels.drivers.games import (
     MAX_HANDS,
     N_CODES,
     Lens,
@@ -22,6 +20,8 @@ from kernels.games import (
     seatings,
     set_worth,
 )
+from kernels.hand import policies as P
+from kernels.hand.engine import deal_one, play_batch, play_forced_hand, replay_hand
 from kernels.slots import SC, C, G, M, R
 from kernels.threads import num_threads
 
@@ -67,7 +67,7 @@ def replay(record: Record) -> Record:
 
 def off_lens() -> Lens:
     """The game lens of games played score-blind: nobody is told the score
-    (``kernels.games.Lens``; ``analyzer.strategy.score.game_lens`` makes one that is on)."""
+    (``kernels.drivers.games.Lens``; ``analyzer.strategy.score.game_lens`` makes one that is on)."""
     return Lens(np.zeros(SC.LEN, dtype=np.int64), np.zeros((1, 1, 1)))
 
 
@@ -89,7 +89,7 @@ def games_per_set(rules: Rules) -> int:
 
 def duplicate_sides(rules: Rules) -> np.ndarray:
     """The side of each seat (0: A, 1: B) in each seating of a duplicate set, as the games
-    seat them (``kernels.games.seatings``: A at N/S then at E/W; with three players A in N,
+    seat them (``kernels.drivers.games.seatings``: A at N/S then at E/W; with three players A in N,
     E, then S against two B's): ``sides[games_per_set(rules), 4]``."""
     marks = np.array([[0, 0], [1, 1]], dtype=np.int64)  # each side's rows: its own number
     policies, _ = seatings(rules.arrays.cfg, marks, np.zeros((2, 1)))
@@ -114,7 +114,7 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
 
 class GameLoop:
     """One game's hands played one at a time from Python, with the kernel's own dealing,
-    streams and scoring (``kernels.games``), for a caller that decides some calls itself
+    streams and scoring (``kernels.drivers.games``), for a caller that decides some calls itself
     (``questions.rollout``): ``deal`` a hand, ``play`` it with calls forced, ``count`` it."""
 
     MAX_HANDS = MAX_HANDS
@@ -133,7 +133,7 @@ class GameLoop:
 
     def tell_score(self, dealer: int) -> None:
         """Before a hand ``dealer`` deals: the seats that play to the score are told it, as
-        the game kernel tells them (``kernels.games.set_worth``); nothing without a lens."""
+        the game kernel tells them (``kernels.drivers.games.set_worth``); nothing without a lens."""
         if self.lens is not None:
             set_worth(self.lens, self.scores, np.int64(dealer), np.int64(self.rules.players),
                       self.params)
@@ -171,7 +171,7 @@ def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: 
                   first: int, dealers: np.ndarray, solve: bool
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Deals ``first .. first+len(dealers)-1`` of ``seed`` with every call of seat N at its
-    decision points played out (``kernels.decisions``): ``(dealt[n, 4], upcards[n],
+    decision points played out (``kernels.drivers.decisions``): ``(dealt[n, 4], upcards[n],
     rows[n, MAX_ROWS, RW.LEN])``."""
     solving = solve or uses_solver(policies)
     return decision_rows_batch(rules.arrays, policies, params, np.int64(seed), np.int64(first),

@@ -1,5 +1,5 @@
-"""A decision point opened in one trip down to the engine (``kernels.forced``,
-``kernels.engine.point_state``): :func:`open_point` plays the calls heard up to the player's
+"""A decision point opened in one trip down to the engine (``kernels.drivers.forced``,
+``kernels.hand.engine.point_state``): :func:`open_point` plays the calls heard up to the player's
 turn and returns what is decided there (:class:`PointState`: a call, a discard, going alone
 as a defender, and the legal choices) with the point as the kernels take it (its row: the
 dealer, the upcard, the calls heard, the asker, solve or play, the inference). The layers
@@ -15,10 +15,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kernels import codes as KC
-from kernels import layout as L
-from kernels.engine import point_state
-from kernels.forced import (
+from kernels.cards import codes as KC
+from kernels.cards import layout as L
+from kernels.cards.rules import next_active
+from kernels.cards.seating import contract_active
+from kernels.deal.record import new_instructions
+from kernels.drivers.forced import (
     hear_call,
     hear_play,
     new_point,
@@ -28,9 +30,7 @@ from kernels.forced import (
     set_solving,
     start_point,
 )
-from kernels.record import new_instructions
-from kernels.rules import next_active
-from kernels.seating import contract_active
+from kernels.hand.engine import point_state
 from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError
@@ -128,7 +128,7 @@ class OpenPoint:
 
 def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
     """A decision point as the kernels take it (int64, slots ``kernels.slots.PT``, written by
-    ``kernels.forced``): the dealer, the upcard, the calls heard (the makers among them who
+    ``kernels.drivers.forced``): the dealer, the upcard, the calls heard (the makers among them who
     went alone), the asker, and ``solve`` (the tricks double dummy); no inference. UserError
     when the auction is longer than any can be."""
     heard = point.heard
@@ -152,7 +152,7 @@ def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
 def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The engine arrays of a decision point ``(hm, rec, ins)``: the asker's hand, the calls
     heard, and instructions that force them and name the asker
-    (``kernels.forced.start_point``)."""
+    (``kernels.drivers.forced.start_point``)."""
     row = point_row(point)
     hm, rec = empty_arrays()
     ins = new_instructions()

@@ -1,7 +1,7 @@
 """The odds engine's wrapper: a :class:`DealQuery` says what the asking player knows, how the
 unseen cards are dealt (conditions, and the calls heard for inference), which scenarios to
 solve and which options to play out on each deal; :func:`run_query` deals a chunk of deals
-and answers them all (``kernels.query.run_chunk``)."""
+and answers them all (``kernels.drivers.query.run_chunk``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import query as Q
-from kernels.bidding import N_PARAMS
-from kernels.dealing import Dealing, binomial_table, layout_count
-from kernels.forced import new_point
+from kernels.bidding.bidding import N_PARAMS
+from kernels.deal.dealing import Dealing, binomial_table, layout_count
+from kernels.drivers import query as Q
+from kernels.drivers.forced import new_point
 from kernels.slots import OPT, PT, S
 from kernels.threads import deal_by_deal, num_threads
 
@@ -31,7 +31,7 @@ def no_point() -> np.ndarray:
 
 
 def no_constraints() -> tuple:
-    """Constraint rows that accept every deal (``kernels.dealing``)."""
+    """Constraint rows that accept every deal (``kernels.deal.dealing``)."""
     return (np.zeros(0, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64),
             np.zeros(0, np.int64))
 
@@ -43,7 +43,7 @@ class DealQuery:
     ``known[4]`` are the natural masks of the cards known to be in each seat (the asker's own
     hand, cards placed by a condition); ``cards`` the unseen natural ids, dealt in groups of
     ``sizes`` to ``group_seat`` (-1: the kitty or a dead hand); ``cons`` constraint rows (see
-    ``kernels.dealing``); ``scenarios`` the kernel rows (slots ``kernels.slots.S``) answered
+    ``kernels.deal.dealing``); ``scenarios`` the kernel rows (slots ``kernels.slots.S``) answered
     on every deal; ``point`` the decision point (slots ``kernels.slots.PT``: the upcard, the
     calls heard, inference, solving) and ``options`` the rows played out from it (slots ``OPT``);
     ``policies``/``params`` the seats' strategies and how they play the cards (unless
@@ -62,7 +62,7 @@ class DealQuery:
     options: np.ndarray = field(default_factory=lambda: np.zeros((0, OPT.LEN), np.int64))
 
     def add(self, trump, declarer, active, decl, leader) -> int:
-        """Add a scenario row (see ``kernels.query``): the declaring side's tricks on the
+        """Add a scenario row (see ``kernels.drivers.query``): the declaring side's tricks on the
         hands as dealt, ``declarer``'s side (the seats of the mask ``decl``) declaring
         ``trump``, the seats of ``active`` playing, ``leader`` leading. Returns its index."""
         row = [0] * S.LEN
@@ -100,7 +100,7 @@ class QueryChunk:
     nodes: np.ndarray
     dealt: np.ndarray
     results: np.ndarray
-    trembled: np.ndarray  # per deal: calls heard kept only as trembles (see kernels.query)
+    trembled: np.ndarray  # per deal: calls heard kept only as trembles (see kernels.drivers.query)
 
     @property
     def ok(self) -> np.ndarray:
@@ -110,7 +110,7 @@ class QueryChunk:
 
 def exact_chunk(chunk: int) -> int:
     """The chunk of an exact-mode run near ``chunk``: a whole number of the kernel's runs of
-    consecutive layouts that share a table (``kernels.query.LAYOUT_RUN``) and at least one
+    consecutive layouts that share a table (``kernels.drivers.query.LAYOUT_RUN``) and at least one
     run per thread, so every thread has work and node counts depend neither on the chunk
     nor on the threads."""
     return max(-(-chunk // Q.LAYOUT_RUN), num_threads()) * Q.LAYOUT_RUN

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kernels import codes as K
+from kernels.cards import codes as K
 
 from ..errors import UserError
 from .notation import SEATS, NotationError, parse_seat

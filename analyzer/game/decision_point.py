@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels.exchange_rules import made_on_upcard
+from kernels.bidding.exchange_rules import made_on_upcard
+from kernels.cards import codes as K
+from kernels.cards import layout as L
 
 from ..errors import UserError
 from .auction import Heard, heard_text
@@ -72,7 +72,7 @@ class DecisionPoint:
 
 def dealer_took_upcard(point: DecisionPoint) -> bool:
     """Whether the calls heard at ``point`` made trump on the upcard, so the dealer took it:
-    an order (round 1), or a turned-up joker's name (``kernels.exchange_rules``)."""
+    an order (round 1), or a turned-up joker's name (``kernels.bidding.exchange_rules``)."""
     if not point.rules.has_upcard or point.upcard < 0:
         return False
     making = [c for c in point.heard.calls if c not in (K.PASS, K.SWAP)]

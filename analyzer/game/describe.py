@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernels import codes as K
+from kernels.cards import codes as K
 
 from .scoring import points_rows
 from .variants import (

@@ -4,13 +4,13 @@ programming over the score states from the distribution of one hand's outcome.
 **Scores by the deal.** A state is the units' scores (the two teams, or the three players)
 in *deal order*: unit 0 deals the next hand, unit 1 deals the one after (left of the dealer;
 with partners, the other team), unit 2 the third. After a hand the deal passes one seat to
-the left, redeals included (``kernels.games.play_game``), so the state after a hand that
+the left, redeals included (``kernels.drivers.games.play_game``), so the state after a hand that
 scored ``points`` is ``roll(scores + points, -1)``. The outcome of one hand is a
 distribution over the points each unit scores, by deal order (``HandOutcomes``): a redeal
 is the outcome "no points". Every seat plays the same strategy, so the distribution is the
 same whichever seat deals.
 
-**The end of a game** is the kernels' rule (``kernels.games.game_winner``, here on numpy
+**The end of a game** is the kernels' rule (``kernels.drivers.games.game_winner``, here on numpy
 arrays in ``ScoreRules.winner``): a unit wins when it has reached the target with the strictly
 highest score, ahead by at least ``win_by``; a tie at the top plays on. Scores are kept in a
 box ``[low, high]`` per unit: ``high`` is the target less one plus the most points one hand
@@ -69,7 +69,7 @@ class ScoreRules:
 
     def winner(self, scores: np.ndarray) -> np.ndarray:
         """The unit that has won at ``scores`` (int array ``[..., units]``), or -1 where the
-        game goes on: ``kernels.games.game_winner`` on every row at once."""
+        game goes on: ``kernels.drivers.games.game_winner`` on every row at once."""
         return self.winner_of(_columns(scores))
 
     def winner_of(self, columns: list) -> np.ndarray:

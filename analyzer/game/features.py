@@ -1,5 +1,5 @@
 """Features of hands for the strategy tables, vectorised over natural masks: trump count,
-bowers, trump ace and king, side aces, voids, and the point count (``kernels.bidding``); and
+bowers, trump ace and king, side aces, voids, and the point count (``kernels.bidding.bidding``); and
 hand classes, hands equal up to renaming suits of the same colour role."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kernels import layout as L
-from kernels.bidding import POINTS, SIDES, TRUMPS
+from kernels.bidding.bidding import POINTS, SIDES, TRUMPS
+from kernels.cards import layout as L
 
 FEATURES = ["n_trumps", "right", "left", "ace", "king", "side_aces", "voids"]
 

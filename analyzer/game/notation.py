@@ -2,8 +2,8 @@
 
 A card is rank + suit: ranks ``7 8 9 T J Q K A`` (``10`` for T), suits ``C D H S`` or
 ``♣ ♦ ♥ ♠``, any case; the joker is ``JK`` (or ``🃏``, ``joker``). Canonical output is upper case
-with ``T`` for ten, e.g. ``TH``. Cards are natural ids of ``kernels.layout``; in the double deck
-the second time a card is written it means the second copy.
+with ``T`` for ten, e.g. ``TH``. Cards are natural ids of ``kernels.cards.layout``; in the double
+deck the second time a card is written it means the second copy.
 
 A deal is written seat by seat, parts separated by ``/``, ``;`` or new lines, cards by spaces or
 commas::
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kernels import layout as L
+from kernels.cards import layout as L
 
 from ..errors import UserError
 from .variants import W_LABELS, Rules

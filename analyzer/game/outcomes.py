@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import X
 
 from .scoring import net_points

@@ -6,7 +6,7 @@ each card there with the odds code, as ``euchre odds --played`` would)."""
 
 from __future__ import annotations
 
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import M, R
 
 from .auction import Heard

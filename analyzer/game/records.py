@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels.exchange_rules import made_on_upcard
-from kernels.record import reset_record
+from kernels.bidding.exchange_rules import made_on_upcard
+from kernels.cards import codes as K
+from kernels.cards import layout as L
+from kernels.deal.record import reset_record
 from kernels.slots import M, R
 
 from ..errors import UserError
@@ -62,7 +62,7 @@ class Record:
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:
     """Fresh ``(hm, rec)`` with every card slot -1 and every counter 0
-    (``kernels.record.reset_record``)."""
+    (``kernels.deal.record.reset_record``)."""
     hm = np.zeros(M.LEN, dtype=np.uint64)
     rec = np.zeros(R.LEN, dtype=np.int64)
     reset_record(hm, rec)

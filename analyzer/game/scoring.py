@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import codes as K
+from kernels.cards import codes as K
 
 
 @dataclass(frozen=True)

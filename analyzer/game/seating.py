@@ -1,5 +1,5 @@
 """Who plays a contract, who declares, who leads and how many tricks it needs, for the
-analyzer's solver positions and records. The rules themselves live in ``kernels.seating``
+analyzer's solver positions and records. The rules themselves live in ``kernels.cards.seating``
 (the engine plays by them); this module checks what the user asked for and calls them.
 
 A contract is its declarer and ``mode``: ``normal``, ``alone`` (upcard auction: the maker's
@@ -9,8 +9,8 @@ bidder plays without the partner); plus, where the rules allow, a defender who g
 
 from __future__ import annotations
 
-from kernels import seating as KS
-from kernels.rules import next_active as _next_active
+from kernels.cards import seating as KS
+from kernels.cards.rules import next_active as _next_active
 
 from ..errors import UserError
 from .notation import SEATS
@@ -20,7 +20,7 @@ MODES = ("normal", "alone", "ask", "moon")
 
 
 def partner(seat: int) -> int:
-    """The seat opposite (``kernels.seating.partner``, the rule's one home)."""
+    """The seat opposite (``kernels.cards.seating.partner``, the rule's one home)."""
     return int(KS.partner(seat))
 
 

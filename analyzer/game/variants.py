@@ -16,9 +16,9 @@ from functools import cached_property
 
 import numpy as np
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels.rules import RuleArrays
+from kernels.cards import codes as K
+from kernels.cards import layout as L
+from kernels.cards.rules import RuleArrays
 from kernels.slots import C
 
 from ..errors import UserError
@@ -240,7 +240,7 @@ class Rules:
 
     @property
     def deck(self) -> int:
-        """The kernels' deck code (``kernels.layout.DECK_*`` flags)."""
+        """The kernels' deck code (``kernels.cards.layout.DECK_*`` flags)."""
         code = 0
         if self.joker:
             code |= L.DECK_JOKER
@@ -287,10 +287,10 @@ class Rules:
     def bid_ladder(self) -> tuple[int, ...]:
         """Call codes of every bid of a ladder auction, lowest first (empty otherwise): 3 up
         to one less than the hand size, the n-ask where the variant has it, the moon — read
-        from the engine's ladder (``kernels.auction.ladder_mask``), the rule's one home."""
+        from the engine's ladder (``kernels.hand.auction.ladder_mask``), the rule's one home."""
         if self.auction != LADDER:
             return ()
-        from kernels.auction import ladder_mask  # here: a compiled kernel, not for --help
+        from kernels.hand.auction import ladder_mask  # here: a compiled kernel, not for --help
 
         mask = int(ladder_mask(self.config()))
         return tuple(c for c in range(64) if (mask >> c) & 1)
@@ -336,7 +336,7 @@ class Rules:
 
     @cached_property
     def arrays(self) -> RuleArrays:
-        """The rules as the engine's kernels take them (``kernels.rules.RuleArrays``): the
+        """The rules as the engine's kernels take them (``kernels.cards.rules.RuleArrays``): the
         configuration vector, the points table, the layout maps and the deck, built once."""
         to_norm, from_norm = self.layout
         return RuleArrays(self.config(), self.points_table, to_norm, from_norm,

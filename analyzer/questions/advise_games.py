@@ -1,11 +1,11 @@
 """Whole games in which one side's cards are chosen by a bot asking :func:`advise` (or any
 function of a view), the rest played by the engine: the advised side's calls, and both sides'
 other decisions, are its seats' policies', so with no advised side these are exactly the games
-``kernels.games.play_games`` plays (tested), and a match against another card player is
+``kernels.drivers.games.play_games`` plays (tested), and a match against another card player is
 played on the same deals, streams and scoring.
 
 A hand is run by the engine from its deal with the cards played so far forced
-(``kernels.forced``: a point with no call heard and its plays, ``IN.PLAYS``); at the first
+(``kernels.drivers.forced``: a point with no call heard and its plays, ``IN.PLAYS``); at the first
 card of an advised seat after them the seat's view (:func:`seat_view`) is asked, its card
 joins the forced plays and the hand is run again — one engine run a decision, microseconds
 beside the question. A seat holding one legal card plays it without asking. With
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import codes as K
-from kernels.forced import hear_play, new_point, set_own_play, start_point
-from kernels.record import new_instructions
-from kernels.rules import legal_mask_natural, next_active
+from kernels.cards import codes as K
+from kernels.cards.rules import legal_mask_natural, next_active
+from kernels.deal.record import new_instructions
+from kernels.drivers.forced import hear_play, new_point, set_own_play, start_point
 from kernels.slots import PT, TALLY, M, R
 
 from ..compute.engine import GameLoop, Match, games_per_set

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels.dealing import OP_LE
+from kernels.cards import codes as K
+from kernels.cards import layout as L
+from kernels.deal.dealing import OP_LE
 from kernels.slots import S
 
 from ..compute.point import OpenPoint, open_point
@@ -95,7 +95,7 @@ def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
 
 
 def void_rows(point: DecisionPoint, state, groups: list[int]) -> tuple:
-    """Constraint rows (``kernels.dealing``) for the suits each seat has shown out of: none of
+    """Constraint rows (``kernels.deal.dealing``) for the suits each seat has shown out of: none of
     them among its unseen cards (the dealer who took the upcard may have discarded one: at
     most one). A deal that breaks one is refused by the engine too, when it plays the cards
     heard: the rows only spare the tries."""

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kernels.codes import ST_PLAYED
+from kernels.cards.codes import ST_PLAYED
 from kernels.slots import R
 
 from ..compute import engine

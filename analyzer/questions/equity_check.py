@@ -2,7 +2,7 @@
 programme (``analyzer.game.equity``) plays the game's end, the deal going round and the
 redeals as the engine does. The games are the engine's hands, a round at a time for every
 game still going, each scored into its game by the kernels' own rules
-(``compute.engine.GameLoop.count``: ``kernels.games.add_points`` and ``game_winner``)."""
+(``compute.engine.GameLoop.count``: ``kernels.drivers.games.add_points`` and ``game_winner``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from kernels.codes import ST_PLAYED
+from kernels.cards.codes import ST_PLAYED
 from kernels.slots import TALLY, R
 
 from ..compute.engine import GameLoop, play_hands

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.dealing import OP_EQ, OP_GE, OP_LE
+from kernels.cards import layout as L
+from kernels.deal.dealing import OP_EQ, OP_GE, OP_LE
 
 from ..compute.query import DealQuery, no_constraints
 from ..errors import UserError

@@ -27,7 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import R
 
 from ..compute.engine import GameLoop, duplicate_sides, play_hands, uses_solver

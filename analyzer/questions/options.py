@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import codes as K
-from kernels.exchange_rules import exchange_pool
+from kernels.bidding.exchange_rules import exchange_pool
+from kernels.cards import codes as K
 
 from ..compute.point import PointState, option_row, option_rows
 from ..errors import UserError

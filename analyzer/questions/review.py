@@ -39,10 +39,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from kernels import codes as K
-from kernels import layout as L
-from kernels.pimc import sample_world
-from kernels.rng import STREAM_PLAY, stream_state
+from kernels.cards import codes as K
+from kernels.cards import layout as L
+from kernels.deal.rng import STREAM_PLAY, stream_state
+from kernels.play.pimc import sample_world
 from kernels.slots import K as KNOW
 from kernels.slots import M, R
 
@@ -291,7 +291,7 @@ def _knowledge(record: Record, h: _Hand, positions, i: int, norm) -> np.ndarray:
 def _sample_worlds(state, h: _Hand, hands, seat, know, layout, worlds) -> list:
     """``worlds`` layouts (natural masks) of the hands ``seat`` cannot see that agree with
     what it knows (``know`` of :func:`_knowledge`), drawn by the PIMC players' own sampler
-    (``kernels.pimc.sample_world``) from the generator ``state``; ``layout`` the trump's rows
+    (``kernels.play.pimc.sample_world``) from the generator ``state``; ``layout`` the trump's rows
     ``(to_norm, from_norm)``."""
     norm, natural = layout
     played = np.array([L.normalise_mask(np.uint64(m), norm) for m in hands], dtype=np.uint64)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import M, R
 
 from ..compute.effort import Effort

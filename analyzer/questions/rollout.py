@@ -4,7 +4,7 @@ cards that fit the calls heard, the later calls by the analyzer strategy, the ca
 seat's play — and makes the call (with its alone, discard, card given and trump) that nets the
 most. Everything else (the other side's calls, card play, later choices the query did not
 fix) is the engine's, seat by seat, so a match against another strategy is played on the same
-deals, streams and scoring as ``kernels.games``: with no rollout seat this module plays
+deals, streams and scoring as ``kernels.drivers.games``: with no rollout seat this module plays
 exactly the games ``play_games`` plays (tested).
 
 Slow by design — it measures the ceiling of bidding by this project's own values: a few
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import codes as K
-from kernels.forced import force_calls, force_choices
-from kernels.record import new_instructions
+from kernels.cards import codes as K
+from kernels.deal.record import new_instructions
+from kernels.drivers.forced import force_calls, force_choices
 from kernels.slots import TALLY, M, R
 
 from ..compute.engine import GameLoop, Match, calls_array, games_per_set
@@ -141,7 +141,7 @@ def play_rollout_hand(loop: GameLoop, rollout_seats: int, roll, seed: int, index
 
 def play_rollout_games(rules: Rules, match: Match, rollout_side: int | None, roll,
                        seed: int, first: int, n: int) -> dict:
-    """Games ``first .. first+n-1`` of ``seed`` as ``kernels.games.play_games`` plays them,
+    """Games ``first .. first+n-1`` of ``seed`` as ``kernels.drivers.games.play_games`` plays them,
     but the seats of ``rollout_side`` (0 = A, 1 = B, None: no seat) call by rollout. Returns
     the counts of ``analyzer.compute.engine.play_game_chunk``."""
     copies = games_per_set(rules)

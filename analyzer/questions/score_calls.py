@@ -4,7 +4,7 @@ player can read (``euchre strategy score``, the report's section, docs/equity.md
 
 On random hands dealt at a score, four analyzer seats told it (``to_score.tell_score``),
 every call of our seats (N and S) is set beside the hand's point count for it (the built-in
-count of ``kernels.bidding``: in round 1 for the upcard's suit, the upcard counted for the
+count of ``kernels.bidding.bidding``: in round 1 for the upcard's suit, the upcard counted for the
 dealer's side as the point-count strategy counts it; in round 2 and a ladder's opening bid
 for the best suit). For each call the **threshold** is the ``t`` of the rule "make the call
 from ``t`` points" that describes the seat's calls best (the fewest hands on the wrong side
@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, order_points
-from kernels.codes import ASK, MOON, NAME, ORDER, PASS
+from kernels.bidding.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, order_points
+from kernels.cards.codes import ASK, MOON, NAME, ORDER, PASS
 from kernels.slots import R
 
 from ..compute.engine import play_hands

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from kernels import codes as K
+from kernels.cards import codes as K
 from kernels.slots import TALLY
 
 from ..compute.engine import Match, games_per_set, play_game_chunk, uses_solver
@@ -65,7 +65,7 @@ class SimResult:
 
 
 def contract_label(rules: Rules, code: int) -> str:
-    """Words for a contract code of ``kernels.games.contract_code``."""
+    """Words for a contract code of ``kernels.drivers.games.contract_code``."""
     if rules.auction == LADDER:
         return rules.bid_name(code)
     words = ["named in round 2" if code & 4 else "ordered up"]

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import numpy as np
 
-from kernels.exchange_rules import ask_returns, exchange_pool, made_on_upcard
+from kernels.bidding.exchange_rules import ask_returns, exchange_pool, made_on_upcard
 
 from ..compute.solver import shared_solver, solve_positions
 from ..errors import UserError

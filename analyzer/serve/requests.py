@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kernels import codes as KC
-from kernels import layout as L
+from kernels.cards import codes as KC
+from kernels.cards import layout as L
 
 from ..compute.point import NothingToDecide, NotYourTurn, PointState, auction_turn, state_of
 from ..compute.seeds import MAX_SEED

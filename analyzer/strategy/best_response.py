@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kernels import bidding as B
-from kernels import policies as P
+from kernels.bidding import bidding as B
+from kernels.hand import policies as P
 
 from ..compute.effort import Effort
 from ..game.variants import LADDER, Rules

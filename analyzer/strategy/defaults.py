@@ -2,7 +2,7 @@
 to import: the command line's options read them before anything is computed."""
 
 DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
-# how a seat bids (kernels.policies D_*): "analyzer" by its table and, where the rules have
+# how a seat bids (kernels.hand.policies D_*): "analyzer" by its table and, where the rules have
 # one (knock), its fitted model (analyzer.strategy.fitted.has_model), playing to the score when
 # a game's score is known (analyzer.strategy.score); "analyzer-points" the same by the points
 # of the hand, score or not (the analyzer before it played to the score); "table" by its table
@@ -12,7 +12,7 @@ SCORE_BLIND = "analyzer-points"
 # the card play the built strategies' calls are played out with (their tables and models)
 BUILT_PLAY = "heuristic"
 BUILT_STRATEGIES = ("analyzer", "table", "analyzer-points")
-PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.policies P_*)
+PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.hand.policies P_*)
 METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 # the card players of `euchre match`: every play policy above (a new one is a player once it

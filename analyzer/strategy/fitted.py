@@ -1,16 +1,16 @@
-"""The analyzer's fitted model of the upcard auction (``kernels.upcard_model``): a linear model
-of the net points of each call, fitted to calls played out on random deals.
+"""The analyzer's fitted model of the upcard auction (``kernels.bidding.upcard_model``): a linear
+model of the net points of each call, fitted to calls played out on random deals.
 
 The deals are the strategy tables' (``analyzer.compute.engine.decision_rows``): on each, every
 call seat N can make at its decision points is played to the end of the hand, every other
 decision by the analyzer's table, the cards by heuristic play (as the table is built). Each
 call's net points are regressed (ridge, least squares) on an intercept per context and the
-hand's features by the seat's place and trump count (``kernels.upcard_model.hand_features``),
-round 1's pass also on the features of the hand's best other suit; then again on deals bid by
-that model, for ``GENERATIONS`` in all. Fitted once per rule set (two to three minutes a
-generation) and cached beside the analyzer's table; the models of the knock rule sets whose
-tables ship (``SHIPPED_MODELS``) ship with the package. The ``analyzer`` strategy bids by the
-model wherever ``has_model`` says (knock); ``table`` bids by the table alone.
+hand's features by the seat's place and trump count
+(``kernels.bidding.upcard_model.hand_features``), round 1's pass also on the features of the hand's
+best other suit; then again on deals bid by that model, for ``GENERATIONS`` in all. Fitted once per
+rule set (two to three minutes a generation) and cached beside the analyzer's table; the models of
+the knock rule sets whose tables ship (``SHIPPED_MODELS``) ship with the package. The ``analyzer``
+strategy bids by the model wherever ``has_model`` says (knock); ``table`` bids by the table alone.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import sys
 
 import numpy as np
 
-from kernels import bidding as B
+from kernels.bidding import bidding as B
+from kernels.bidding.upcard_model import hand_features_batch, round1_features_batch
 from kernels.slots import FM, PR, RW, X
-from kernels.upcard_model import hand_features_batch, round1_features_batch
 
 from ..compute.engine import decision_rows
 from ..errors import UserError
@@ -85,14 +85,14 @@ def design(features: np.ndarray, other: np.ndarray, contexts: np.ndarray,
 
 def _best_other(hands: np.ndarray, turned: np.ndarray) -> np.ndarray:
     """Each hand's best suit by the built-in point count other than ``turned`` (the first of
-    equals, as ``kernels.bidding.best_suit``)."""
+    equals, as ``kernels.bidding.bidding.best_suit``)."""
     points = np.stack([_points(hands, np.full(len(hands), t)) for t in range(4)], axis=1)
     points[np.arange(len(hands)), turned] = -np.inf
     return np.argmax(points, axis=1)
 
 
 def _points(hands: np.ndarray, trumps: np.ndarray) -> np.ndarray:
-    """The built-in point count (``kernels.bidding.hand_points`` of the default row: its
+    """The built-in point count (``kernels.bidding.bidding.hand_points`` of the default row: its
     voids count from two trumps, as the features' do)."""
     f = hand_features_batch(hands, trumps)
     return f[:, :B.W_COUNT] @ B.DEFAULT_WEIGHTS + B.DEFAULT_PARAMS[PR.VOID] * f[:, B.W_COUNT]
@@ -103,7 +103,7 @@ def chunk_equations(hands: np.ndarray, upcards: np.ndarray, rows: np.ndarray, ne
     """Per model, ``(AᵀA, Aᵀy)`` of one chunk's calls: ``hands`` N's natural masks,
     ``upcards`` each deal's upcard, ``rows`` its decision rows (slots ``RW``), ``net`` N's net
     points of each row. Round 1's features are read from the dealer's hand with the upcard
-    (``kernels.upcard_model.round1_hand``)."""
+    (``kernels.bidding.upcard_model.round1_hand``)."""
     out = []
     for (point, option), model in sorted(MODELS.items(), key=lambda item: item[1]):
         deal, k = np.nonzero((rows[:, :, RW.POINT] == point) & (rows[:, :, RW.OPTION] == option))

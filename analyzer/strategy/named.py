@@ -1,13 +1,13 @@
 """Named strategies: who bids how (decision policy) and who plays how (play policy), with
-their parameters. The kernels see integer ids (``kernels.policies``) and a parameter row per
+their parameters. The kernels see integer ids (``kernels.hand.policies``) and a parameter row per
 seat (slots ``kernels.slots.PR``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from kernels import policies as P
-from kernels.bidding import DEFAULT_PARAMS, N_PARAMS, PR
+from kernels.bidding.bidding import DEFAULT_PARAMS, N_PARAMS, PR
+from kernels.hand import policies as P
 
 from ..errors import UserError
 from .defaults import DECISION_NAMES, DEFAULT_WORLDS, METHODS, PLAY_NAMES  # noqa: F401

@@ -19,8 +19,8 @@ winning the game: ``sum_k P_k(call) * P(win | score + points_k, the next dealer)
   brought: the lens also undoes the optimism of a value that is the best of noisy estimates
   (the lone calls' margin is not needed at a score).
 
-The kernel reads both from a seat's parameter row (``kernels.bidding.score_value``): the lens
-(``fill_lens``) and, once the score is known, each outcome's chance of winning the game for
+The kernel reads both from a seat's parameter row (``kernels.bidding.bidding.score_value``): the
+lens (``fill_lens``) and, once the score is known, each outcome's chance of winning the game for
 the seat's side (``PR.WORTH``, ``PR.SCORED``: ``set_score`` for a question's one score, the
 game lens of ``game_lens`` for whole games, from the match-equity table).
 """
@@ -35,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import codes as K
-from kernels import games as G
+from kernels.cards import codes as K
+from kernels.drivers import games as G
 from kernels.slots import FM, LENS_BIN_MAX, LENS_K, LENS_KINDS, PR, RW, SC, VALUE_SCALE, X
 
 from ..compute.engine import decision_rows
@@ -187,7 +187,7 @@ def count_rows(rules: Rules, rows: np.ndarray, low: float, step: float, bins: in
                counts: np.ndarray) -> None:
     """Add decision rows (``rows[n, MAX_ROWS, RW.LEN]``, seat N's calls played out) to the
     lens's ``counts[kind, place, bin, k]``: each row split between the two bins around its
-    value (as ``kernels.bidding.score_value`` reads them); calls the strategy never makes
+    value (as ``kernels.bidding.bidding.score_value`` reads them); calls the strategy never makes
     and rows not played are left out."""
     kind, place = call_kinds(rules, rows)
     value = rows[..., RW.VALUE].astype(np.float64) / VALUE_SCALE
@@ -338,7 +338,7 @@ def split_worth(worth: np.ndarray, lens: ScoreLens) -> tuple[np.ndarray, float]:
     """``(rest, slope)``: the chance of winning after each outcome (``worth[..., k]``) as a
     slope per net point (the least-squares line through the outcomes, each weighted by how
     often the lens saw it) and what the line leaves (``worth - slope * net``); the kernel
-    counts a call's own value at the slope (``kernels.bidding.score_value``), so the lens
+    counts a call's own value at the slope (``kernels.bidding.bidding.score_value``), so the lens
     gives the shape of a call's outcomes and the strategy's value their mean. Without
     partners: the worth as it is, slope 0."""
     net = net_points(lens.outcomes)
@@ -368,7 +368,7 @@ def tell_worth(params: np.ndarray, table: EquityTable, lens: ScoreLens, score,
 
 def worth_table(table: EquityTable, lens: ScoreLens) -> np.ndarray:
     """``worth[cell, position, k]`` over every cell of the table's box of scores (in deal
-    order, as ``kernels.games.score_cell`` finds them): the chance that the unit
+    order, as ``kernels.drivers.games.score_cell`` finds them): the chance that the unit
     ``position`` places after the dealer's wins the game after outcome ``k`` seen from it,
     split by ``split_worth`` (``k`` < outcomes), and the slope (the last ``k``)."""
     rules = table.rules
@@ -391,7 +391,7 @@ def worth_table(table: EquityTable, lens: ScoreLens) -> np.ndarray:
 
 
 def game_lens(table: EquityTable, lens: ScoreLens) -> G.Lens:
-    """The game lens (``kernels.games.Lens``) by which the game kernel tells the seats the
+    """The game lens (``kernels.drivers.games.Lens``) by which the game kernel tells the seats the
     score before each hand, from the match-equity table and the outcomes of ``lens``."""
     geom = np.zeros(SC.LEN, dtype=np.int64)
     geom[SC.ON] = 1

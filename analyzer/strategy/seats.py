@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import policies as P
+from kernels.hand import policies as P
 from kernels.slots import PR
 
 from ..game.variants import Rules

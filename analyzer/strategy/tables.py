@@ -9,7 +9,7 @@ auction the bid so far and who holds it. The values are N's net points (``net_po
 redeal is worth 0) and the chances that our side makes or is set and that they make.
 
 Tables (``analyzer.questions.tables`` writes them as Parquet and CSV):
-  strength  call x context x point-count strength (``kernels.bidding``, in half points):
+  strength  call x context x point-count strength (``kernels.bidding.bidding``, in half points):
             deals, the chances, net points with 95% intervals (the analyzer strategy's table)
   features  call x context x trump count, bowers, trump ace and king, side aces, voids
   hands     every distinct hand class (hands equal up to renaming suits of the same colour
@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kernels import bidding as B
-from kernels.codes import ASK
-from kernels.decisions import RW
+from kernels.bidding import bidding as B
+from kernels.cards.codes import ASK
+from kernels.drivers.decisions import RW
 from kernels.slots import X
 
 from ..compute.effort import Effort
@@ -57,7 +57,7 @@ TRUMP_BUCKETS = ["0-1", "2", "3", "4+"]
 
 def bid_rows(rules: Rules) -> dict[int, str]:
     """``option -> bids``: the bids of the ladder each bid option of the table values
-    (``kernels.bidding.ladder_option``), e.g. ``"3"`` in the single deck, ``"3-6"`` in the
+    (``kernels.bidding.bidding.ladder_option``), e.g. ``"3"`` in the single deck, ``"3-6"`` in the
     double deck."""
     rows: dict[int, list[int]] = {}
     for code in rules.bid_ladder:
@@ -67,7 +67,7 @@ def bid_rows(rules: Rules) -> dict[int, str]:
 
 
 def bid_levels(rules: Rules) -> list[str]:
-    """The names of a ladder context's current bid (``kernels.bidding.ladder_level``): none,
+    """The names of a ladder context's current bid (``kernels.bidding.bidding.ladder_level``): none,
     then each bid row's bids."""
     return ["none", *bid_rows(rules).values()]  # the rows in the ladder's order
 
@@ -99,7 +99,7 @@ def _holders(rules: Rules, group: np.ndarray) -> np.ndarray:
 
 def context_frame(rules: Rules, ctx: np.ndarray, upcards: np.ndarray) -> pd.DataFrame:
     """The context columns (``context_keys``) of rows with table context ``ctx`` (see
-    ``kernels.bidding``)."""
+    ``kernels.bidding.bidding``)."""
     trumps = np.array(TRUMP_BUCKETS)[ctx % 4]
     base = ctx // 4
     if rules.auction == LADDER:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import bidding as B
+from kernels.bidding import bidding as B
 
 from ..errors import UserError
 from ..game.variants import VARIANT_NAMES

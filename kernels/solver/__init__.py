@@ -1,6 +1,6 @@
 """Double-dummy solver: with every hand known, how many tricks can the declaring side take?
 
-Positions are in the trump-normalised layout (``kernels.layout``): four hand masks, the seats
+Positions are in the trump-normalised layout (``kernels.cards.layout``): four hand masks, the seats
 that play (``active``, a 4-bit mask; 2, 3 or 4 seats), the declaring side (``decl``, a 4-bit
 mask of seats), and the cards already on the table in the current trick.
 

@@ -6,9 +6,9 @@ threads (``solve_batch``, ``card_values_batch``), each answer a pure function of
 import numpy as np
 from numba import get_thread_id, njit, prange
 
+from ..cards.layout import normalise_mask
+from ..cards.rules import next_active
 from ..config import JIT, NRT_FREE, PARALLEL_JIT
-from ..layout import normalise_mask
-from ..rules import next_active
 from ..slots import Q, W
 from .drivers import card_values, exact, guess_tricks
 from .position import new_deal, set_position

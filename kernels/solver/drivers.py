@@ -8,10 +8,10 @@ card out between them.
 import numpy as np
 from numba import njit
 
-from ..bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..cards.bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..cards.layout import SLOT_MASKS, TRUMP_MASK, beats
+from ..cards.rules import next_active
 from ..config import JIT, NRT_FREE
-from ..layout import SLOT_MASKS, TRUMP_MASK, beats
-from ..rules import next_active
 from ..slots import MEMO_ENTRIES, MEMO_WORDS, W
 from .position import set_position, tricks_left
 from .search import at_least

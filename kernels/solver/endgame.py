@@ -6,10 +6,10 @@ forced). ``by_rank``: the card that decided a trick won by rank, for the partiti
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, lowest_bit
+from ..cards.bits import ONE, lowest_bit
+from ..cards.layout import SLOT_MASKS, beats
+from ..cards.rules import next_active
 from ..config import NRT_FREE
-from ..layout import SLOT_MASKS, beats
-from ..rules import next_active
 from ..slots import W
 
 

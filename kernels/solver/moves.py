@@ -12,10 +12,10 @@ whole run, for the partition table.
 import numpy as np
 from numba import njit
 
-from ..bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..cards.bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..cards.layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT, beats
+from ..cards.rules import next_active
 from ..config import NRT_FREE
-from ..layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT, beats
-from ..rules import next_active
 from ..slots import W
 from .partition_table import pdep, pext
 from .quick_tricks import ruffable_suits

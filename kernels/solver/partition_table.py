@@ -54,9 +54,9 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..bits import EVEN_BITS, ODD_BITS, ONE, lowest_bit, popcount
+from ..cards.bits import EVEN_BITS, ODD_BITS, ONE, lowest_bit, popcount
+from ..cards.layout import SLOT_MASKS
 from ..config import HAVE_BMI2, JIT, NRT_FREE
-from ..layout import SLOT_MASKS
 from ..slots import E
 
 PLANE = np.uint64(32)  # bits of one owner plane: at most 32 cards (classes) still out

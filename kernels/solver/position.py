@@ -11,7 +11,7 @@ search. The sizes: a table bucket's ways here; the tricks a search nests at most
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, popcount
+from ..cards.bits import ONE, popcount
 from ..config import JIT, NRT_FREE
 from ..slots import MEMO_ENTRIES, MEMO_WORDS, W
 from .partition_table import new_tables
@@ -52,7 +52,7 @@ def next_deal_same_table(w):
     """Start a new deal in ``w`` that keeps the table's entries (the remembered answers and
     the history of cut-offs are the deal's own): for runs of deals that share many positions,
     such as consecutive layouts of exact mode, in a fixed order so node counts stay
-    reproducible (``kernels.query.run_chunk``)."""
+    reproducible (``kernels.drivers.query.run_chunk``)."""
     for e in range(MEMO_ENTRIES):
         w[W.MEMO + e * MEMO_WORDS + 4] = 0
     w[W.HISTORY:W.HISTORY + 4 * 64] = 0

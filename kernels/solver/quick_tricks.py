@@ -9,10 +9,10 @@ deciding cards of the partition table).
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, highest_bit, lowest_bit, popcount
+from ..cards.bits import ONE, highest_bit, lowest_bit, popcount
+from ..cards.layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT
+from ..cards.seating import partner
 from ..config import NRT_FREE
-from ..layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT
-from ..seating import partner
 from ..slots import W
 from .partition_table import pdep
 

@@ -12,10 +12,10 @@ recursion across modules.
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, highest_bit, popcount
+from ..cards.bits import ONE, highest_bit, popcount
+from ..cards.layout import beats
+from ..cards.rules import next_active
 from ..config import NRT_FREE
-from ..layout import beats
-from ..rules import next_active
 from ..slots import W
 from .cutoffs import cutoff, quick_cut
 from .endgame import by_rank, endgame

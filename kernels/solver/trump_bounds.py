@@ -7,9 +7,9 @@ the other side's higher trumps.
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, highest_bit, popcount
+from ..cards.bits import ONE, highest_bit, popcount
+from ..cards.layout import TRUMP_MASK
 from ..config import NRT_FREE
-from ..layout import TRUMP_MASK
 from ..slots import W
 from .quick_tricks import run_above, to_settle
 

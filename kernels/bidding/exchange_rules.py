@@ -1,16 +1,16 @@
 """The rules of the exchanges between trump and the first lead, the one home of each: whom the
 upcard goes to and the cards a dealer or a cutthroat maker then keeps (``exchange_pool``), and
 what a partner passes back in an n-ask (``ask_returns``). The engine's phases
-(``kernels.auction``, ``kernels.exchanges``) apply them with the seats' choices; the solver's
-whole-deal answers (``analyzer.questions.solve``) try every choice they leave."""
+(``kernels.hand.auction``, ``kernels.hand.exchanges``) apply them with the seats' choices; the
+solver's whole-deal answers (``analyzer.questions.solve``) try every choice they leave."""
 
 from numba import njit
 
-from .bits import highest_bit
-from .config import NRT_FREE
-from .layout import JOKER, TRUMP_MASK, natural_suit, normalise_mask
-from .record import card_bit
-from .slots import C
+from ..cards.bits import highest_bit
+from ..cards.layout import JOKER, TRUMP_MASK, natural_suit, normalise_mask
+from ..config import NRT_FREE
+from ..deal.record import card_bit
+from ..slots import C
 
 
 @njit(**NRT_FREE)

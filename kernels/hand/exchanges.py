@@ -5,9 +5,9 @@ auction. Each returns the 4-bit mask of seats that play, or -1 after a replay er
 import numpy as np
 from numba import njit
 
-from .auction import discard_cards, forced_card, pick_card
-from .bits import highest_bit, popcount
-from .codes import (
+from ..bidding.exchange_rules import ask_returns, exchange_pool
+from ..cards.bits import highest_bit, popcount
+from ..cards.codes import (
     ASK,
     AUCTION_LADDER,
     CT_DEFENDER_ALONE,
@@ -24,8 +24,12 @@ from .codes import (
     STOP_DEFEND,
     STOP_KEEP,
 )
-from .config import JIT, NRT_FREE
-from .exchange_rules import ask_returns, exchange_pool
+from ..cards.rules import next_active
+from ..cards.seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
+from ..config import JIT, NRT_FREE
+from ..deal.record import card_bit, fail, flip_kept, held_copy, stop_here, stopping
+from ..slots import IN, C, K, M, R
+from .auction import discard_cards, forced_card, pick_card
 from .policies import (
     PICK_ASK_GIVE,
     PICK_ASK_RETURN,
@@ -34,10 +38,6 @@ from .policies import (
     choose_dummy_discard,
     choose_yes_no,
 )
-from .record import card_bit, fail, flip_kept, held_copy, stop_here, stopping
-from .rules import next_active
-from .seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
-from .slots import IN, C, K, M, R
 
 
 @njit(**NRT_FREE)

@@ -11,8 +11,8 @@ must be the turn's seat's, held and legal, or the deal does not fit what the ask
 import numpy as np
 from numba import njit
 
-from .bits import ONE, lowest_bit, popcount
-from .codes import (
+from ..cards.bits import ONE, lowest_bit, popcount
+from ..cards.codes import (
     E_CARD_NOT_HELD,
     E_INCONSISTENT,
     E_NO_DECISION,
@@ -24,16 +24,16 @@ from .codes import (
     STOP_CARD,
     STOP_NEXT,
 )
-from .config import JIT, NRT_FREE
-from .layout import DECK_DOUBLE, normalise_mask
-from .play_heuristic import heuristic_card
+from ..cards.layout import DECK_DOUBLE, normalise_mask
+from ..cards.rules import card_strength, legal_mask, next_active
+from ..cards.seating import declaring_mask, on_declaring_side
+from ..config import JIT, NRT_FREE
+from ..deal.record import card_bit, fail, held_copy, stop_here, stopping, tolerated
+from ..deal.rng import random_set_bit
+from ..play.play_heuristic import heuristic_card
+from ..slots import IN, TR, C, K, R
+from ..solver import exact, set_position
 from .policies import P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
-from .record import card_bit, fail, held_copy, stop_here, stopping, tolerated
-from .rng import random_set_bit
-from .rules import card_strength, legal_mask, next_active
-from .seating import declaring_mask, on_declaring_side
-from .slots import IN, TR, C, K, R
-from .solver import exact, set_position
 
 
 @njit(**NRT_FREE)
@@ -136,7 +136,7 @@ def _kept_as_tremble(ins, rec, legal):
     """Whether a card heard that is not its seat's heuristic card is kept, with play
     inference (``IN.CHECK_PLAY``), as a tremble: another of its ``legal`` cards with chance
     ``IN.TREMBLE`` per million, spread evenly over them (the likelihood against the
-    heuristic card's, ``kernels.record.tolerated``)."""
+    heuristic card's, ``kernels.deal.record.tolerated``)."""
     e = ins[IN.TREMBLE] / 1_000_000
     return tolerated(ins, rec, e / (1.0 - e) / (np.float64(popcount(legal)) - 1.0))
 

@@ -9,9 +9,11 @@ in ``rec[R.ERROR]``.
 import numpy as np
 from numba import njit
 
-from .bidding import N_CODES, call_likelihood, ladder_values
-from .bits import ONE
-from .codes import (
+from ..bidding.bidding import N_CODES, call_likelihood, ladder_values
+from ..bidding.exchange_rules import exchange_pool, made_on_upcard
+from ..bidding.upcard_model import upcard_call_values
+from ..cards.bits import ONE
+from ..cards.codes import (
     ASK,
     AUCTION_LADDER,
     E_AUCTION_LONG,
@@ -41,9 +43,12 @@ from .codes import (
     SWAP,
     call_trump,
 )
-from .config import JIT, NRT_FREE
-from .exchange_rules import exchange_pool, made_on_upcard
-from .layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
+from ..cards.layout import JOKER, RANK_A, RANK_J, RANK_K, RANK_Q, natural_suit
+from ..cards.rules import next_active
+from ..cards.seating import players_mask
+from ..config import JIT, NRT_FREE
+from ..deal.record import card_bit, fail, flip_kept, held_copy, stop_here, stopping, tolerated
+from ..slots import IN, C, K, M, R
 from .policies import (
     D_ANALYZER,
     PICK_DISCARD,
@@ -56,11 +61,6 @@ from .policies import (
     choose_upcard_call,
     choose_yes_no,
 )
-from .record import card_bit, fail, flip_kept, held_copy, stop_here, stopping, tolerated
-from .rules import next_active
-from .seating import players_mask
-from .slots import IN, C, K, M, R
-from .upcard_model import upcard_call_values
 
 
 @njit(**NRT_FREE)
@@ -115,7 +115,7 @@ def _policy_call(ag, seat, allowed, hands, cfg, rec, holder):
 def _kept(ag, seat, allowed, hands, cfg, rec, holder, heard):
     """Whether the forced call ``heard`` of ``seat`` fits its strategy: it is the strategy's
     own call, or it is kept as a tremble with its likelihood against the strategy's call
-    (the analyzer's calls weighted by their values, ``kernels.bidding.call_likelihood``)."""
+    (the analyzer's calls weighted by their values, ``kernels.bidding.bidding.call_likelihood``)."""
     own = _policy_call(ag, seat, allowed, hands, cfg, rec, holder)
     if own == heard:
         return True

@@ -12,13 +12,13 @@ are reproducible whatever the threads.
 import numpy as np
 from numba import njit
 
-from .bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
-from .codes import NOBODY
-from .config import JIT, NRT_FREE
-from .layout import SLOT_MASKS
-from .rng import random_set_bit, uniform_int
-from .slots import TR, K
-from .solver import card_values, set_position
+from ..cards.bits import EVEN_BITS, ODD_BITS, ONE, highest_bit, lowest_bit, popcount
+from ..cards.codes import NOBODY
+from ..cards.layout import SLOT_MASKS
+from ..config import JIT, NRT_FREE
+from ..deal.rng import random_set_bit, uniform_int
+from ..slots import TR, K
+from ..solver import card_values, set_position
 
 
 @njit(**JIT)

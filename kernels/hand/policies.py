@@ -1,7 +1,7 @@
 """Decision and play policies, dispatched on integer ids per seat.
 
 The engine carries them in one ``Agents`` namedtuple of arrays: ``policies[seat] =
-(decision policy, play policy)``, ``params[seat, PR_*]`` (see ``kernels.bidding``), the
+(decision policy, play policy)``, ``params[seat, PR_*]`` (see ``kernels.bidding.bidding``), the
 hand's policy random stream ``rng``, the solver's per-thread ``work``/``table`` (dd and pimc
 players), the knowledge array ``know`` (slots ``kernels.slots.K``) and the deck in the
 normalised layout of each trump (``decks``), and how the hand is to be run, ``ins`` (slots
@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bidding import (
+from ..bidding.bidding import (
     L_SWAP,
     N_CODES,
     PR,
@@ -35,28 +35,28 @@ from .bidding import (
     threshold,
     trump_bucket,
 )
-from .bits import ONE, lowest_bit, popcount
-from .codes import NAME, ORDER, PASS
-from .config import JIT, NRT_FREE
-from .exchange_heuristics import discard_card, keep_best
-from .exchange_rules import made_on_upcard
-from .layout import JOKER, natural_suit
-from .pimc import dd_card, pimc_card
-from .rng import random_set_bit, uniform_int
-from .upcard_model import analyzer_alone, analyzer_round2, upcard_call_values
+from ..bidding.exchange_heuristics import discard_card, keep_best
+from ..bidding.exchange_rules import made_on_upcard
+from ..bidding.upcard_model import analyzer_alone, analyzer_round2, upcard_call_values
+from ..cards.bits import ONE, lowest_bit, popcount
+from ..cards.codes import NAME, ORDER, PASS
+from ..cards.layout import JOKER, natural_suit
+from ..config import JIT, NRT_FREE
+from ..deal.rng import random_set_bit, uniform_int
+from ..play.pimc import dd_card, pimc_card
 
 Agents = namedtuple("Agents", ["policies", "params", "rng", "work", "table", "know", "decks",
                                "ins"])
 
 # decision policies (column 0)
 D_RANDOM = 1  # uniformly random among the legal choices
-D_POINTS = 2  # point-count thresholds (kernels.bidding)
+D_POINTS = 2  # point-count thresholds (kernels.bidding.bidding)
 D_ANALYZER = 3  # expected net points from the analyzer's own strength tables
 # play policies (column 1)
 P_RANDOM = 1
-P_HEURISTIC = 2  # rules of thumb (kernels.play_heuristic)
+P_HEURISTIC = 2  # rules of thumb (kernels.play.play_heuristic)
 P_DD = 3  # double dummy: sees every card
-P_PIMC = 4  # perfect-information Monte Carlo (kernels.pimc)
+P_PIMC = 4  # perfect-information Monte Carlo (kernels.play.pimc)
 
 PLAY = 1  # the play policy's column of policies[seat]
 

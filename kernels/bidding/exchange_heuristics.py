@@ -5,9 +5,9 @@ natural cards out; each works in the trump-normalised layout of ``trump``."""
 import numpy as np
 from numba import njit
 
-from .bits import ONE, lowest_bit, popcount
-from .config import NRT_FREE
-from .layout import JOKER, RANK_A, SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from ..cards.bits import ONE, lowest_bit, popcount
+from ..cards.layout import JOKER, RANK_A, SLOT_MASKS, TRUMP_SLOT, normalise_mask
+from ..config import NRT_FREE
 
 
 @njit(**NRT_FREE)

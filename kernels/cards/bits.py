@@ -10,7 +10,7 @@ from numba import config as numba_config
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .config import NRT_FREE
+from ..config import NRT_FREE
 
 ONE = np.uint64(1)  # a uint64 one: numba types a uint64 mixed with an int64 as float64
 # the double deck's twin cards sit side by side (bits 2k and 2k + 1, one class): the masks of

@@ -8,10 +8,10 @@ n-ask and the moon in bid are lone contracts too) and the seat of a lone defende
 
 from numba import njit
 
+from ..config import NRT_FREE
+from ..slots import C
 from .codes import ASK, AUCTION_LADDER, LEAD_DECLARER, LEAD_LEFT_OF_LONE
-from .config import NRT_FREE
 from .rules import next_active
-from .slots import C
 
 
 @njit(**NRT_FREE)
@@ -89,7 +89,7 @@ def may_defend_alone(cfg, seat, declarer, active):
 
 @njit(**NRT_FREE)
 def first_leader(cfg, declarer, dealer, maker_alone, defender_alone, active):
-    """The seat that leads the first trick (``kernels.codes.LEAD_*``)."""
+    """The seat that leads the first trick (``kernels.cards.codes.LEAD_*``)."""
     rule = cfg[C.LEAD]
     if rule == LEAD_DECLARER:
         return declarer

@@ -20,8 +20,8 @@ In the double deck the two copies of a card sit next to each other (copy 0 at 2p
 import numpy as np
 from numba import njit
 
+from ..config import JIT, NRT_FREE
 from .bits import lowest_bit
-from .config import JIT, NRT_FREE
 
 N_SUITS = 4
 RANKS_PER_SUIT = 8  # natural layout reserves 7 8 9 T J Q K A in every suit

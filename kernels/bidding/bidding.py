@@ -12,7 +12,7 @@ relative to the dealer: 0 the dealer, 1 the seat on its left, 2 the next, 3 the 
 The analyzer strategy (``analyzer_*``) makes the call with the best expected net points in its
 table, by option, context (``ladder_context``, ``round1_context``, ``round2_context``) and the
 hand's point count in half points; in the upcard auction a seat may read them from its fitted
-model instead (``kernels.upcard_model``, the one home of the upcard calls' values).
+model instead (``kernels.bidding.upcard_model``, the one home of the upcard calls' values).
 
 Playing to the score (``score_value``): a seat whose row says it plays to the score
 (``PR.TO_SCORE``) and knows it (``PR.SCORED``) makes the call with the best chance of winning
@@ -25,12 +25,12 @@ chance of winning the game after each outcome at this hand's score; a call is wo
 import numpy as np
 from numba import njit
 
-from .bits import ONE, lowest_bit, popcount
-from .codes import ASK, MOON, NAME, ORDER, PASS
-from .config import JIT, NRT_FREE
-from .layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
-from .seating import partner
-from .slots import FM, LENS_BIN_MAX, LENS_K, PR, T
+from ..cards.bits import ONE, lowest_bit, popcount
+from ..cards.codes import ASK, MOON, NAME, ORDER, PASS
+from ..cards.layout import JOKER, RANK_A, RANK_J, natural_suit, partnered, same_colour_suit
+from ..cards.seating import partner
+from ..config import JIT, NRT_FREE
+from ..slots import FM, LENS_BIN_MAX, LENS_K, PR, T
 
 # card weights (``points_table``): trump by rank, then side cards by rank
 W_TRUMP = 0  # right, left, A, K, Q, T, 9, 8, 7, joker

@@ -9,8 +9,8 @@ held in a length-1 array so kernels can advance it in place.
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit, popcount
-from .config import JIT, NRT_FREE
+from ..cards.bits import lowest_bit, popcount
+from ..config import JIT, NRT_FREE
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STREAM_DEAL = 1  # the cards

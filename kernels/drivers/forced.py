@@ -1,6 +1,6 @@
 """A decision point as the engine's input, and one option played out from it: the one home of
-both. The odds engine's query (``kernels.query``), the strategy tables' decision rows
-(``kernels.decisions``) and the Python callers (``analyzer.compute.engine``, the rollout
+both. The odds engine's query (``kernels.drivers.query``), the strategy tables' decision rows
+(``kernels.drivers.decisions``) and the Python callers (``analyzer.compute.engine``, the rollout
 bidder) all start a forced run here, so a point means the same thing everywhere.
 
 A forced run (instructions ``IN.MODE`` = ``MODE_FORCED``) replays the calls heard, then lets
@@ -9,11 +9,11 @@ the seats' policies decide, except the asker's own choices after its call, which
 
 from numba import njit
 
-from .codes import MODE_FORCED
-from .config import NRT_FREE
-from .engine import play_hand
-from .record import reset_instructions, reset_record
-from .slots import IN, OPT, PT, R, X
+from ..cards.codes import MODE_FORCED
+from ..config import NRT_FREE
+from ..deal.record import reset_instructions, reset_record
+from ..hand.engine import play_hand
+from ..slots import IN, OPT, PT, R, X
 
 
 @njit(**NRT_FREE)
@@ -81,7 +81,7 @@ def set_play_inference(point, infer):
     """Whether deals are weighed by the cards heard played too (only with inference of the
     calls, :func:`set_inference`, and when some were played): each seat but the asker plays
     the card its heuristic card play would, or another legal card with the calls' chance
-    ``PT.TREMBLE`` spread evenly over them (``kernels.tricks``)."""
+    ``PT.TREMBLE`` spread evenly over them (``kernels.hand.tricks``)."""
     point[PT.CHECK_PLAY] = 1 if infer and point[PT.CHECK] == 1 and point[PT.NPLAYS] > 0 else 0
 
 

@@ -1,10 +1,10 @@
-"""The hand engine: one hand from the deal to the points, phase by phase (``kernels.auction``,
-``kernels.exchanges``, ``kernels.tricks``), into a record of what happened (``rec`` int64
+"""The hand engine: one hand from the deal to the points, phase by phase (``kernels.hand.auction``,
+``kernels.hand.exchanges``, ``kernels.hand.tricks``), into a record of what happened (``rec`` int64
 slots ``R`` and ``hm`` uint64 masks ``M``, see ``kernels.slots``), run as its instructions
 say (``ag.ins``, slots ``IN``). In ``MODE_PLAY`` every decision is the seats' policies'; in
 ``MODE_REPLAY`` (``replay_hand``) every decision is read from the record and checked,
 stopping at the first illegal one with an ``E_*`` code in ``rec[R.ERROR]``; a card that fails
-to follow suit is kept and counted as a renege; in ``MODE_FORCED`` (``kernels.forced``) the
+to follow suit is kept and counted as a renege; in ``MODE_FORCED`` (``kernels.drivers.forced``) the
 calls heard at a decision point are replayed and the rest is played. ``play_batch`` plays
 many hands in parallel with no Python in the loop.
 """
@@ -12,9 +12,8 @@ many hands in parallel with no Python in the loop.
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .auction import auction_ladder, auction_upcard, before_auction
-from .bidding import COUNT_PARAMS, N_PARAMS
-from .codes import (
+from ..bidding.bidding import COUNT_PARAMS, N_PARAMS
+from ..cards.codes import (
     AUCTION_LADDER,
     E_NO_DECISION,
     E_NONE,
@@ -24,16 +23,17 @@ from .codes import (
     RENEGE_PENALTY,
     STOP_NEXT,
 )
-from .config import JIT, NRT_FREE, PARALLEL_JIT
-from .dealing import deal_hand
+from ..cards.layout import DECK_DOUBLE, normalise_mask
+from ..cards.seating import contract_needs, declaring_mask, first_leader, on_declaring_side, partner
+from ..config import JIT, NRT_FREE, PARALLEL_JIT
+from ..deal.dealing import deal_hand
+from ..deal.record import clear_outcome, fail, new_instructions, stopping
+from ..deal.rng import STREAM_PLAY, reseed, stream_state
+from ..slots import IN, C, K, M, R
+from ..solver import new_deal, solve_exact, solver_arrays
+from .auction import auction_ladder, auction_upcard, before_auction
 from .exchanges import exchanges
-from .layout import DECK_DOUBLE, normalise_mask
 from .policies import D_POINTS, Agents
-from .record import clear_outcome, fail, new_instructions, stopping
-from .rng import STREAM_PLAY, reseed, stream_state
-from .seating import contract_needs, declaring_mask, first_leader, on_declaring_side, partner
-from .slots import IN, C, K, M, R
-from .solver import new_deal, solve_exact, solver_arrays
 from .tricks import play_tricks
 
 
@@ -72,7 +72,7 @@ def play_hand(rules, ag, hm, rec):
     """Play (or replay, by ``ag.ins[IN.MODE]``) one dealt hand in ``hm``/``rec`` to the end and
     score it.
 
-    ``rules`` is the ``kernels.rules.RuleArrays`` of the rule set, ``ag`` the
+    ``rules`` is the ``kernels.cards.rules.RuleArrays`` of the rule set, ``ag`` the
     ``policies.Agents`` of the table. Returns True if the hand was played out or ended by a
     legal redeal; False on a replay error (``rec[R.ERROR]`` says which)."""
     cfg = rules.cfg

@@ -16,12 +16,12 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import popcount
-from .codes import AUCTION_UPCARD
-from .config import JIT, NRT_FREE
+from ..cards.bits import popcount
+from ..cards.codes import AUCTION_UPCARD
+from ..config import JIT, NRT_FREE
+from ..slots import C, M, R
 from .record import card_bit, reset_record
 from .rng import STREAM_DEAL, reseed, shuffle, stream_state
-from .slots import C, M, R
 
 OP_EQ = 0
 OP_GE = 1

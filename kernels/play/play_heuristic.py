@@ -11,9 +11,9 @@ Void in the led suit: partner_winning_discard -> trump_in -> overtrump -> discar
 
 from numba import njit
 
-from .bits import ONE, highest_bit, lowest_bit, popcount
-from .config import NRT_FREE
-from .layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT, beats
+from ..cards.bits import ONE, highest_bit, lowest_bit, popcount
+from ..cards.layout import SLOT_MASKS, TRUMP_MASK, TRUMP_SLOT, beats
+from ..config import NRT_FREE
 
 
 @njit(**NRT_FREE)

@@ -1,6 +1,6 @@
-"""The analyzer's values of the upcard auction's calls: read from its table (``kernels.bidding``:
-a cell per option, context and point count), or, for a seat whose parameter row says so
-(``PR.FITTED``), from its fitted model (slots ``FM``).
+"""The analyzer's values of the upcard auction's calls: read from its table
+(``kernels.bidding.bidding``: a cell per option, context and point count), or, for a seat whose
+parameter row says so (``PR.FITTED``), from its fitted model (slots ``FM``).
 
 The fitted model is one linear model per call (order, order alone, pass in round 1; name, name
 alone, pass in round 2) of the net points the call brings: an intercept per context of the
@@ -17,6 +17,11 @@ does not.
 import numpy as np
 from numba import njit
 
+from ..cards.bits import ONE, lowest_bit, popcount
+from ..cards.codes import NAME, ORDER, PASS
+from ..cards.layout import COPY_OFFSET, N_SUITS, RANK_A, RANK_K, RANKS_PER_SUIT, natural_suit
+from ..config import JIT, NRT_FREE
+from ..slots import FM, PR
 from .bidding import (
     N_CODES,
     NAME_KINDS,
@@ -39,11 +44,6 @@ from .bidding import (
     upcard_choices,
     upcard_values,
 )
-from .bits import ONE, lowest_bit, popcount
-from .codes import NAME, ORDER, PASS
-from .config import JIT, NRT_FREE
-from .layout import COPY_OFFSET, N_SUITS, RANK_A, RANK_K, RANKS_PER_SUIT, natural_suit
-from .slots import FM, PR
 
 F_VOIDS = W_COUNT  # the features after the card classes (``hand_features``)
 F_TOP_BY_LENGTH = W_COUNT + 1  # right, left, trump ace, each times the trump length
@@ -69,7 +69,7 @@ ACES, KINGS = _rank_masks(RANK_A), _rank_masks(RANK_K)
 @njit(**NRT_FREE)
 def hand_features(hand, trump, out):
     """Write the ``FM.FEATURES`` features of natural mask ``hand`` for ``trump`` into ``out``:
-    the cards of each class (``kernels.bidding.card_slot``), the side suits it is void in
+    the cards of each class (``kernels.bidding.bidding.card_slot``), the side suits it is void in
     (holding two trumps or more), the right, left and trump ace each times the trump length,
     1 for both bowers; then the side suits' shape (model version 3): the voids times the
     trumps beyond one, the side losers (of each side suit's first two cards, those its ace
@@ -141,7 +141,7 @@ def round1_features_batch(hands, trumps, places, upcards):
 @njit(**NRT_FREE)
 def feature_block(place, context):
     """The block of a fitted model's weights: the seat's place and the trump bucket, the low
-    two bits of every context of the upcard auction (``kernels.bidding.round1_context``)."""
+    two bits of every context of the upcard auction (``kernels.bidding.bidding.round1_context``)."""
     return place * 4 + (context & 3)
 
 
@@ -163,7 +163,7 @@ def model_value(params, seat, model, context, place, features, other):
 
 @njit(**JIT)
 def fitted_values(hand, allowed, params, seat, place, upcard, turned, raw):
-    """As ``kernels.bidding.upcard_values``, from the seat's fitted model: the net points of
+    """As ``kernels.bidding.bidding.upcard_values``, from the seat's fitted model: the net points of
     round 1's pass and order (``raw[code, 0]``; alone ``raw[code, 1]``); of round 2's pass (in
     the context of the best suit to name by points) and each suit named."""
     raw[:, :] = -np.inf
@@ -206,7 +206,7 @@ def upcard_raw_values(hand, allowed, params, seat, place, upcard, turned, raw):
 @njit(**JIT)
 def upcard_call_values(hand, allowed, params, seat, place, upcard, turned, scored, out):
     """The analyzer's value of each allowed call of the upcard auction (``out[code]``; the
-    others -inf; ``kernels.bidding.upcard_choices``): net points, or with ``scored`` the
+    others -inf; ``kernels.bidding.bidding.upcard_choices``): net points, or with ``scored`` the
     chance of winning the game."""
     raw = np.empty((N_CODES, 2))
     upcard_raw_values(hand, allowed, params, seat, place, upcard, turned, raw)
@@ -234,7 +234,7 @@ def analyzer_round2(hand, allowed, params, seat, place, turned):
 def analyzer_alone(params, seat, hand, trump, upcard, place, points, round1):
     """Whether the analyzer maker goes alone with ``trump`` (made on the ``upcard``, ordered up
     in round 1, when ``round1``; else named in round 2): the lone call's value against the
-    same call with the partner (``kernels.bidding.goes_alone``: by the margin, or playing to
+    same call with the partner (``kernels.bidding.bidding.goes_alone``: by the margin, or playing to
     the score when the seat does), from the seat's fitted model when it has one, else from
     its table (``points``: the hand's)."""
     tb = trump_bucket(hand, trump)

@@ -23,15 +23,15 @@ from collections import namedtuple
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .codes import E_INCONSISTENT, STOP_NEXT
-from .config import JIT, NRT_FREE, PARALLEL_JIT
-from .dealing import deal_try
-from .engine import new_agents, next_hand, play_hand, play_out
+from ..cards.codes import E_INCONSISTENT, STOP_NEXT
+from ..cards.layout import DECK_DOUBLE, normalise_mask
+from ..config import JIT, NRT_FREE, PARALLEL_JIT
+from ..deal.dealing import deal_try
+from ..deal.rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
+from ..hand.engine import new_agents, next_hand, play_hand, play_out
+from ..slots import IN, PT, C, M, R, S, W, X
+from ..solver import new_deal, next_deal_same_table, solve_exact
 from .forced import play_option, start_point
-from .layout import DECK_DOUBLE, normalise_mask
-from .rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
-from .slots import IN, PT, C, M, R, S, W, X
-from .solver import new_deal, next_deal_same_table, solve_exact
 
 # Which deals a chunk plays: ``first .. first + n - 1`` of the stream ``seed``.
 DealRange = namedtuple("DealRange", ["seed", "first", "n"])
@@ -107,7 +107,7 @@ def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
 @njit(**JIT)
 def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
     """Deal ``index`` into ``dealt`` (natural masks by seat, the known cards included) and
-    ``deal_hm`` (its engine masks), as ``dealing`` says (``kernels.dealing.Dealing``): random
+    ``deal_hm`` (its engine masks), as ``dealing`` says (``kernels.deal.dealing.Dealing``): random
     shuffles from ``(seed, index)`` until its conditions hold and, with inference, the calls
     heard of ``point`` follow; exact mode: layout ``index``, one try. Returns the tries, or
     minus them when none passed."""
@@ -137,13 +137,13 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
 def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params, works,
               tables):
     """Deal the deals ``deals`` (a ``DealRange``: ``first .. first+n-1`` of ``seed``, random
-    or the layouts of exact mode) as ``dealing`` says (``kernels.dealing.Dealing``: the
+    or the layouts of exact mode) as ``dealing`` says (``kernels.deal.dealing.Dealing``: the
     cards the asker knows, the unseen cards and the groups they are dealt in, the
     conditions) and answer every scenario and option on each.
 
     ``point`` is the decision point (slots ``PT``: the upcard, the calls heard, inference,
     double dummy or card play), ``scenarios`` rows (slots ``S``), ``options`` rows (slots
-    ``OPT``); ``rules`` the ``kernels.rules.RuleArrays``; ``policies``/``params`` the seats'
+    ``OPT``); ``rules`` the ``kernels.cards.rules.RuleArrays``; ``policies``/``params`` the seats'
     strategies and play; ``works``/``tables`` the solver's arrays, one per numba thread
     (``kernels.solver.solver_arrays``; each deal starts a new table generation). Returns
     ``(outcomes[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4] uint64,

@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .config import JIT, NRT_FREE
+from ..config import JIT, NRT_FREE
 from .layout import SLOT_MASKS, TRUMP_SLOT, denormalise_mask, normalise_mask
 
 # The rules as the engine's kernels take them, built once per rule set

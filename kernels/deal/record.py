@@ -4,12 +4,12 @@ slots ``M``) and instructions (``ins``, slots ``IN``) shared by the engine's pha
 import numpy as np
 from numba import njit
 
-from .bits import ONE
-from .codes import E_STOPPED, MODE_FORCED, MODE_PLAY, ST_PLAYED
-from .config import JIT, NRT_FREE
-from .layout import DECK_DOUBLE
+from ..cards.bits import ONE
+from ..cards.codes import E_STOPPED, MODE_FORCED, MODE_PLAY, ST_PLAYED
+from ..cards.layout import DECK_DOUBLE
+from ..config import JIT, NRT_FREE
+from ..slots import IN, C, M, R
 from .rng import GOLDEN, mix64
-from .slots import IN, C, M, R
 
 
 @njit(**NRT_FREE)
@@ -81,7 +81,7 @@ def clear_outcome(hm, rec):
 
 @njit(**NRT_FREE)
 def fail(rec, code, at):
-    """Record replay error ``code`` (``kernels.codes.E_*``) at ``at``; returns False."""
+    """Record replay error ``code`` (``kernels.cards.codes.E_*``) at ``at``; returns False."""
     rec[R.ERROR] = code
     rec[R.ERROR_AT] = at
     return False
@@ -105,7 +105,7 @@ def tolerated(ins, rec, chance):
     """Whether a forced call that is not the seat's strategy's is kept as a tremble (a deal
     checked against the calls heard, ``IN.CHECK``): kept with probability ``chance``, the
     likelihood of the heard call against that of the strategy's own (see
-    ``kernels.bidding.call_likelihood``; for a yes/no choice ``flip_kept``). The draws
+    ``kernels.bidding.bidding.call_likelihood``; for a yes/no choice ``flip_kept``). The draws
     come from ``IN.TREMBLE_KEY``, one key per try of a deal; a kept call is counted in
     ``R.TREMBLED``."""
     if chance <= 0.0:

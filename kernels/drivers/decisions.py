@@ -4,15 +4,15 @@ every seat bid by its policy up to N's turn; there each legal call of N is playe
 end of the hand (the rest by the policies, the cards by their play policies or the solver).
 
 Each row (slots ``RW``) is one call at one point: which point, the analyzer table's option and
-context for it (``kernels.bidding``), the trump its hand features are read for, the value N's
-strategy gives it (its table's or fitted model's net points), and how the hand ended (slots
+context for it (``kernels.bidding.bidding``), the trump its hand features are read for, the value
+N's strategy gives it (its table's or fitted model's net points), and how the hand ended (slots
 ``kernels.slots.X``).
 """
 
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .bidding import (
+from ..bidding.bidding import (
     L_PASS,
     L_SWAP,
     N_CODES,
@@ -30,8 +30,9 @@ from .bidding import (
     strat,
     trump_bucket,
 )
-from .bits import ONE, lowest_bit
-from .codes import (
+from ..bidding.upcard_model import upcard_raw_values
+from ..cards.bits import ONE, lowest_bit
+from ..cards.codes import (
     AUCTION_LADDER,
     E_STOPPED,
     NAME,
@@ -41,14 +42,13 @@ from .codes import (
     STOP_IN_PLAY,
     SWAP,
 )
-from .config import JIT, NRT_FREE, PARALLEL_JIT
-from .dealing import deal_hand
-from .engine import new_agents, next_hand, play_hand, solver_arrays
+from ..cards.layout import JOKER, natural_suit
+from ..config import JIT, NRT_FREE, PARALLEL_JIT
+from ..deal.dealing import deal_hand
+from ..hand.engine import new_agents, next_hand, play_hand, solver_arrays
+from ..slots import IN, OPT, PT, RW, VALUE_SCALE, C, M, R, X
+from ..solver import new_deal
 from .forced import hear_call, new_point, play_option, start_point
-from .layout import JOKER, natural_suit
-from .slots import IN, OPT, PT, RW, VALUE_SCALE, C, M, R, X
-from .solver import new_deal
-from .upcard_model import upcard_raw_values
 
 MAX_ROWS = 16
 ASKER = 0  # the tables are seen from seat N

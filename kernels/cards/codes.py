@@ -8,7 +8,7 @@ or the dummy and never plays.
 
 from numba import njit
 
-from .config import NRT_FREE
+from ..config import NRT_FREE
 from .layout import natural_suit
 
 # Calls in an auction. Plain bids are their number of tricks (3..11), so numeric order is the

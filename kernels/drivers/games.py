@@ -18,14 +18,14 @@ from collections import namedtuple
 import numpy as np
 from numba import get_thread_id, njit, prange
 
-from .codes import AUCTION_LADDER, ST_PLAYED
-from .config import JIT, NRT_FREE, PARALLEL_JIT
-from .dealing import deal_hand
-from .engine import new_agents, next_hand, play_hand, solver_arrays
-from .exchanges import plays_alone
-from .seating import contract_needs
-from .slots import PR, SC, TALLY, C, G, M, R
-from .solver import new_deal
+from ..cards.codes import AUCTION_LADDER, ST_PLAYED
+from ..cards.seating import contract_needs
+from ..config import JIT, NRT_FREE, PARALLEL_JIT
+from ..deal.dealing import deal_hand
+from ..hand.engine import new_agents, next_hand, play_hand, solver_arrays
+from ..hand.exchanges import plays_alone
+from ..slots import PR, SC, TALLY, C, G, M, R
+from ..solver import new_deal
 
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
