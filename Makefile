@@ -39,15 +39,15 @@ test-slow: $(STAMP)
 # rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
 # models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each; then the hands of their
 # match-equity tables, and where the analyzer plays to the score its lens and the rounds of
-# the table iterated with it (analyzer.questions.equity.ship_score)
+# the table iterated with it (analyzer.questions.equity.build.ship_score)
 strategies: $(STAMP)
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants \
 	import make_rules; from analyzer.strategy.best_response import SHIPPED, ship; \
 	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]; \
 	from analyzer.strategy.fitted import SHIPPED_MODELS, ship_model; \
 	[print(ship_model(make_rules(v, **o))) for v, o in SHIPPED_MODELS]"
-	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
-	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity import SHIPPED_EQUITY, ship_score; [print(*ship_score(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_score; [print(*ship_score(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests

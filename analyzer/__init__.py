@@ -14,16 +14,16 @@ analyzer's tables), ``questions`` (what users ask), ``cli`` (the ``euchre`` comm
 import importlib
 
 _API = {
-    "advise": "analyzer.questions.advise",
-    "build_report": "analyzer.questions.report",
-    "build_tables": "analyzer.questions.tables",
-    "evaluate_file": "analyzer.questions.evaluate",
+    "advise": "analyzer.questions.advise.bot_view",
+    "build_report": "analyzer.questions.tables.report",
+    "build_tables": "analyzer.questions.tables.tables",
+    "evaluate_file": "analyzer.questions.review.evaluate",
     "make_rules": "analyzer.game.variants",
-    "match": "analyzer.questions.match",
-    "odds": "analyzer.questions.odds",
-    "review": "analyzer.questions.review",
-    "simulate": "analyzer.questions.simulate",
-    "solve_deal": "analyzer.questions.solve",
+    "match": "analyzer.questions.simulate.card_match",
+    "odds": "analyzer.questions.odds.answer",
+    "review": "analyzer.questions.review.review_hand",
+    "simulate": "analyzer.questions.simulate.whole_games",
+    "solve_deal": "analyzer.questions.tables.solve",
 }
 __all__ = sorted(_API)
 

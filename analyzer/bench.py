@@ -25,13 +25,13 @@ from .compute.solver import Solver, solve_positions, solver_memory_bytes
 from .game.notation import Deal, format_card
 from .game.seating import seating
 from .game.variants import Rules, make_rules
-from .questions.advise_games import card_choices
-from .questions.decide import prepare
-from .questions.match import MatchSettings, match
-from .questions.odds import decision_point, exact_estimate, odds
-from .questions.play import play_hands
-from .questions.simulate import simulate
-from .questions.solve import solve_deal
+from .questions.advise.advise_games import card_choices
+from .questions.odds.answer import decision_point, exact_estimate, odds
+from .questions.odds.decide import prepare
+from .questions.simulate.card_match import MatchSettings, match
+from .questions.simulate.play import play_hands
+from .questions.simulate.whole_games import simulate
+from .questions.tables.solve import solve_deal
 from .strategy.defaults import ADVISED, MATCH_PLAYERS, MATCH_WORLDS
 from .strategy.seats import others_policies, seat_policies
 

@@ -17,7 +17,7 @@ import time
 
 from analyzer import make_rules
 from analyzer.errors import UserError
-from analyzer.questions.advise_games import default_match, match_summary, play_advised_game
+from analyzer.questions.advise.advise_games import default_match, match_summary, play_advised_game
 
 
 class Advisor:

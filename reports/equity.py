@@ -1,7 +1,7 @@
 """The match-equity table as a heat map (matplotlib, Agg): one panel per seat dealing next,
 rows our score, columns theirs, grey by the chance of winning the game (written in where the
 cells are few enough to read). Takes the frames the analyzer built
-(``analyzer.questions.equity.heat_frames``) and their ``meta``; never calls kernels/."""
+(``analyzer.questions.equity.build.heat_frames``) and their ``meta``; never calls kernels/."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from numba.core.registry import CPUDispatcher
 import kernels
 from analyzer.compute.solver import card_values, solve_positions
 from analyzer.game.variants import make_rules
-from analyzer.questions.play import play_hands
+from analyzer.questions.simulate.play import play_hands
 from kernels.slots import R
 
 # Functions that compute in floats on purpose: the point count (card weights, hand points,

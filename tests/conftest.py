@@ -57,7 +57,7 @@ def small_tables():
     """Strategy tables of ghost and knock on 2,000 deals (the tables' and the report's tests
     read them)."""
     from analyzer.game.variants import make_rules
-    from analyzer.questions.tables import build_tables, table_meta
+    from analyzer.questions.tables.tables import build_tables, table_meta
 
     out = {}
     for variant in ("ghost", "knock"):

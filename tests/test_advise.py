@@ -19,14 +19,14 @@ from analyzer import odds
 from analyzer.compute.engine import play_game_chunk
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.advise import advise, read_view
-from analyzer.questions.advise_games import (
+from analyzer.questions.advise.advise_games import (
     default_match,
     match_summary,
     play_advised_game,
     seat_view,
 )
-from analyzer.questions.advise_stream import answer_line, answer_stream
+from analyzer.questions.advise.advise_stream import answer_line, answer_stream
+from analyzer.questions.advise.bot_view import advise, read_view
 from tests.paths import ROOT
 
 pytestmark = [pytest.mark.odds, pytest.mark.cli]

@@ -359,7 +359,7 @@ def test_a_narrow_terminal_never_cuts_a_number():
     from rich.console import Console
 
     from analyzer.cli.views import print_odds
-    from analyzer.questions.odds import odds
+    from analyzer.questions.odds.answer import odds
 
     r = odds("9S TS 9C TC 9D QD", "bid", deals=300, others="points")  # weak: -11.xx asks
     console = Console(width=60, record=True, file=io.StringIO())  # narrower still
@@ -376,7 +376,7 @@ def test_help_does_not_load_the_heavy_modules():
     that uses them (the time itself is in docs/performance.md, not in a test)."""
     code = ("import sys, analyzer.cli\n"
             "heavy = [m for m in ('pandas', 'pyarrow', 'matplotlib', 'kernels.hand.policies',"
-            " 'analyzer.questions.odds') if m in sys.modules]\n"
+            " 'analyzer.questions.odds.answer') if m in sys.modules]\n"
             "print(','.join(heavy))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parent.parent).stdout

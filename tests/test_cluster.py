@@ -15,9 +15,9 @@ from analyzer.cli import run
 from analyzer.compute.cluster import local_cluster, scheduler
 from analyzer.compute.runner import current_backend
 from analyzer.game.variants import make_rules
-from analyzer.questions.odds import odds
-from analyzer.questions.simulate import simulate
-from analyzer.questions.tables import build_tables
+from analyzer.questions.odds.answer import odds
+from analyzer.questions.simulate.whole_games import simulate
+from analyzer.questions.tables.tables import build_tables
 
 pytestmark = pytest.mark.cluster
 
@@ -47,7 +47,7 @@ def _same(a, b):
 
 
 def test_odds_are_identical_on_the_cluster(monkeypatch):
-    import analyzer.questions.odds as O
+    import analyzer.questions.odds.answer as O
 
     monkeypatch.setattr(O, "SCREEN_DEALS", 1_000)  # the 6-ask's card chosen on 1,000 deals
 

@@ -15,7 +15,7 @@ from analyzer.game.notation import SEATS
 from analyzer.game.outcomes import outcome_arrays
 from analyzer.game.records import call_text
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import prepare
+from analyzer.questions.odds.decide import prepare
 from analyzer.strategy.seats import others_policies
 from kernels.cards import codes as K
 from kernels.slots import OPT, X

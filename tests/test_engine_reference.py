@@ -5,7 +5,7 @@ import pytest
 
 from analyzer.game.records import Record, to_json
 from analyzer.game.variants import make_rules
-from analyzer.questions.play import play_hands
+from analyzer.questions.simulate.play import play_hands
 from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
 from tests.reference import SEATS, referee

@@ -16,9 +16,9 @@ import pytest
 from analyzer.cli import run
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.evaluate import BadRow, Row, evaluate_file, read_rows
-from analyzer.questions.odds import odds
-from analyzer.questions.options import option_label
+from analyzer.questions.odds.answer import odds
+from analyzer.questions.odds.options import option_label
+from analyzer.questions.review.evaluate import BadRow, Row, evaluate_file, read_rows
 from tests.paths import KNOCK_ROW, hands_file
 from tests.test_hostile import assert_one_error, run_cli
 
@@ -235,7 +235,7 @@ def test_evaluate_will_not_overwrite_its_input(tmp_path):
 
 
 def test_a_dealers_options_are_keyed_by_discard(tmp_path):
-    from analyzer.questions.options import option_label
+    from analyzer.questions.odds.options import option_label
 
     f = hands_file(tmp_path, ['9S TS AD KD 9H,N,N,QS,"E pass, S pass, W pass"'],
                header="hand,seat,dealer,upcard,auction")

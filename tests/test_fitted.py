@@ -10,7 +10,7 @@ import pytest
 
 from analyzer.game.notation import CARD_TEXT, parse_hand
 from analyzer.game.variants import make_rules
-from analyzer.questions.simulate import simulate
+from analyzer.questions.simulate.whole_games import simulate
 from analyzer.strategy.fitted import design, fill_model
 from analyzer.strategy.seats import seat_policies
 from kernels.bidding.bidding import DEFAULT_PARAMS

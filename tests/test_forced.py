@@ -12,7 +12,7 @@ from analyzer.game.auction import parse_heard
 from analyzer.game.decision_point import DecisionPoint
 from analyzer.game.notation import SEATS
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import prepare
+from analyzer.questions.odds.decide import prepare
 from analyzer.strategy.seats import others_policies
 from kernels.cards import codes as K
 from kernels.slots import IN, PT, R, X

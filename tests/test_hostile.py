@@ -581,7 +581,7 @@ def api_number_params() -> list[tuple[dict, str]]:
     """``(base parameters, name)`` of every number parameter of the odds question: the
     fields of ODDS_FIELDS that are numbers, the score, and the house rules that are, each
     with a variant that has it."""
-    from analyzer.questions.odds_request import ODDS_FIELDS
+    from analyzer.questions.odds.odds_request import ODDS_FIELDS
 
     out = [(API_KNOCK, f.http_name) for f in ODDS_FIELDS if f.kind in (int, float)]
     out.append((API_KNOCK, "score"))
@@ -631,15 +631,15 @@ def advise_number_fields() -> list[str]:
     """The number fields of a bot's view: those of the odds question it holds, the score,
     and (under ``rules``) the house rules that are numbers."""
     from analyzer.game.variants import OPTIONS
-    from analyzer.questions.advise import ODDS_NAMES
-    from analyzer.questions.odds_request import FIELD_BY_NAME
+    from analyzer.questions.advise.bot_view import ODDS_NAMES
+    from analyzer.questions.odds.odds_request import FIELD_BY_NAME
 
     return [n for n in ODDS_NAMES if FIELD_BY_NAME[n].kind in (int, float)] + ["score"] + \
         [f"rules.{o.name}" for o in OPTIONS if o.kind is int and "knock" in o.defaults]
 
 
 def test_every_number_field_of_a_view_gets_an_error_line_and_the_stream_goes_on():
-    from analyzer.questions.advise_stream import answer_line
+    from analyzer.questions.advise.advise_stream import answer_line
 
     view = {"variant": "knock", "seat": "E", "dealer": "N", "hand": "JS AS KS 9H TD",
             "upcard": "QS", "deals": 20}

@@ -15,8 +15,8 @@ from analyzer.cli import run
 from analyzer.compute.engine import play_hands
 from analyzer.game.notation import format_card
 from analyzer.game.variants import make_rules
-from analyzer.questions.advise_games import card_choices, plays_of
-from analyzer.questions.match import (
+from analyzer.questions.advise.advise_games import card_choices, plays_of
+from analyzer.questions.simulate.card_match import (
     MatchSettings,
     card_player,
     ladder,

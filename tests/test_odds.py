@@ -14,8 +14,8 @@ from analyzer.compute.query import run_query
 from analyzer.compute.solver import solve_positions
 from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import point_query, prepare
-from analyzer.questions.odds import decision_point, odds
+from analyzer.questions.odds.answer import decision_point, odds
+from analyzer.questions.odds.decide import point_query, prepare
 from analyzer.strategy.seats import others_policies
 from kernels.deal.dealing import OP_EQ, OP_GE, Dealing, binomial_table, deal_groups
 from kernels.drivers.query import LAYOUT_RUN
@@ -101,7 +101,7 @@ def test_the_query_never_deals_known_cards():
 
 def test_given_counts_are_of_the_whole_hand_with_its_placed_cards():
     """'E: has 9H' and 'E: =1 H': E holds the 9H and no other heart, in every deal."""
-    from analyzer.questions.given import parse_given
+    from analyzer.questions.odds.given import parse_given
 
     rules = make_rules("knock")
     hand = " ".join(card_name(c) for c in deck_ids()[:5])
@@ -263,7 +263,7 @@ def test_exact_refusal_names_count_and_time(monkeypatch):
     """The refusal names the layouts and the time. The limit is lowered so the test does not
     depend on this machine's speed: on a fast host the 24-card deck's 617,512,896 layouts
     come under the half-hour limit and exact mode would run them."""
-    monkeypatch.setattr(importlib.import_module("analyzer.questions.odds"),
+    monkeypatch.setattr(importlib.import_module("analyzer.questions.odds.answer"),
                         "EXACT_LIMIT_SECONDS", 1.0)
     with pytest.raises(UserError) as e:
         odds("JH JD AH KH QH", "knock", upcard="9H", exact=True, others="points")
@@ -366,13 +366,13 @@ def test_a_dealers_discard_is_priced_discard_against_discard():
           same=True, too_close=True, margin=0.0), "the same on every deal"),
 ])
 def test_the_verdict_in_words(v, words):
-    from analyzer.questions.decide import verdict_sentence
+    from analyzer.questions.odds.decide import verdict_sentence
 
     assert words in verdict_sentence(v)
 
 
 def test_the_verdict_in_words_when_the_card_play_decides():
-    from analyzer.questions.decide import verdict_sentence
+    from analyzer.questions.odds.decide import verdict_sentence
 
     v = dict(label="bid 5 H", runner_up="pass", runner_up_label="pass", same=False,
              too_close=False, margin=0.98)
@@ -475,7 +475,7 @@ def test_a_table_that_pools_bids_says_so():
     """The analyzer table has three bid rows; the double deck (bids 3 to 11) values its bids
     by the share of the tricks they need, several to a row, and the answer says which — not in
     the single deck, nor with the point count."""
-    from analyzer.questions.odds import pooled_bids_note
+    from analyzer.questions.odds.answer import pooled_bids_note
     from kernels.hand import policies as P
 
     analyzer = np.array([[P.D_ANALYZER, 0]] * 4)
@@ -520,7 +520,7 @@ def test_a_long_run_chooses_each_calls_detail_on_its_first_deals(monkeypatch):
     when every detail is played on every deal (a deal's outcome depends only on the seed and
     its number), the answer says it chose, the trick table is kept, and the chunk size
     changes nothing."""
-    import analyzer.questions.odds as O
+    import analyzer.questions.odds.answer as O
 
     monkeypatch.setattr(O, "SCREEN_DEALS", 150)
     kw = dict(deals=500, seed=5, others="points", play_check=False, chunk=100, all_calls=True)
@@ -552,7 +552,7 @@ def test_every_surface_reads_the_one_description_of_the_question():
     import typer.main
 
     from analyzer.cli import app
-    from analyzer.questions.odds_request import ODDS_FIELDS
+    from analyzer.questions.odds.odds_request import ODDS_FIELDS
     from analyzer.serve.requests import Limits, odds_request_of, spec
 
     command = typer.main.get_command(app).commands["odds"]

@@ -11,8 +11,8 @@ import pytest
 
 from analyzer.compute.query import run_query
 from analyzer.game.variants import make_rules
-from analyzer.questions.decide import prepare
-from analyzer.questions.odds import decision_point, odds
+from analyzer.questions.odds.answer import decision_point, odds
+from analyzer.questions.odds.decide import prepare
 from analyzer.strategy.seats import others_policies
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids

@@ -12,10 +12,10 @@ from analyzer.game import equity as E
 from analyzer.game.notation import parse_hand
 from analyzer.game.score import score_rules_of
 from analyzer.game.variants import make_rules
-from analyzer.questions import equity as Q
-from analyzer.questions.equity_rounds import state_chances
-from analyzer.questions.simulate import simulate
-from analyzer.questions.to_score import scored_match, tell_score
+from analyzer.questions.equity import build as Q
+from analyzer.questions.equity.equity_rounds import state_chances
+from analyzer.questions.equity.to_score import scored_match, tell_score
+from analyzer.questions.simulate.whole_games import simulate
 from analyzer.strategy import score as S
 from analyzer.strategy.seats import seat_policies
 from kernels.bidding.bidding import N_CODES, ladder_values
@@ -299,7 +299,7 @@ def test_the_other_seats_later_calls_are_made_at_the_score():
     question's hands (its worth of each outcome the table's, from its own side), so the
     others' later calls are made at that score: without a score the analyzer and
     ``analyzer-points`` answer alike on the same deals, at 9-9 they do not."""
-    from analyzer.questions.odds import odds
+    from analyzer.questions.odds.answer import odds
 
     question = dict(upcard="9S", seat="E", dealer="N", deals=400, all_calls=True,
                     play_check=False, seed=11)
@@ -312,7 +312,7 @@ def test_the_other_seats_later_calls_are_made_at_the_score():
     told9 = odds(hand, "knock", others="analyzer", score="9-9", **question)
     assert not blind9.options[cols].equals(told9.options[cols])
     # what each seat is told: the table's chance of winning after each outcome, its side's
-    from analyzer.questions.odds import at_score
+    from analyzer.questions.odds.answer import at_score
 
     class Point:  # the two fields at_score reads of a question's point
         rules, score, dealer = KNOCK, (9, 6), 0

@@ -14,9 +14,9 @@ from analyzer.game.auction import Heard, may_go_alone
 from analyzer.game.decision_point import DecisionPoint
 from analyzer.game.notation import card_ids
 from analyzer.game.variants import make_rules
-from analyzer.questions.odds import odds_at
-from analyzer.questions.options import point_options
-from analyzer.questions.play_model import PlayModel
+from analyzer.questions.odds.answer import odds_at
+from analyzer.questions.odds.options import point_options
+from analyzer.questions.odds.play_model import PlayModel
 from analyzer.strategy.best_response import SHIPPED
 from kernels.cards import layout as L
 

@@ -10,8 +10,8 @@ import pytest
 from analyzer.game.notation import format_card, parse_hand
 from analyzer.game.records import Record, to_json
 from analyzer.game.variants import make_rules
-from analyzer.questions.play import play_hands
-from analyzer.questions.simulate import simulate
+from analyzer.questions.simulate.play import play_hands
+from analyzer.questions.simulate.whole_games import simulate
 from kernels.bidding.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, hand_points
 from kernels.cards.codes import NOBODY
 from kernels.cards.layout import normalise_mask
@@ -383,7 +383,7 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     shipped = A.BUILT_DIR / A.cache_path(rules).name
     assert shipped.exists(), f"{shipped.name}: run 'make strategies'"
     # the strategies, models and equity hands, and the score lenses and iterated rounds of
-    # knock and bid (about 120 KB: analyzer.questions.equity.ship_score)
+    # knock and bid (about 120 KB: analyzer.questions.equity.build.ship_score)
     assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")) < 600_000
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS

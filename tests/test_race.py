@@ -1,4 +1,4 @@
-"""Racing the calls (issue 44, ``analyzer.questions.race``): a question asked with racing and
+"""Racing the calls (issue 44, ``analyzer.questions.odds.race``): a question asked with racing and
 with every call played on every deal (``all_calls``) gives the same verdict, and the calls
 racing kept have identical figures (a deal's outcome depends only on the seed and its
 number); a dropped call is still shown, with the deals it was played on."""
@@ -6,8 +6,8 @@ number); a dropped call is still shown, with the deals it was played on."""
 import pandas as pd
 import pytest
 
-from analyzer.questions.odds import odds
-from analyzer.questions.race import CHECKPOINTS
+from analyzer.questions.odds.answer import odds
+from analyzer.questions.odds.race import CHECKPOINTS
 
 pytestmark = pytest.mark.odds
 

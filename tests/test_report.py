@@ -177,7 +177,7 @@ def test_a_report_leaves_out_a_comparison_that_would_take_too_long(tmp_path, mon
     warning and the report is written (it used to run silently for hours)."""
     from analyzer.errors import TooLong
     from analyzer.game.variants import make_rules
-    from analyzer.questions import report
+    from analyzer.questions.tables import report
 
     real = report.build_tables
 

@@ -15,9 +15,9 @@ from analyzer.compute.solver import solve_positions
 from analyzer.game.notation import SEATS, format_card
 from analyzer.game.records import Record, load_record, to_json
 from analyzer.game.variants import make_rules
-from analyzer.questions.odds import odds
-from analyzer.questions.play import play_hands
-from analyzer.questions.review import all_decisions, review, summarise
+from analyzer.questions.odds.answer import odds
+from analyzer.questions.review.review_hand import all_decisions, review, summarise
+from analyzer.questions.simulate.play import play_hands
 from kernels.cards import codes as K
 from kernels.slots import M, R
 from tests.reference import dd_card_values
@@ -257,7 +257,12 @@ def test_pimc_worlds_keep_what_the_seat_knows():
     one home) fed with what the seat saw: its own cards, every card played, the suits each
     seat showed out of, the upcard in the dealer's hand, each hand's size — checked here
     against the record itself, not the knowledge array."""
-    from analyzer.questions.review import _hand_of, _knowledge, _positions, _sample_worlds
+    from analyzer.questions.review.review_hand import (
+        _hand_of,
+        _knowledge,
+        _positions,
+        _sample_worlds,
+    )
     from kernels.cards import layout as L
     from kernels.deal.rng import stream_state
 

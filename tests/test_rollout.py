@@ -8,14 +8,14 @@ import pytest
 from analyzer.compute.engine import GameLoop, Match, play_game_chunk
 from analyzer.game.auction import Heard
 from analyzer.game.variants import make_rules
-from analyzer.questions.rollout import (
+from analyzer.questions.simulate.rollout import (
     best_option,
     play_rollout_games,
     play_rollout_hand,
     rollout_deals,
     rollout_for,
 )
-from analyzer.questions.simulate import simulate
+from analyzer.questions.simulate.whole_games import simulate
 from analyzer.strategy.seats import seat_policies
 from kernels.cards import codes as K
 from kernels.slots import M, R

@@ -9,8 +9,8 @@ import pytest
 from analyzer.errors import UserError
 from analyzer.game.score import parse_score
 from analyzer.game.variants import make_rules
-from analyzer.questions.equity import equity_table
-from analyzer.questions.odds import odds
+from analyzer.questions.equity.build import equity_table
+from analyzer.questions.odds.answer import odds
 
 pytestmark = pytest.mark.odds
 
@@ -91,8 +91,8 @@ def test_a_records_score_prices_its_calls_in_games_won():
     import json
 
     from analyzer.game.records import RecordError, load_record, to_json
-    from analyzer.questions.play import play_one
-    from analyzer.questions.review import review
+    from analyzer.questions.review.review_hand import review
+    from analyzer.questions.simulate.play import play_one
 
     data = to_json(play_one(make_rules("knock"), seed=1))
     data["score"] = {"NS": 9, "EW": 9}
@@ -119,7 +119,7 @@ def test_a_played_game_keeps_each_hands_score_before_it(variant, start):
 
     from analyzer.cli import app
     from analyzer.game.score import UNIT_NAMES
-    from analyzer.questions.play import score_record
+    from analyzer.questions.simulate.play import score_record
 
     args = ["play", "-v", variant, "--seed", "3", "--game", "--json"]
     result = CliRunner().invoke(app, args + (["--score", start] if start else []))

@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.cli import run
 from analyzer.game.variants import make_rules
-from analyzer.questions import score_calls as SC
+from analyzer.questions.equity import score_calls as SC
 from reports.report import write_html, write_markdown
 
 pytestmark = pytest.mark.strategy
@@ -60,7 +60,7 @@ def test_strategy_score_prints_the_calls_at_each_score(capsys):
 def test_the_report_has_the_score_section(tmp_path, small_tables):
     """The section: the heat map of the table (one panel per side dealing next) and the
     calls that change, in HTML and Markdown."""
-    from analyzer.questions.report import score_section
+    from analyzer.questions.tables.report import score_section
 
     tables = dict(small_tables["knock"])
     tables["score"] = score_section(make_rules("knock"), hands=2000)

@@ -6,7 +6,7 @@ import pytest
 from analyzer.game.records import Record, to_json
 from analyzer.game.scoring import net_points
 from analyzer.game.variants import RulesError, make_rules
-from analyzer.questions.play import play_hands
+from analyzer.questions.simulate.play import play_hands
 from kernels.cards.codes import ASK, CT_DEFENDER_ALONE, CT_MAKER_ALONE, MOON
 from kernels.slots import R
 from tests.conftest import PLAY_CONFIGS, config_id
@@ -153,7 +153,7 @@ def test_review_and_odds_price_every_contract_alike(variant):
     for every contract and trick count, the review's net points of each seat equal what the
     odds engine's outcome of a played-out hand gives that seat."""
     from analyzer.game.outcomes import outcome_arrays
-    from analyzer.questions.review import _Hand
+    from analyzer.questions.review.review_hand import _Hand
     from kernels.cards import codes as K
     from kernels.slots import X
 

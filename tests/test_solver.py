@@ -21,7 +21,7 @@ from analyzer.compute.solver import _positions as positions_of
 from analyzer.compute.solver import solver_arrays as kept_arrays
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
-from analyzer.questions.solve import solve_deal
+from analyzer.questions.tables.solve import solve_deal
 from kernels.solver import solve_batch
 from kernels.threads import num_threads
 from tests import reference as ref

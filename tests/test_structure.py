@@ -488,3 +488,201 @@ def test_docs_name_a_slot_layout_where_it_lives():
         if wrong.search(line)]
     assert len(enums) > 10 and not found, found
 
+
+
+# The rooms (issue 52): analyzer/questions/ grouped by the question each family answers,
+# kernels/ by technique. Each room is a sub-package; a room may import its own modules, the
+# rooms on the floors below its own and the top's modules, never a room beside or above it.
+# Nothing else sits at the top: a new module goes into the room of its family.
+ROOMS = {
+    "kernels": {
+        "top": {"__init__", "config", "slots", "threads", "cache_locator", "compile_events"},
+        "floors": [["cards"], ["deal"], ["solver"], ["bidding", "play"], ["hand"],
+                   ["drivers"]]},
+    "analyzer/questions": {
+        "top": {"__init__"},
+        "floors": [["equity"], ["odds"], ["review", "advise"], ["simulate", "tables"]]},
+}
+
+
+def misplaced(paths) -> list[str]:
+    """The modules of ``paths`` (posix paths from the root) that sit outside the rooms of
+    :data:`ROOMS`: at a room package's top but not among its top modules, in a folder that
+    is not one of its rooms, or a folder deeper inside a room."""
+    out = []
+    for path in paths:
+        for base, spec in ROOMS.items():
+            if not path.startswith(base + "/"):
+                continue
+            parts = path[len(base) + 1:].split("/")
+            rooms = {room for floor in spec["floors"] for room in floor}
+            if len(parts) == 1 and parts[0].removesuffix(".py") not in spec["top"]:
+                out.append(f"{path}: a module at the top of {base}/ (put it in its room: "
+                           f"{', '.join(sorted(rooms))})")
+            elif len(parts) == 2 and parts[0] not in rooms:
+                out.append(f"{path}: {parts[0]}/ is not a room of {base}/")
+            elif len(parts) > 2:
+                out.append(f"{path}: a room holds modules, not folders")
+    return out
+
+
+def room_of(module: str) -> tuple[str, int] | None:
+    """``(room base, floor)`` of a dotted module name in a room of :data:`ROOMS` (the floor
+    of a top module is -1), or None outside them."""
+    for base, spec in ROOMS.items():
+        prefix = base.replace("/", ".") + "."
+        if not module.startswith(prefix):
+            continue
+        head = module[len(prefix):].split(".")[0]
+        for floor, rooms in enumerate(spec["floors"]):
+            if head in rooms:
+                return f"{base}/{head}", floor
+        return f"{base}/", -1
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Each import (``graph``: module -> modules it imports) from a room to a room beside or
+    above it, or from a top module into a room."""
+    out = []
+    for name, imported in graph.items():
+        mine = room_of(name)
+        if mine is None:
+            continue
+        for other in imported:
+            theirs = room_of(other)
+            if theirs is None or theirs[0] == mine[0] or theirs[0].split("/")[0] != \
+                    mine[0].split("/")[0]:
+                continue
+            if theirs[1] >= 0 and theirs[1] >= mine[1]:
+                out.append(f"{name} imports {other}")
+    return out
+
+
+def test_every_module_sits_in_its_room():
+    assert misplaced(rel(p) for p in sources(*PACKAGES)) == []
+
+
+@pytest.mark.parametrize("dropped", ["analyzer/questions/new_question", "kernels/new_kernel",
+                                     "kernels/play/cards/player", "analyzer/questions/hands/odds"])
+def test_a_module_dropped_outside_the_rooms_fails(dropped):
+    """The room rule sees a module dropped at the top of questions/ or kernels/, in a folder
+    that is no room, or in a folder inside a room; a module put in its room passes (the
+    card player's: kernels/play/, analyzer/strategy/)."""
+    tree = [rel(p) for p in sources(*PACKAGES)]
+    placed = ["kernels/play/card_player", "analyzer/strategy/card_player",
+              "analyzer/questions/odds/another_step"]
+    assert misplaced(tree + [f"{path}.py" for path in placed]) == []
+    assert misplaced(tree + [f"{dropped}.py"]) != []
+
+
+def test_rooms_import_only_the_floors_below():
+    assert upward_imports(project_graph()) == []
+
+
+@pytest.mark.parametrize("edge", [("kernels/cards/bits", "kernels/hand/engine"),
+                                  ("kernels/bidding/bidding", "kernels/play/pimc"),
+                                  ("kernels/slots", "kernels/cards/bits"),
+                                  ("analyzer/questions/odds/decide",
+                                   "analyzer/questions/review/evaluate"),
+                                  ("analyzer/questions/review/evaluate",
+                                   "analyzer/questions/advise/bot_view")])
+def test_an_import_up_or_across_the_floors_fails(edge):
+    """The floor rule sees an import up a floor, across a floor, and from the top into a
+    room (the modules named by their paths: each exists)."""
+    graph = project_graph()
+    importer, imported = (e.replace("/", ".") for e in edge)
+    assert importer in graph and imported in graph
+    assert upward_imports({**graph, importer: graph[importer] | {imported}}) != []
+
+
+def _commands() -> set[str]:
+    """The names of the modules of analyzer/cli/ that hold a command of that name."""
+    import typer.main
+
+    from analyzer.cli import app
+
+    command = typer.main.get_command(app)
+    return set(command.commands) | {n for c in command.commands.values()
+                                    for n in getattr(c, "commands", {})}
+
+
+def names_with_two_jobs(graph: dict[str, set[str]], commands: set[str]) -> list[str]:
+    """The module names (a file's name, ``__init__`` aside) that two modules share without
+    sharing the job: modules of one name must each be a thin layer over another of them (one
+    imports the other, as ``compute/engine.py`` wraps ``kernels/hand/engine.py``), all
+    linked; a command's module (``cli/odds.py``) is named for its command."""
+    by_name: dict[str, list[str]] = {}
+    for module in graph:
+        name = module.split(".")[-1]
+        if module.startswith("analyzer.cli.") and name in commands:
+            continue
+        by_name.setdefault(name, []).append(module)
+    out = []
+    for name, modules in by_name.items():
+        if len(modules) < 2 or name in ("__init__", "__main__"):
+            continue
+        linked, todo = set(), [modules[0]]
+        while todo:
+            m = todo.pop()
+            linked.add(m)
+            todo += [o for o in modules if o not in linked and (o in graph[m] or m in graph[o])]
+        if len(linked) < len(modules):
+            out.append(f"{name}: {', '.join(sorted(modules))}")
+    return out
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """:func:`project_graph` keyed by module files only (packages' ``__init__`` aside)."""
+    files = {module_name(p) for p in sources(*PACKAGES) if p.name != "__init__.py"}
+    return {m: deps for m, deps in project_graph().items() if m in files}
+
+
+def test_one_name_one_job():
+    """Issue 52: ``equity.py`` held three jobs in three rooms, ``score.py`` two."""
+    assert names_with_two_jobs(_module_graph(), _commands()) == []
+
+
+@pytest.mark.parametrize("second", ["analyzer/game/tables", "reports/engine",
+                                    "analyzer/strategy/report"])
+def test_a_second_module_of_a_name_with_another_job_fails(second):
+    """The name rule sees a second module of a name that imports none of the others and
+    none of them imports (another job), whether the name has one module or several (the
+    module named by its path: it does not exist)."""
+    graph = _module_graph()
+    assert second.replace("/", ".") not in graph
+    assert names_with_two_jobs({**graph, second.replace("/", "."): set()}, _commands()) != []
+
+
+def _packages():
+    for path in sources(*PACKAGES):
+        if path.name == "__init__.py":
+            yield path
+
+
+def test_no_package_exports_the_name_of_its_module():
+    """A room's ``__init__`` exports its public functions; none is named as a module of the
+    room (``simulate/simulate.py`` beside an exported ``simulate``: ``import
+    analyzer.questions.simulate.simulate as m`` gave the function, a monkeypatch of the
+    module patched the function)."""
+    found = []
+    for path in _packages():
+        package = importlib.import_module(module_name(path))
+        exported = set(getattr(package, "__all__", ()))
+        modules = {p.stem for p in path.parent.glob("*.py")} | \
+            {p.parent.name for p in path.parent.glob("*/__init__.py")}
+        found += [f"{rel(path)}: {name}" for name in exported & modules]
+    assert found == []
+
+
+@pytest.mark.parametrize("base", [b for b in ROOMS if b != "kernels"])
+def test_each_room_says_what_it_answers_and_exports_it(base):
+    """Each room of questions/ opens with what it answers, and its ``__init__`` exports what
+    the layers above and the public API take from it (each name found)."""
+    for floor in ROOMS[base]["floors"]:
+        for room in floor:
+            package = importlib.import_module(f"{base.replace('/', '.')}.{room}")
+            assert package.__doc__ and len(package.__doc__.split()) >= 12, room
+            assert package.__all__, room
+            for name in package.__all__:
+                assert getattr(package, name) is not None, (room, name)

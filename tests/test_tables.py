@@ -9,7 +9,7 @@ import pytest
 from analyzer.compute.engine import decision_rows
 from analyzer.game.outcomes import outcome_arrays
 from analyzer.game.variants import LADDER, make_rules
-from analyzer.questions.tables import build_tables, write_tables
+from analyzer.questions.tables.tables import build_tables, write_tables
 from analyzer.strategy import tables as table_kernel
 from analyzer.strategy.seats import others_policies
 from kernels.bidding import bidding as B

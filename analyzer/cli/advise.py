@@ -1,5 +1,5 @@
 """``euchre advise``: a bot's interface — one JSON view a line on standard input, one JSON
-answer a line on standard output (``questions.advise_stream``)."""
+answer a line on standard output (``questions.advise.advise_stream``)."""
 
 import signal
 
@@ -29,7 +29,7 @@ def advise_cmd(workers: opt.WorkersOption = None):
 
       python examples/advise_bot.py --games 2    (a bot playing whole knock games)
     """
-    from ..questions.advise_stream import answer_stream, stdin_lines, write_flushed
+    from ..questions.advise.advise_stream import answer_stream, stdin_lines, write_flushed
 
     written = [0]
 

@@ -92,7 +92,7 @@ def with_rule_options(func):
 
 def with_fields(fields, name: str = "options"):
     """Decorator: add the options a question's description lists (``fields``, e.g.
-    ``questions.odds_request.ODDS_FIELDS``) to a typer command, each as its flag with its
+    ``questions.odds.odds_request.ODDS_FIELDS``) to a typer command, each as its flag with its
     help, default and range, and pass them to the command as ``name`` (field name -> value):
     the command line reads the same description as the Python and HTTP APIs."""
     extra = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,

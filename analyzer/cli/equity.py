@@ -42,7 +42,7 @@ def equity_cmd(
 
       euchre equity --variant knock --check 2000
     """
-    from ..questions.equity import equity_frame, heat_frames, meta_of, view_frames
+    from ..questions.equity.build import equity_frame, heat_frames, meta_of, view_frames
 
     rules = rules_for(variant, rule_opts)
     if out is not None:
@@ -91,7 +91,7 @@ def _print_tables(rules, meta: dict, frames: list) -> None:
 
 def _print_check(rules, games: int, seed: int) -> None:
     """The table beside whole games played from a few scores, with 95% intervals."""
-    from ..questions.equity_check import check_frame, check_table
+    from ..questions.equity.equity_check import check_frame, check_table
 
     def show(done: int, total: int) -> None:
         err_console.print(f"  {done} of {total} scores played", soft_wrap=True)

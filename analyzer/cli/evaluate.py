@@ -65,7 +65,11 @@ def evaluate_cmd(
 
       euchre evaluate hands.csv --variant knock -o priced.parquet --resume
     """
-    from ..questions.evaluate import check_run, count_rows, evaluate_file  # here: quick --help
+    from ..questions.review.evaluate import (  # here: quick --help
+        check_run,
+        count_rows,
+        evaluate_file,
+    )
 
     rules = rules_for(variant, rule_opts)
     check_run(file, out, method, deals)  # before the bar: its end would leave a blank line
@@ -88,7 +92,7 @@ def evaluate_cmd(
 def _row_printer(json_out: bool, to_terminal: bool):
     """What ``evaluate`` prints of each row: a JSON line, a sentence, or nothing (rows go to
     the output file)."""
-    from ..questions.options import option_label
+    from ..questions.odds.options import option_label
 
     def on_row(row):
         if json_out:

@@ -73,7 +73,7 @@ def match_cmd(
 
       euchre match --variant knock --players random,heuristic,pimc --pairs 100 --worlds 20
     """
-    from ..questions.match import MatchSettings, ladder, match, match_games
+    from ..questions.simulate.card_match import MatchSettings, ladder, match, match_games
     from .views import print_ladder, print_match, print_simulation
 
     rules = rules_for(variant, rule_opts)

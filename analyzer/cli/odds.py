@@ -1,12 +1,12 @@
 """``euchre odds``: the odds of every option of a hand. Its options are the odds question's
-description (``questions.odds_request.ODDS_FIELDS``), which the Python and HTTP APIs and the
+description (``questions.odds.odds_request.ODDS_FIELDS``), which the Python and HTTP APIs and the
 page read too."""
 
 from typing import Annotated
 
 import typer
 
-from ..questions.odds_request import ODDS_FIELDS
+from ..questions.odds.odds_request import ODDS_FIELDS
 from . import common as opt
 from .app import app
 from .common import (
@@ -48,8 +48,8 @@ def odds_cmd(
 
       euchre odds JS AS KS 9H TD --variant knock --upcard QS --others mine.toml --tremble 0
     """
-    from ..questions.odds import ask  # here, not at the top: --help stays quick
-    from ..questions.odds_request import request
+    from ..questions.odds.answer import ask  # here, not at the top: --help stays quick
+    from ..questions.odds.odds_request import request
 
     question = request(rules_for(variant, rule_opts), " ".join(hand), options)
     with chunks.context():

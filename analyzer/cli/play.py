@@ -56,7 +56,7 @@ def play_cmd(
       euchre play --variant knock --seed 1 --game --json > game.jsonl; euchre review game.jsonl
     """
     from ..game.score import parse_score
-    from ..questions.play import play_game, play_one
+    from ..questions.simulate.play import play_game, play_one
     from .views import print_game, print_record
 
     rules = rules_for(variant, rule_opts)
@@ -97,7 +97,7 @@ def score_cmd(
 
       euchre play --variant bid --seed 3 --json | euchre score - --json
     """
-    from ..questions.play import score_record
+    from ..questions.simulate.play import score_record
     from .views import print_result
 
     source = "standard input" if record_path == "-" else record_path

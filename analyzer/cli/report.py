@@ -49,7 +49,10 @@ def report_cmd(
 
       euchre report --variant bid --deals 20000 --format md -o bid.md
     """
-    from ..questions.report import build_report, tables_dir  # matplotlib: loaded when drawing
+    from ..questions.tables.report import (  # matplotlib: loaded when drawing
+        build_report,
+        tables_dir,
+    )
 
     rules = rules_for(variant, rule_opts)
     path = Path(out)  # build_report checks it before any work

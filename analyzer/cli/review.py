@@ -51,7 +51,7 @@ def review_cmd(
 
       euchre review club-night.jsonl -o decisions.csv
     """
-    from ..questions.review import review
+    from ..questions.review.review_hand import review
     from .views import print_review
 
     if out is not None:
@@ -91,7 +91,7 @@ def _review_batch(path, out: Path | None, method: str, worlds: int, seed: int,
     """``review`` of a file of records (a path, or an open text handle called ``name``): a
     summary, and every decision to ``out``."""
     name = name or str(path)
-    from ..questions.review import all_decisions, reviewed, summarise
+    from ..questions.review.review_hand import all_decisions, reviewed, summarise
     from .views import print_review_summary
 
     def skipped(line: int, why: str) -> None:

@@ -56,7 +56,7 @@ def simulate_cmd(
 
       euchre simulate --variant knock --games 100 --strategy rollout:200 --vs analyzer
     """
-    from ..questions.simulate import simulate  # imported where used: --help stays quick
+    from ..questions.simulate.whole_games import simulate  # imported where used: --help stays quick
     from .views import print_simulation
 
     rules = rules_for(variant, rule_opts)

@@ -52,7 +52,7 @@ def solve_cmd(
       euchre solve "N: JH JD AH KH QH / E: 9D TD QD KD AD / S: 9C TC JC QC KC /
       W: 9S TS JS QS KS" --variant knock --trump H --declarer N --json
     """
-    from ..questions.solve import solve_deal
+    from ..questions.tables.solve import solve_deal
     from .views import print_solution
 
     rules = rules_for(variant, rule_opts)

@@ -104,7 +104,7 @@ def score_cmd(
 
       euchre strategy score --variant bid --changed
     """
-    from ..questions.score_calls import (
+    from ..questions.equity.score_calls import (
         RARE,
         SHOWN,
         SHOWN_SHARE,

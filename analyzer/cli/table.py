@@ -45,7 +45,7 @@ def table_cmd(
     """
     from reports.how_to_bid import how_to_bid
 
-    from ..questions.tables import build_tables, table_meta, write_tables
+    from ..questions.tables.tables import build_tables, table_meta, write_tables
 
     rules = rules_for(variant, rule_opts)
     check_output_dir(out)

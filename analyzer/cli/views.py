@@ -17,8 +17,8 @@ from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
 from ..game.score import UNIT_NAMES
 from ..game.seating import partner
-from ..questions.odds import OddsResult
-from ..questions.options import option_label
+from ..questions.odds.answer import OddsResult
+from ..questions.odds.options import option_label
 from ..stats import percent_text
 from .app import timing_text
 

@@ -18,7 +18,7 @@ class Effort:
     ``all_details``: every detail of a call (the card given in an n-ask, the dealer's
     discard) played on every deal, where a long odds run otherwise chooses them on its first
     deals; ``all_calls``: every call played on every deal, where an odds run otherwise stops
-    playing the calls clearly worse than the best (``analyzer.questions.race``)."""
+    playing the calls clearly worse than the best (``analyzer.questions.odds.race``)."""
 
     deals: int | None = None
     precision: float | None = None

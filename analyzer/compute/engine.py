@@ -115,7 +115,8 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
 class GameLoop:
     """One game's hands played one at a time from Python, with the kernel's own dealing,
     streams and scoring (``kernels.drivers.games``), for a caller that decides some calls itself
-    (``questions.rollout``): ``deal`` a hand, ``play`` it with calls forced, ``count`` it."""
+    (``questions.simulate.rollout``): ``deal`` a hand, ``play`` it with calls forced, ``count``
+    it."""
 
     MAX_HANDS = MAX_HANDS
     N_CODES = N_CODES

@@ -370,7 +370,7 @@ def _slow_start(total: int, progress: bool, label: str, sized: bool):
 
 def _unit(label: str) -> str:
     """What a run of ``label`` counts: games when playing, pairs of hands for a match
-    (``questions.match``), else deals."""
+    (``questions.simulate.card_match``), else deals."""
     return {"playing": "games", "pairs": "pairs"}.get(label, "deals")
 
 

@@ -137,7 +137,7 @@ def api_table(request: Request) -> dict:
 def _odds_work(request: Request):
     """``(label, work, deals)`` of the odds question a request asks, checked first (a bad
     question is refused at once, not after waiting for another's turn)."""
-    from ..questions.odds import ask, check_question
+    from ..questions.odds.answer import ask, check_question
 
     limits = request.app.state.limits
     question = odds_request_of(request.query_params, limits)

@@ -1,7 +1,7 @@
 """Practice positions: a decision the page deals for a player to make, then prices.
 
 Position ``n`` of a practice ``seed`` is found by dealing, bidding and playing hands with the
-analyzer's own engine and strategy (``questions.play.play_hands``: the positions real games
+analyzer's own engine and strategy (``questions.simulate.play.play_hands``: the positions real games
 produce), taking each of the player's decisions in them as a candidate — its calls (the hand
 as dealt, the dealer, the upcard, the calls heard before it), its discard as the dealer who
 took the upcard (the six cards, the whole auction) and its cards (the hand held then, the
@@ -26,8 +26,8 @@ from ..errors import UserError
 from ..game.notation import SEATS, NotationError, parse_seat
 from ..game.records import Record, to_json
 from ..game.variants import LADDER
-from ..questions.odds import decision_point, odds
-from ..questions.play import play_hands
+from ..questions.odds.answer import decision_point, odds
+from ..questions.simulate.play import play_hands
 from .requests import _int, _one, rules_of
 
 HANDS = 12  # hands dealt for each position: its candidates

@@ -38,8 +38,8 @@ from ..game.records import call_text
 from ..game.score import units_of
 from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..numbers import json_number, read_number
-from ..questions.odds_request import ODDS_FIELDS, OddsRequest, request
-from ..questions.options import call_label, call_name
+from ..questions.odds.odds_request import ODDS_FIELDS, OddsRequest, request
+from ..questions.odds.options import call_label, call_name
 from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
 
 DEFAULT_DEALS = 10_000
@@ -387,12 +387,12 @@ def _cards_text(rules: Rules, mask: int) -> list[str]:
 
 
 def _player_point(before: DecisionPoint, params: Mapping) -> DecisionPoint | str:
-    """The player's decision point in the play (checked by ``questions.odds.decision_point``:
+    """The player's decision point in the play (checked by ``questions.odds.answer.decision_point``:
     one line when wrong), from ``dealt`` (the cards as dealt, the page's hand: the hand held
     now is worked out here) or ``hand`` (the cards held now, as ``/api/odds`` takes them),
     with ``played``, ``discarded`` and, in bid and ghost, ``trump`` (the suit the winner
     named). A sentence instead when the player's cards are not all given yet."""
-    from ..questions.odds import decision_point
+    from ..questions.odds.answer import decision_point
 
     rules, seat = before.rules, before.seat
     dealt_text, hand_text = _one(params, "dealt"), _one(params, "hand")
@@ -556,8 +556,8 @@ def review_work(body, limits: Limits):
     when bad."""
     from ..game.records import load_record, read_json
     from ..outputs import strict
-    from ..questions.review import review
-    from ..questions.review_calls import CALL_DEALS
+    from ..questions.review.review_calls import CALL_DEALS
+    from ..questions.review.review_hand import review
     from ..strategy.defaults import REVIEW_WORLDS
 
     if not isinstance(body, dict) or "record" not in body:

@@ -4,7 +4,7 @@ says so, instead of during the first click, which then waited a minute with no w
 
 from __future__ import annotations
 
-from ..questions.odds import odds
+from ..questions.odds.answer import odds
 from .requests import table_state
 
 WARM_DEALS = 16

@@ -8,7 +8,7 @@ the suit named is the turned-down one's colour, "next", or not, "cross" (round 2
 auction the bid so far and who holds it. The values are N's net points (``net_points``; a
 redeal is worth 0) and the chances that our side makes or is set and that they make.
 
-Tables (``analyzer.questions.tables`` writes them as Parquet and CSV):
+Tables (``analyzer.questions.tables.tables`` writes them as Parquet and CSV):
   strength  call x context x point-count strength (``kernels.bidding.bidding``, in half points):
             deals, the chances, net points with 95% intervals (the analyzer strategy's table)
   features  call x context x trump count, bowers, trump ace and king, side aces, voids

@@ -2,7 +2,7 @@
 upcard goes to and the cards a dealer or a cutthroat maker then keeps (``exchange_pool``), and
 what a partner passes back in an n-ask (``ask_returns``). The engine's phases
 (``kernels.hand.auction``, ``kernels.hand.exchanges``) apply them with the seats' choices; the
-solver's whole-deal answers (``analyzer.questions.solve``) try every choice they leave."""
+solver's whole-deal answers (``analyzer.questions.tables.solve``) try every choice they leave."""
 
 from numba import njit
 

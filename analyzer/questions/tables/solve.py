@@ -11,11 +11,11 @@ import numpy as np
 
 from kernels.bidding.exchange_rules import ask_returns, exchange_pool, made_on_upcard
 
-from ..compute.solver import shared_solver, solve_positions
-from ..errors import UserError
-from ..game.notation import CARD_TEXT, SEATS, Deal, format_card, format_hand
-from ..game.seating import default_leader, partner, seating
-from ..game.variants import DUMMY, LADDER, Rules
+from ...compute.solver import shared_solver, solve_positions
+from ...errors import UserError
+from ...game.notation import CARD_TEXT, SEATS, Deal, format_card, format_hand
+from ...game.seating import default_leader, partner, seating
+from ...game.variants import DUMMY, LADDER, Rules
 
 
 class SolveResult:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..compute.runner import Switch, Totals
-from ..game.outcomes import SHOWN_OUTCOMES
+from ...compute.runner import Switch, Totals
+from ...game.outcomes import SHOWN_OUTCOMES
 from .decide import (
     Decision,
     best_per_call,

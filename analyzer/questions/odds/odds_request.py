@@ -15,10 +15,10 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..compute.seeds import MAX_SEED
-from ..errors import UserError
-from ..game.variants import Rules
-from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
+from ...compute.seeds import MAX_SEED
+from ...errors import UserError
+from ...game.variants import Rules
+from ...strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
 from .play_model import PlayModel
 
 
@@ -145,7 +145,7 @@ def _play(self) -> PlayModel:
 def _effort(self, progress: bool = False, chunk: int | None = None):
     """How much this question computes, an ``Effort`` (``progress``: a progress bar;
     ``chunk``: deals a chunk, by default the runner's)."""
-    from ..compute.effort import Effort  # here: the command line's --help imports this module
+    from ...compute.effort import Effort  # here: the command line's --help imports this module
 
     extra = {} if chunk is None else {"chunk": chunk}
     return Effort(self.deals, self.precision, self.exact, self.seed, self.workers,

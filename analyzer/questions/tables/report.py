@@ -12,13 +12,13 @@ import pandas as pd
 
 from reports.report import write_html, write_markdown
 
-from ..compute.runner import current_limit, size_limit
-from ..errors import TooLong, UserError
-from ..game.variants import Rules
-from ..outputs import check_output
-from ..strategy.tables import CHUNK
-from .review import all_decisions, reviewed, summarise
-from .score_calls import readable, score_thresholds, shows_score
+from ...compute.runner import current_limit, size_limit
+from ...errors import TooLong, UserError
+from ...game.variants import Rules
+from ...outputs import check_output
+from ...strategy.tables import CHUNK
+from ..equity.score_calls import readable, score_thresholds, shows_score
+from ..review.review_hand import all_decisions, reviewed, summarise
 from .tables import DEFAULT_OTHERS, build_tables, table_meta
 
 FORMATS = ("html", "md")
@@ -119,7 +119,7 @@ def score_section(rules: Rules, hands: int = REPORT_SCORE_HANDS) -> dict:
     """What the report shows of the score: the match-equity table as heat-map frames with
     its ``meta``, and, where the analyzer plays to the score with two sides, the calls that
     change with it (``score_calls.readable``; else an empty frame)."""
-    from .equity import heat_frames, meta_of
+    from ..equity.build import heat_frames, meta_of
 
     calls = readable(score_thresholds(rules, hands=hands), only_changed=True) \
         if shows_score(rules) else pd.DataFrame()

@@ -13,16 +13,16 @@ import pandas as pd
 from kernels.cards import codes as K
 from kernels.slots import TALLY
 
-from ..compute.engine import Match, games_per_set, play_game_chunk, uses_solver
-from ..compute.runner import run_chunks, using_threads
-from ..compute.seeds import check_seed
-from ..errors import UserError
-from ..game.variants import LADDER, Rules
-from ..stats import wilson
-from ..strategy.named import DEFAULT_WORLDS
-from ..strategy.seats import seat_policies
+from ...compute.engine import Match, games_per_set, play_game_chunk, uses_solver
+from ...compute.runner import run_chunks, using_threads
+from ...compute.seeds import check_seed
+from ...errors import UserError
+from ...game.variants import LADDER, Rules
+from ...stats import wilson
+from ...strategy.named import DEFAULT_WORLDS
+from ...strategy.seats import seat_policies
+from ..equity.to_score import scored_match
 from .rollout import BASE, play_rollout_games, rollout_deals, rollout_for
-from .to_score import scored_match
 
 
 @dataclass

@@ -22,16 +22,16 @@ from kernels.deal.record import new_instructions
 from kernels.drivers.forced import force_calls, force_choices
 from kernels.slots import TALLY, M, R
 
-from ..compute.engine import GameLoop, Match, calls_array, games_per_set
-from ..compute.query import run_query
-from ..errors import UserError
-from ..game.auction import Heard
-from ..game.decision_point import DecisionPoint
-from ..game.variants import Rules
-from ..numbers import read_number, shown
-from ..strategy.seats import others_policies
-from .decide import chunk_counts, prepare
-from .options import CallOption
+from ...compute.engine import GameLoop, Match, calls_array, games_per_set
+from ...compute.query import run_query
+from ...errors import UserError
+from ...game.auction import Heard
+from ...game.decision_point import DecisionPoint
+from ...game.variants import Rules
+from ...numbers import read_number, shown
+from ...strategy.seats import others_policies
+from ..odds.decide import chunk_counts, prepare
+from ..odds.options import CallOption
 
 PREFIX = "rollout"
 DEFAULT_DEALS = 200

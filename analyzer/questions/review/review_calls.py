@@ -1,8 +1,8 @@
 """The calls of a played hand, each priced where it was made: at its decision point (the
 caller's own cards, the dealer, the upcard and the calls heard before it), every legal call
 is played out to the end of the hand on deals of the unseen cards that fit the calls heard
-(``analyzer.questions.odds.odds_at``: later calls by the ``others`` strategy, the cards double
-dummy). A call's cost is the best call's expected net points minus its own, counted only when
+(``analyzer.questions.odds.answer.odds_at``: later calls by the ``others`` strategy, the cards
+double dummy). A call's cost is the best call's expected net points minus its own, counted only when
 the paired 95% interval of that difference excludes 0; the caller could not see the other
 hands, so the hindsight of the actual deal plays no part.
 """
@@ -14,17 +14,17 @@ import math
 from kernels.cards import codes as K
 from kernels.slots import M, R
 
-from ..compute.effort import Effort
-from ..errors import UserError
-from ..game.auction import Heard
-from ..game.decision_point import DecisionPoint
-from ..game.notation import SEATS
-from ..game.records import Record, call_text
-from ..game.variants import LADDER
-from ..strategy.defaults import CALL_DEALS
-from .odds import odds_at
-from .options import option_label
-from .play_model import PlayModel
+from ...compute.effort import Effort
+from ...errors import UserError
+from ...game.auction import Heard
+from ...game.decision_point import DecisionPoint
+from ...game.notation import SEATS
+from ...game.records import Record, call_text
+from ...game.variants import LADDER
+from ...strategy.defaults import CALL_DEALS
+from ..odds.answer import odds_at
+from ..odds.options import option_label
+from ..odds.play_model import PlayModel
 
 
 def _maker_index(rec) -> int:

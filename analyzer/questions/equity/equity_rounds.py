@@ -26,18 +26,18 @@ import numpy as np
 
 from kernels.slots import R
 
-from ..compute.engine import play_hands
-from ..game import equity as E
-from ..game.variants import Rules
-from ..strategy.best_response import max_rounds as table_rounds
-from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
-from ..strategy.score import ScoreLens, fill_lens, index_of, tell_worth
-from ..strategy.seats import seat_policies
+from ...compute.engine import play_hands
+from ...game import equity as E
+from ...game.variants import Rules
+from ...strategy.best_response import max_rounds as table_rounds
+from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
+from ...strategy.score import ScoreLens, fill_lens, index_of, tell_worth
+from ...strategy.seats import seat_policies
 
 ROUND_SEED = 20261207  # the deals every state plays
 MAX_ROUNDS = 6
 TOLERANCE = 5e-4  # a round that moves no chance of the table by more than this is the last
-MIN_HANDS = 1_000  # deals a state plays a round at least (questions.equity.equity_hands over
+MIN_HANDS = 1_000  # deals a state plays a round at least (questions.equity.build.equity_hands over
 #   all the states: 4,000,000)
 
 

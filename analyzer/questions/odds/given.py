@@ -9,10 +9,10 @@ import numpy as np
 from kernels.cards import layout as L
 from kernels.deal.dealing import OP_EQ, OP_GE, OP_LE
 
-from ..compute.query import DealQuery, no_constraints
-from ..errors import UserError
-from ..game.notation import SEATS, CardReader, NotationError, format_card, parse_seat, parse_suit
-from ..numbers import read_number, shown
+from ...compute.query import DealQuery, no_constraints
+from ...errors import UserError
+from ...game.notation import SEATS, CardReader, NotationError, format_card, parse_seat, parse_suit
+from ...numbers import read_number, shown
 
 FORMS = "write 'void SUIT', 'has CARD' or '>=N SUIT' (also <=N, =N; SUIT may be 'trump')"
 

@@ -10,16 +10,16 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 
-from ..errors import UserError
-from ..numbers import json_loads
-from ..outputs import json_text
-from .advise import advise, view_message
+from ...errors import UserError
+from ...numbers import json_loads
+from ...outputs import json_text
+from .bot_view import advise, view_message
 
 
 def answer_line(text: str | bytes, number: int, workers: int | None = None) -> dict:
     """The answer to line ``number`` (from 1) of a stream, ``text`` (bytes are read as
-    UTF-8): :func:`analyzer.questions.advise.advise`'s answer, or ``{"line", "error"}`` (and
-    the view's ``id``) when the line is not a view. KeyboardInterrupt passes through."""
+    UTF-8): :func:`analyzer.questions.advise.bot_view.advise`'s answer, or ``{"line", "error"}``
+    (and the view's ``id``) when the line is not a view. KeyboardInterrupt passes through."""
     view = None
     try:
         if isinstance(text, bytes):

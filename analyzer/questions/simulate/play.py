@@ -6,16 +6,16 @@ import numpy as np
 
 from kernels.slots import R
 
-from ..compute import engine
-from ..errors import UserError
-from ..game.notation import SEATS, parse_seat
-from ..game.records import Record, RecordError, check_result, load_record
-from ..game.score import score_rules_of, units_of
-from ..game.variants import Rules
-from ..strategy.defaults import DEFAULT_STRATEGY
-from ..strategy.named import DEFAULT_WORLDS
-from ..strategy.seats import seat_policies
-from .to_score import tell_score
+from ...compute import engine
+from ...errors import UserError
+from ...game.notation import SEATS, parse_seat
+from ...game.records import Record, RecordError, check_result, load_record
+from ...game.score import score_rules_of, units_of
+from ...game.variants import Rules
+from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.named import DEFAULT_WORLDS
+from ...strategy.seats import seat_policies
+from ..equity.to_score import tell_score
 
 
 def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None,

@@ -3,7 +3,7 @@ overcall 5 after E bid 4?"
 
 A question is a decision point (``analyzer.game.auction``): the player's hand, seat, the dealer,
 the upcard and the calls heard so far. Every legal call there is played out to the end of the
-hand on the same deals (``analyzer.questions.decide``): later calls by the ``others`` strategy,
+hand on the same deals (``analyzer.questions.odds.decide``): later calls by the ``others`` strategy,
 cards by the method. In a ladder auction the answer also holds the trick table: the chance the
 player's side takes at least k tricks declaring each trump. ``odds(...)`` is the Python API;
 ``euchre odds`` prints it.
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
-from ..compute.effort import Effort
-from ..compute.point import NothingToDecide, NotYourTurn, state_of
-from ..compute.query import MAX_TRIES, exact_chunk, run_query
-from ..compute.runner import (
+from ...compute.effort import Effort
+from ...compute.point import NothingToDecide, NotYourTurn, state_of
+from ...compute.query import MAX_TRIES, exact_chunk, run_query
+from ...compute.runner import (
     DEFAULT_CHUNK,
     Course,
     duration_text,
@@ -29,17 +29,18 @@ from ..compute.runner import (
     run_chunks,
     using_threads,
 )
-from ..errors import UserError
-from ..game import notation
-from ..game.auction import heard_text, parse_heard
-from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
-from ..game.records import call_text
-from ..game.score import parse_score, score_text
-from ..game.variants import DUMMY, LADDER, Rules, make_rules
-from ..stats import percent_text
-from ..strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
-from ..strategy.seats import bids_by_analyzer, others_policies
-from ..strategy.tables import bid_rows
+from ...errors import UserError
+from ...game import notation
+from ...game.auction import heard_text, parse_heard
+from ...game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
+from ...game.records import call_text
+from ...game.score import parse_score, score_text
+from ...game.variants import DUMMY, LADDER, Rules, make_rules
+from ...stats import percent_text
+from ...strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
+from ...strategy.seats import bids_by_analyzer, others_policies
+from ...strategy.tables import bid_rows
+from ..equity.to_score import tell_score
 from .decide import (
     Decision,
     against_other_call,
@@ -61,7 +62,6 @@ from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
 from .race import RunPlan, unclear
-from .to_score import tell_score
 
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -230,7 +230,7 @@ def odds(hand: str | int, variant: str = "bid", *, rules: Rules | None = None,
          progress: bool = False, chunk: int = DEFAULT_CHUNK, **options) -> OddsResult:
     """Price every legal call at a decision point (see the module docstring). ``hand`` is the
     player's cards as text (or a natural mask); the keyword ``options`` are the question's
-    fields (``analyzer.questions.odds_request.ODDS_FIELDS``, the same as ``euchre odds``'s
+    fields (``analyzer.questions.odds.odds_request.ODDS_FIELDS``, the same as ``euchre odds``'s
     flags): ``seat``, ``dealer``, ``upcard``, ``auction`` (the calls heard, ``"E pass, S
     pass"``), ``trump``, ``bid``; ``deals`` random deals (default 10,000), or ``precision``
     the widest 95% interval half-width to stop at, or ``exact`` to enumerate every layout;
@@ -340,7 +340,7 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
 def at_score(point: DecisionPoint, strategies: tuple) -> tuple:
     """The seats' ``strategies`` (``(policies, params)``) told the game's score when the
     question has one: the later calls of a seat that plays to the score (the analyzer) are
-    made at that score (``questions.to_score.tell_score``), as a real game's would be."""
+    made at that score (``questions.equity.to_score.tell_score``), as a real game's would be."""
     if point.score:
         tell_score(point.rules, strategies[1], point.score, point.dealer)
     return strategies
@@ -493,7 +493,7 @@ def _at_most_why(plan: RunPlan, counts: dict) -> str:
 
 
 def _plan(d: Decision, effort: Effort, total: int) -> RunPlan:
-    """How a run of ``total`` deals of ``d`` changes part-way (``analyzer.questions.race``):
+    """How a run of ``total`` deals of ``d`` changes part-way (``analyzer.questions.odds.race``):
     it races the calls (not in exact mode, nor with ``all_calls``), a default run stops once
     the answer is clear, and a long one chooses each call's detail on its first deals."""
     exact, precision = effort.exact, effort.precision

@@ -1,7 +1,7 @@
 """The seats that play to the score, told it: for one question at a score (``tell_score``)
 and for whole games (``scored_match``: the game kernel tells them before each hand). The
 strategy's part is ``analyzer.strategy.score`` (the lens, the worth of each outcome); the
-table they read is the rule set's match-equity table (``questions.equity.equity_table``).
+table they read is the rule set's match-equity table (``questions.equity.build.equity_table``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 
 from kernels.slots import PR
 
-from ..compute.engine import Match
-from ..game.variants import Rules
-from ..strategy.score import fill_lens, game_lens, plays_to_score, score_lens, set_score
-from .equity import equity_table, hand_rules
+from ...compute.engine import Match
+from ...game.variants import Rules
+from ...strategy.score import fill_lens, game_lens, plays_to_score, score_lens, set_score
+from .build import equity_table, hand_rules
 
 
 def to_score(params: np.ndarray) -> bool:

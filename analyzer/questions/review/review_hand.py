@@ -2,7 +2,7 @@
 and after every decision, which decisions cost tricks or points, and what was best.
 
 Every call of the auction is priced where it was made, as the caller could see it
-(``analyzer.questions.review_calls``): *before* is the best call's expected net points,
+(``analyzer.questions.review.review_calls``): *before* is the best call's expected net points,
 *after* the call made's, over deals that fit the calls heard. The play is valued double
 dummy: the declaring side's tricks with perfect play from then on, counted over the whole hand
 (tricks already won included); for each decision *before* is the value with the best choice
@@ -46,14 +46,14 @@ from kernels.play.pimc import sample_world
 from kernels.slots import K as KNOW
 from kernels.slots import M, R
 
-from ..compute.effort import Effort
-from ..compute.engine import replay
-from ..compute.point import NothingToDecide, NotYourTurn
-from ..compute.solver import card_values, solve_positions
-from ..errors import UserError
-from ..game.notation import SEATS, SUITS, format_card, format_hand
-from ..game.record_points import card_points
-from ..game.records import (
+from ...compute.effort import Effort
+from ...compute.engine import replay
+from ...compute.point import NothingToDecide, NotYourTurn
+from ...compute.solver import card_values, solve_positions
+from ...errors import UserError
+from ...game.notation import SEATS, SUITS, format_card, format_hand
+from ...game.record_points import card_points
+from ...game.records import (
     Record,
     RecordError,
     contract_text,
@@ -61,12 +61,12 @@ from ..game.records import (
     load_record,
     result_of,
 )
-from ..game.scoring import net_points
-from ..game.seating import declaring_mask, tricks_needed
-from ..game.variants import DUMMY
-from ..strategy.defaults import REVIEW_WORLDS
-from .odds import odds_at
-from .play_model import PlayModel
+from ...game.scoring import net_points
+from ...game.seating import declaring_mask, tricks_needed
+from ...game.variants import DUMMY
+from ...strategy.defaults import REVIEW_WORLDS
+from ..odds.answer import odds_at
+from ..odds.play_model import PlayModel
 from .review_calls import CALL_DEALS, call_rows
 
 DECISION_COLUMNS = ["step", "kind", "seat", "trick", "choice", "best", "value_before",

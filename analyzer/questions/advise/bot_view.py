@@ -4,7 +4,7 @@ the upcard, the calls heard, the cards played, its own put-away cards — and th
 best action and every legal option's value, a plain dict (what ``euchre advise`` writes, one
 line per view).
 
-The view is the odds question (``analyzer.questions.odds_request``) under other names only
+The view is the odds question (``analyzer.questions.odds.odds_request``) under other names only
 where JSON wants them: each field but ``variant``, ``rules``, ``hand`` and ``id`` is a field of
 ``ODDS_FIELDS``, checked by it, so ``advise(view)`` is ``odds(...)`` of the same question
 (with ``deals`` 500 unless given, and no heuristic play check). The answer's ``action`` (and
@@ -20,14 +20,14 @@ import math
 import re
 import threading
 
-from ..compute.runner import observed, size_limit
-from ..errors import TooLong, UserError
-from ..game.records import call_text
-from ..game.variants import OPTIONS, Rules, make_rules, option_flag
-from ..strategy.defaults import ADVISE_DEALS, LIMIT_SECONDS
-from .odds import OddsResult, ask
-from .odds_request import FIELD_BY_NAME, OddsRequest, request
-from .options import CallOption, option_label
+from ...compute.runner import observed, size_limit
+from ...errors import TooLong, UserError
+from ...game.records import call_text
+from ...game.variants import OPTIONS, Rules, make_rules, option_flag
+from ...strategy.defaults import ADVISE_DEALS, LIMIT_SECONDS
+from ..odds.answer import OddsResult, ask
+from ..odds.odds_request import FIELD_BY_NAME, OddsRequest, request
+from ..odds.options import CallOption, option_label
 
 DEFAULT_DEALS = ADVISE_DEALS  # a bot asks at every turn: fewer deals than odds' 10,000
 REQUIRED = ("variant", "seat", "hand")

@@ -22,12 +22,12 @@ from kernels.bidding.bidding import DEFAULT_PARAMS, N_PARAMS, best_suit, order_p
 from kernels.cards.codes import ASK, MOON, NAME, ORDER, PASS
 from kernels.slots import R
 
-from ..compute.engine import play_hands
-from ..game.variants import LADDER, Rules
-from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY, SCORE_BLIND
-from ..strategy.seats import seat_policies
-from ..strategy.tables import SEAT_NAMES
-from .equity import hand_rules
+from ...compute.engine import play_hands
+from ...game.variants import LADDER, Rules
+from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY, SCORE_BLIND
+from ...strategy.seats import seat_policies
+from ...strategy.tables import SEAT_NAMES
+from .build import hand_rules
 from .to_score import tell_score
 
 SCORE_SEED = 20261208
@@ -161,7 +161,7 @@ SHOWN_SHARE = 0.05  # much more or less often, is a call that changes with the s
 def shows_score(rules: Rules) -> bool:
     """Whether the thresholds can be drawn for ``rules``: two sides, and an analyzer that
     plays to the score (not ghost, not the double deck)."""
-    from ..strategy.score import plays_to_score
+    from ...strategy.score import plays_to_score
 
     return rules.partnership and plays_to_score(hand_rules(rules))
 

@@ -31,18 +31,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compute.effort import Effort
-from ..errors import UserError
-from ..game.auction import heard_text, parse_heard
-from ..game.notation import SEATS, CardReader, NotationError
-from ..game.variants import Rules
-from ..numbers import json_loads
-from ..outputs import check_output
-from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
-from ..strategy.named import DEFAULT_WORLDS
-from .odds import odds
-from .options import option_label
-from .play_model import PlayModel
+from ...compute.effort import Effort
+from ...errors import UserError
+from ...game.auction import heard_text, parse_heard
+from ...game.notation import SEATS, CardReader, NotationError
+from ...game.variants import Rules
+from ...numbers import json_loads
+from ...outputs import check_output
+from ...strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
+from ...strategy.named import DEFAULT_WORLDS
+from ..odds.answer import odds
+from ..odds.options import option_label
+from ..odds.play_model import PlayModel
 
 MAX_LINE = 10_000  # characters: a row of hands is far shorter; longer is not one
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction", "score")

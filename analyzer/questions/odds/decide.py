@@ -25,18 +25,18 @@ from kernels.cards import layout as L
 from kernels.deal.dealing import OP_LE
 from kernels.slots import S
 
-from ..compute.point import OpenPoint, open_point
-from ..compute.query import DealQuery, no_constraints
-from ..errors import UserError
-from ..game.decision_point import DecisionPoint, dealer_took_upcard
-from ..game.notation import SEATS, format_card
-from ..game.outcomes import PROBABILITIES, outcome_arrays, unit_points
-from ..game.score import unit_of
-from ..game.seating import seating
-from ..game.variants import LADDER
-from ..stats import Z95, mean_interval, percent_text, wilson
-from ..strategy.defaults import TREMBLE
-from .equity import equity_table
+from ...compute.point import OpenPoint, open_point
+from ...compute.query import DealQuery, no_constraints
+from ...errors import UserError
+from ...game.decision_point import DecisionPoint, dealer_took_upcard
+from ...game.notation import SEATS, format_card
+from ...game.outcomes import PROBABILITIES, outcome_arrays, unit_points
+from ...game.score import unit_of
+from ...game.seating import seating
+from ...game.variants import LADDER
+from ...stats import Z95, mean_interval, percent_text, wilson
+from ...strategy.defaults import TREMBLE
+from ..equity.build import equity_table
 from .options import option_label, options_array, point_options
 
 
@@ -266,7 +266,7 @@ WIN_GRAIN = 2.0 ** -16
 def game_chances(d: Decision, results: np.ndarray) -> np.ndarray:
     """Per result (``results[deals, options, X.LEN]``) the player's chance of winning the
     game after the hand, from the point's score (``d.point.score``) by the match-equity
-    table (``analyzer.questions.equity``); in ghost the mean of the two ways the defenders'
+    table (``analyzer.questions.equity.build``); in ghost the mean of the two ways the defenders'
     tricks may split. Floats ``[deals, options]`` on a grain of ``WIN_GRAIN``."""
     point, rules = d.point, d.point.rules
     table = equity_table(rules)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..compute.effort import Effort
-from ..game.describe import describe
-from ..game.variants import Rules
-from ..outputs import check_output_dir, written_whole
-from ..strategy.defaults import DEFAULT_STRATEGY
-from ..strategy.named import DEFAULT_WORLDS
-from ..strategy.seats import others_policies
-from ..strategy.tables import CHUNK, bid_rows, tabulate
-from .play_model import PlayModel
+from ...compute.effort import Effort
+from ...game.describe import describe
+from ...game.variants import Rules
+from ...outputs import check_output_dir, written_whole
+from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.named import DEFAULT_WORLDS
+from ...strategy.seats import others_policies
+from ...strategy.tables import CHUNK, bid_rows, tabulate
+from ..odds.play_model import PlayModel
 
 DEFAULT_OTHERS = DEFAULT_STRATEGY
 

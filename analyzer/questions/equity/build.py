@@ -24,15 +24,15 @@ import pandas as pd
 from kernels.cards.codes import ST_PLAYED
 from kernels.slots import R
 
-from ..compute import engine
-from ..game import equity as E
-from ..game.score import score_rules_of
-from ..game.variants import Rules, make_rules
-from ..strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
-from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
-from ..strategy.fitted import has_model, model_path
-from ..strategy.score import plays_to_score, score_lens
-from ..strategy.seats import seat_policies
+from ...compute import engine
+from ...game import equity as E
+from ...game.score import score_rules_of
+from ...game.variants import Rules, make_rules
+from ...strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
+from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
+from ...strategy.fitted import has_model, model_path
+from ...strategy.score import plays_to_score, score_lens
+from ...strategy.seats import seat_policies
 from . import equity_rounds as ER
 
 EQUITY_HANDS = 4_000_000  # hands of self-play a table is solved from (docs/equity.md)
@@ -338,7 +338,7 @@ ROUNDS_VERSION = 2  # 2: the strategy counts a call's value at the slope (score.
 
 
 def rounds_name(rules: Rules) -> str:
-    """The file of the rounds of ``rules`` (``analyzer.questions.equity_rounds``): the name
+    """The file of the rounds of ``rules`` (``analyzer.questions.equity.equity_rounds``): the name
     of its solved table, the rounds' version and the deals a state."""
     return _solved_name(rules).replace(".npz", f"-score{ROUNDS_VERSION}.npz")
 
@@ -389,7 +389,7 @@ def ship_score(rules: Rules) -> list[Path]:
     (``make strategies``, after the tables' hands); returns the paths written."""
     if not plays_to_score(hand_rules(rules)):
         return []
-    from ..strategy.score import ship_lens
+    from ...strategy.score import ship_lens
 
     return [ship_lens(hand_rules(rules)), ship_rounds(rules)]
 

@@ -14,14 +14,14 @@ import pandas as pd
 from kernels.cards.codes import ST_PLAYED
 from kernels.slots import TALLY, R
 
-from ..compute.engine import GameLoop, play_hands
-from ..game.notation import SEATS
-from ..game.score import score_rules_of
-from ..game.variants import Rules
-from ..stats import wilson
-from ..strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
-from ..strategy.seats import seat_policies
-from .equity import equity_table, hand_rules
+from ...compute.engine import GameLoop, play_hands
+from ...game.notation import SEATS
+from ...game.score import score_rules_of
+from ...game.variants import Rules
+from ...stats import wilson
+from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
+from ...strategy.seats import seat_policies
+from .build import equity_table, hand_rules
 from .to_score import tell_score, to_score
 
 

@@ -11,12 +11,12 @@ import numpy as np
 from kernels.bidding.exchange_rules import exchange_pool
 from kernels.cards import codes as K
 
-from ..compute.point import PointState, option_row, option_rows
-from ..errors import UserError
-from ..game.decision_point import DecisionPoint
-from ..game.notation import SUITS, format_card
-from ..game.records import call_text
-from ..game.variants import DUMMY, Rules
+from ...compute.point import PointState, option_row, option_rows
+from ...errors import UserError
+from ...game.decision_point import DecisionPoint
+from ...game.notation import SUITS, format_card
+from ...game.records import call_text
+from ...game.variants import DUMMY, Rules
 
 
 @dataclass(frozen=True)

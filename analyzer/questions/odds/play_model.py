@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import UserError
-from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
+from ...errors import UserError
+from ...strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
 
 
 @dataclass(frozen=True)

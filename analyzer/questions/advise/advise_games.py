@@ -29,13 +29,13 @@ from kernels.deal.record import new_instructions
 from kernels.drivers.forced import hear_play, new_point, set_own_play, start_point
 from kernels.slots import PT, TALLY, M, R
 
-from ..compute.engine import GameLoop, Match, games_per_set
-from ..errors import UserError
-from ..game.auction import Heard, heard_text
-from ..game.notation import SEATS, format_card, format_hand, parse_card
-from ..game.variants import UPCARD, Rules
-from ..stats import mean_interval, wilson
-from ..strategy.seats import seat_policies
+from ...compute.engine import GameLoop, Match, games_per_set
+from ...errors import UserError
+from ...game.auction import Heard, heard_text
+from ...game.notation import SEATS, format_card, format_hand, parse_card
+from ...game.variants import UPCARD, Rules
+from ...stats import mean_interval, wilson
+from ...strategy.seats import seat_policies
 
 Ask = Callable[[dict], dict]  # a view -> an answer with "action" (advise's)
 
@@ -238,7 +238,7 @@ def held_now(hm: np.ndarray, seat: int, plays: list) -> int:
 
 def seat_view(rules: Rules, rec: np.ndarray, seat: int, held: int, plays: list,
               active: int, at_discard: bool = False) -> dict:
-    """What ``seat`` knows at its turn, as :func:`analyzer.questions.advise.advise` reads
+    """What ``seat`` knows at its turn, as :func:`analyzer.questions.advise.bot_view.advise` reads
     it: the rules, the dealer, the upcard, every call heard, the cards ``plays`` (tricks of
     ``active`` cards) and its own discard as the dealer; ``held`` the cards it holds now
     (``at_discard``: the dealer's six before its discard, no play yet)."""

@@ -7,14 +7,14 @@ how they play their cards. A deal's seatings together are one independent unit (
 with three players a *set*): :func:`match` gives A's points a hand minus B's with its 95%
 interval over them, :func:`ladder` plays every pair of several players on the same deals and
 rates each by its mean difference against the field, :func:`match_games` plays whole games
-instead (the simulation's, ``questions.simulate``).
+instead (the simulation's, ``questions.simulate.whole_games``).
 
 A player is a name (``strategy.defaults.MATCH_PLAYERS``): each play policy the kernels have
 (``PLAY_NAMES``: random, heuristic, dd, pimc; a policy named there is a player, nothing here
 changes), whose hands the hand engine deals and plays (``compute.engine.play_hands``), and
 ``advise``, whose every card with a choice is the card question's answer
-(``questions.advise.advise`` on the seat's view), played hand by hand through
-``questions.advise_games`` (slow: a question a card). Hand ``i`` of a seed is the same deal
+(``questions.advise.bot_view.advise`` on the seat's view), played hand by hand through
+``questions.advise.advise_games`` (slow: a question a card). Hand ``i`` of a seed is the same deal
 with the same dealer and policy stream in every seating, so a player against itself scores
 exactly nothing.
 """
@@ -30,13 +30,13 @@ import numpy as np
 from kernels.cards import codes as K
 from kernels.slots import R
 
-from ..compute.engine import GameLoop, duplicate_sides, play_hands, uses_solver
-from ..compute.runner import DEFAULT_CHUNK, run_chunks, using_threads
-from ..compute.seeds import check_seed
-from ..errors import UserError
-from ..game.variants import Rules
-from ..stats import mean_interval
-from ..strategy.defaults import (
+from ...compute.engine import GameLoop, duplicate_sides, play_hands, uses_solver
+from ...compute.runner import DEFAULT_CHUNK, run_chunks, using_threads
+from ...compute.seeds import check_seed
+from ...errors import UserError
+from ...game.variants import Rules
+from ...stats import mean_interval
+from ...strategy.defaults import (
     ADVISE_DEALS,
     ADVISED,
     DEFAULT_STRATEGY,
@@ -44,12 +44,12 @@ from ..strategy.defaults import (
     MATCH_WORLDS,
     PLAY_NAMES,
 )
-from ..strategy.seats import seat_policies
-from ..strategy.toml_files import is_strategy_file
-from .advise import advise
-from .advise_games import AdvisedHand, Ask, check_rules
-from .odds_request import FIELD_BY_NAME
-from .simulate import SimResult, simulate
+from ...strategy.seats import seat_policies
+from ...strategy.toml_files import is_strategy_file
+from ..advise.advise_games import AdvisedHand, Ask, check_rules
+from ..advise.bot_view import advise
+from ..odds.odds_request import FIELD_BY_NAME
+from .whole_games import SimResult, simulate
 
 SOLVER_CHUNK = 16  # pairs a chunk when a player solves (dd, pimc): seconds, not minutes
 
@@ -378,7 +378,7 @@ def match_games(rules: Rules, a: str = "heuristic", b: str = "random", games: in
                 seed: int = 0, settings: MatchSettings = MatchSettings(),
                 workers: int | None = None, progress: bool = False) -> SimResult:
     """Whole games between card players ``a`` and ``b``, both bidding by
-    ``settings.bidding``: the simulation's duplicate games (``questions.simulate``), A's
+    ``settings.bidding``: the simulation's duplicate games (``questions.simulate.whole_games``), A's
     win rate with its Wilson interval. The advise player plays hands only (UserError)."""
     settings = settings.checked()
     pa, pb = card_player(a), card_player(b)
