@@ -161,7 +161,8 @@ class TR(IntEnum):
 class SC(IntEnum):
     """Slots of a game's score lens (int64 ``kernels.drivers.games.Lens.geom``): how the kernel
     finds, before each hand, every seat's ``PR.WORTH`` in the lens's table of the score states
-    (``analyzer.strategy.score.game_lens``; the box of ``analyzer.game.equity.ScoreRules``)."""
+    (``analyzer.strategy.score_lens.game_lens``; the box of
+    ``analyzer.game.match_equity.ScoreRules``)."""
 
     ON = 0  # 1: some seat plays to the score (0: the games are played score-blind)
     UNITS = 1  # teams or players
@@ -244,7 +245,7 @@ class PR(IntEnum):
     WORTH = TO_SCORE + 8  # LENS_K slots: the chance that the seat's side (or the seat) wins
     #   the game after each outcome of this hand, at the game's score with this hand's dealer
     LENS = TO_SCORE + 8 + 48  # the chance of each outcome after a call: [LENS_KINDS kinds,
-    #   4 places, LENS_BIN_MAX value bins, LENS_K outcomes] (analyzer.strategy.score)
+    #   4 places, LENS_BIN_MAX value bins, LENS_K outcomes] (analyzer.strategy.score_lens)
     LEN = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48
 
 

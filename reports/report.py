@@ -16,7 +16,7 @@ import pandas as pd
 from analyzer.outputs import written_whole
 
 from . import plots
-from .equity import equity_heatmap
+from .equity_heatmap import equity_heatmap
 from .how_to_bid import how_to_bid
 
 CONTEXT = ["round", "seat", "upcard", "suit", "bid_before", "holder", "trumps"]

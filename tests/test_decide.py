@@ -9,8 +9,8 @@ import pytest
 
 from analyzer.compute.point import state_of
 from analyzer.compute.query import run_query
-from analyzer.game.auction import parse_heard
 from analyzer.game.decision_point import DecisionPoint
+from analyzer.game.heard import parse_heard
 from analyzer.game.notation import SEATS
 from analyzer.game.outcomes import outcome_arrays
 from analyzer.game.records import call_text

@@ -1,6 +1,6 @@
-"""The match-equity table (analyzer.game.equity, analyzer.questions.equity.build, euchre equity):
-the game's end is the kernels' rule, the dynamic programme is right on games small enough to
-solve by hand or by one linear system, the shipped tables are probabilities (monotone where
+"""The match-equity table (analyzer.game.match_equity, analyzer.questions.equity.build, euchre
+equity): the game's end is the kernels' rule, the dynamic programme is right on games small enough
+to solve by hand or by one linear system, the shipped tables are probabilities (monotone where
 they must be) that agree with whole games played from a score, and the command prints and
 writes them."""
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analyzer.cli import run
-from analyzer.game import equity as E
+from analyzer.game import match_equity as E
 from analyzer.game.variants import make_rules
 from analyzer.questions.equity import build as Q
 from analyzer.questions.equity.equity_check import check_states, check_table

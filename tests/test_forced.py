@@ -8,8 +8,8 @@ import pytest
 
 from analyzer.compute.point import forced_record, open_point, point_row
 from analyzer.compute.query import run_query
-from analyzer.game.auction import parse_heard
 from analyzer.game.decision_point import DecisionPoint
+from analyzer.game.heard import parse_heard
 from analyzer.game.notation import SEATS
 from analyzer.game.variants import make_rules
 from analyzer.questions.odds.decide import prepare

@@ -543,7 +543,7 @@ def test_a_hand_files_score_is_read_by_the_one_rule(tmp_path):
 def api():
     from fastapi.testclient import TestClient
 
-    from analyzer.serve.app import create_app
+    from analyzer.serve.routes import create_app
 
     with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
         yield client

@@ -1,4 +1,4 @@
-"""The analyzer playing to the score (``analyzer.strategy.score``, ``kernels.bidding.bidding.
+"""The analyzer playing to the score (``analyzer.strategy.score_lens``, ``kernels.bidding.bidding.
 score_value``, the game lens of ``kernels.drivers.games``): its choice against a pure-Python sum of
 each outcome's chance times the chance of winning the game after it; the kernel's worth of
 each outcome in a game against the question's; score-blind play unchanged; the score-aware
@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from analyzer.compute.engine import Match, off_lens, play_game_chunk, play_hands
-from analyzer.game import equity as E
+from analyzer.game import match_equity as E
+from analyzer.game.game_score import score_rules_of
 from analyzer.game.notation import parse_hand
-from analyzer.game.score import score_rules_of
 from analyzer.game.variants import make_rules
 from analyzer.questions.equity import build as Q
 from analyzer.questions.equity.equity_rounds import state_chances
 from analyzer.questions.equity.to_score import scored_match, tell_score
 from analyzer.questions.simulate.whole_games import simulate
-from analyzer.strategy import score as S
+from analyzer.strategy import score_lens as S
 from analyzer.strategy.seats import seat_policies
 from kernels.bidding.bidding import N_CODES, ladder_values
 from kernels.bidding.upcard_model import upcard_raw_values

@@ -10,8 +10,8 @@ import pytest
 
 from analyzer.compute.effort import Effort
 from analyzer.compute.point import auction_turn, state_of
-from analyzer.game.auction import Heard, may_go_alone
 from analyzer.game.decision_point import DecisionPoint
+from analyzer.game.heard import Heard, may_go_alone
 from analyzer.game.notation import card_ids
 from analyzer.game.variants import make_rules
 from analyzer.questions.odds.answer import odds_at

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analyzer.compute.engine import GameLoop, Match, play_game_chunk
-from analyzer.game.auction import Heard
+from analyzer.game.heard import Heard
 from analyzer.game.variants import make_rules
 from analyzer.questions.simulate.rollout import (
     best_option,

@@ -7,7 +7,7 @@ line."""
 import pytest
 
 from analyzer.errors import UserError
-from analyzer.game.score import parse_score
+from analyzer.game.game_score import parse_score
 from analyzer.game.variants import make_rules
 from analyzer.questions.equity.build import equity_table
 from analyzer.questions.odds.answer import odds
@@ -118,7 +118,7 @@ def test_a_played_game_keeps_each_hands_score_before_it(variant, start):
     from typer.testing import CliRunner
 
     from analyzer.cli import app
-    from analyzer.game.score import UNIT_NAMES
+    from analyzer.game.game_score import UNIT_NAMES
     from analyzer.questions.simulate.play import score_record
 
     args = ["play", "-v", variant, "--seed", "3", "--game", "--json"]

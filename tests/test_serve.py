@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 
 from analyzer.cli import run
 from analyzer.errors import UserError
-from analyzer.serve.app import create_app
 from analyzer.serve.jobs import JobRunner
 from analyzer.serve.requests import Limits, odds_request_of, served_text, table_state
+from analyzer.serve.routes import create_app
 
 pytestmark = pytest.mark.serve
 

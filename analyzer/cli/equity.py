@@ -125,7 +125,7 @@ def _write_plot(frames: list, meta: dict, plot: Path) -> None:
     """The heat map to ``plot`` (.png), whole or not at all."""
     import matplotlib.pyplot as plt
 
-    from reports.equity import equity_heatmap
+    from reports.equity_heatmap import equity_heatmap
 
     fig = equity_heatmap(frames, meta, "we" if len(frames) == 2 else "I")
     try:

@@ -55,7 +55,7 @@ def play_cmd(
 
       euchre play --variant knock --seed 1 --game --json > game.jsonl; euchre review game.jsonl
     """
-    from ..game.score import parse_score
+    from ..game.game_score import parse_score
     from ..questions.simulate.play import play_game, play_one
     from .views import print_game, print_record
 

@@ -84,7 +84,7 @@ def _serve(sock, host: str, token: str | None, hosts, open_browser: bool, limits
     import sys
     import webbrowser
 
-    from ..serve.app import create_app
+    from ..serve.routes import create_app
     from ..serve.warm import warm_up
 
     err_console.print("getting the analyzer ready (a first run compiles the kernels: "

@@ -12,10 +12,10 @@ from rich.table import Column, Table
 from kernels.slots import R
 
 from ..game.describe import describe, option_help_lines
+from ..game.game_score import UNIT_NAMES
 from ..game.notation import SEATS, SUITS, format_card
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import Record, contract_text, to_json
-from ..game.score import UNIT_NAMES
 from ..game.seating import partner
 from ..questions.odds.answer import OddsResult
 from ..questions.odds.options import option_label

@@ -67,7 +67,8 @@ def replay(record: Record) -> Record:
 
 def off_lens() -> Lens:
     """The game lens of games played score-blind: nobody is told the score
-    (``kernels.drivers.games.Lens``; ``analyzer.strategy.score.game_lens`` makes one that is on)."""
+    (``kernels.drivers.games.Lens``; ``analyzer.strategy.score_lens.game_lens`` makes one that is
+    on)."""
     return Lens(np.zeros(SC.LEN, dtype=np.int64), np.zeros((1, 1, 1)))
 
 

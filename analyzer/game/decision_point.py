@@ -1,6 +1,6 @@
 """A decision point: the moment a player has to choose, with what they know — the rules, the
 dealer, their seat and the cards they hold now, the upcard, the calls heard so far
-(``analyzer.game.auction`` reads and writes them) and, once the play has begun, the cards
+(``analyzer.game.heard`` reads and writes them) and, once the play has begun, the cards
 played, the trump a bid's winner named and the cards the player put away."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from kernels.cards import codes as K
 from kernels.cards import layout as L
 
 from ..errors import UserError
-from .auction import Heard, heard_text
+from .heard import Heard, heard_text
 from .notation import SEATS, CardReader, NotationError, format_card, format_hand, parse_seat
 from .variants import Rules
 
@@ -40,7 +40,7 @@ class DecisionPoint:
     discarded: int = 0
     trick_sizes: tuple = ()  # the cards of each trick of ``played`` as written (checked later)
     dummy: int = 0  # a cutthroat maker who took it: the dummy's cards (natural mask)
-    score: tuple = ()  # the game's score before the hand, per unit (``game.score``); () none
+    score: tuple = ()  # the game's score before the hand, per unit (``game.game_score``); () none
 
     def describe(self) -> str:
         """The point in words: seat, dealer, upcard, the calls heard and the cards played."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 from kernels.cards import codes as K
 from kernels.slots import M, R
 
-from .auction import Heard
 from .decision_point import DecisionPoint
+from .heard import Heard
 from .records import Record
 from .variants import DUMMY, LADDER
 

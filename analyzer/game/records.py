@@ -24,6 +24,7 @@ from kernels.slots import M, R
 
 from ..errors import UserError
 from ..numbers import json_loads
+from .game_score import UNIT_NAMES, record_score
 from .notation import (
     SEATS,
     SUITS,
@@ -34,7 +35,6 @@ from .notation import (
     parse_seat,
     parse_suit,
 )
-from .score import UNIT_NAMES, record_score
 from .variants import DUMMY, GHOST, LADDER, W_LABELS, Rules, RulesError, rules_from_dict
 
 ORDER_WORDS = {"order", "order up", "order it", "help", "accept", "pick up", "pickup", "assist"}
@@ -57,7 +57,7 @@ class Record:
     hm: np.ndarray
     rec: np.ndarray
     given: frozenset = frozenset()
-    score: tuple = ()  # the game's score before the hand, per unit (``game.score``); () none
+    score: tuple = ()  # the game's score before the hand, per unit (``game.game_score``); () none
 
 
 def empty_arrays() -> tuple[np.ndarray, np.ndarray]:

@@ -20,8 +20,9 @@ from kernels.cards import layout as L
 from ..compute.point import NothingToDecide, NotYourTurn, PointState, auction_turn, state_of
 from ..compute.seeds import MAX_SEED
 from ..errors import TooLong, UserError
-from ..game.auction import call_choices, heard_text, parse_heard
 from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played
+from ..game.game_score import units_of
+from ..game.heard import call_choices, heard_text, parse_heard
 from ..game.notation import (
     RED_SUITS,
     SEATS,
@@ -35,7 +36,6 @@ from ..game.notation import (
 )
 from ..game.outcomes import SHOWN_OUTCOMES
 from ..game.records import call_text
-from ..game.score import units_of
 from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..numbers import json_number, read_number
 from ..questions.odds.odds_request import ODDS_FIELDS, OddsRequest, request

@@ -4,7 +4,7 @@ to import: the command line's options read them before anything is computed."""
 DEFAULT_STRATEGY = "analyzer"  # the best strategy the project has: every later call, by default
 # how a seat bids (kernels.hand.policies D_*): "analyzer" by its table and, where the rules have
 # one (knock), its fitted model (analyzer.strategy.fitted.has_model), playing to the score when
-# a game's score is known (analyzer.strategy.score); "analyzer-points" the same by the points
+# a game's score is known (analyzer.strategy.score_lens); "analyzer-points" the same by the points
 # of the hand, score or not (the analyzer before it played to the score); "table" by its table
 # alone, score-blind
 DECISION_NAMES = ("random", "points", "analyzer", "table", "analyzer-points")

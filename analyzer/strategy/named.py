@@ -13,7 +13,7 @@ from ..errors import UserError
 from .defaults import DECISION_NAMES, DEFAULT_WORLDS, METHODS, PLAY_NAMES  # noqa: F401
 
 # "table" is the analyzer without its fitted model of the upcard auction (analyzer.strategy.fitted);
-# "analyzer-points" the analyzer that never plays to the score (analyzer.strategy.score)
+# "analyzer-points" the analyzer that never plays to the score (analyzer.strategy.score_lens)
 DECISIONS = dict(zip(DECISION_NAMES, (P.D_RANDOM, P.D_POINTS, P.D_ANALYZER, P.D_ANALYZER,
                                       P.D_ANALYZER), strict=True))
 PLAYS = dict(zip(PLAY_NAMES, (P.P_RANDOM, P.P_HEURISTIC, P.P_DD, P.P_PIMC), strict=True))

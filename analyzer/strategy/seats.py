@@ -13,7 +13,7 @@ from .best_response import analyzer_table, fill_params
 from .defaults import DEFAULT_STRATEGY, SCORE_BLIND
 from .fitted import fill_model, fitted_model, has_model
 from .named import DEFAULT_WORLDS, policy_rows
-from .score import plays_to_score
+from .score_lens import plays_to_score
 from .toml_files import is_strategy_file, load_strategy
 
 

@@ -30,11 +30,11 @@ from ..solver import new_deal
 MAX_HANDS = 1000  # a game longer than this stops (it never happens in practice)
 N_CODES = 32
 
-# A game's score lens (``analyzer.strategy.score.game_lens``): ``geom`` (int64, slots ``SC``)
+# A game's score lens (``analyzer.strategy.score_lens.game_lens``): ``geom`` (int64, slots ``SC``)
 # and ``worth[cell, position, k]``: at the score state of box cell ``cell`` (the units' scores
 # in deal order, the dealer's first: ``score_cell``), the chance that the unit ``position``
 # places after the dealer's wins the game after outcome ``k`` of the hand, seen from that
-# unit (``analyzer.strategy.score.outcome_points``), less the slope times its net points
+# unit (``analyzer.strategy.score_lens.outcome_points``), less the slope times its net points
 # (``PR.WORTH``); after the last outcome the slope (``PR.SLOPE``).
 Lens = namedtuple("Lens", ["geom", "worth"])
 
@@ -90,7 +90,7 @@ def game_winner(scores, units, target, win_by):
 @njit(**NRT_FREE)
 def score_cell(geom, scores, dealer):
     """The cell of the lens's box of the units' ``scores`` (teams or players) with the unit of
-    seat ``dealer`` dealing, in deal order (``analyzer.game.equity.ScoreRules.in_box`` and
+    seat ``dealer`` dealing, in deal order (``analyzer.game.match_equity.ScoreRules.in_box`` and
     ``cell``: a game past the box's top moved down whole, a score under its floor raised to
     it)."""
     units = geom[SC.UNITS]

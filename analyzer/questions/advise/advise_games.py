@@ -31,7 +31,7 @@ from kernels.slots import PT, TALLY, M, R
 
 from ...compute.engine import GameLoop, Match, games_per_set
 from ...errors import UserError
-from ...game.auction import Heard, heard_text
+from ...game.heard import Heard, heard_text
 from ...game.notation import SEATS, format_card, format_hand, parse_card
 from ...game.variants import UPCARD, Rules
 from ...stats import mean_interval, wilson

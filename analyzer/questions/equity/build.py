@@ -1,6 +1,6 @@
 """The chance of winning the game from every score (the match-equity table) of a rule set:
 one hand's outcome counted from self-play of the shipped strategy, solved by the dynamic
-programme of ``analyzer.game.equity``, read from the shipped or cached file, and laid out as
+programme of ``analyzer.game.match_equity``, read from the shipped or cached file, and laid out as
 the frames ``euchre equity`` prints, plots and writes.
 
 What ships (``analyzer/strategy/built/``, beside the strategies it was played by, a few KB a
@@ -25,13 +25,13 @@ from kernels.cards.codes import ST_PLAYED
 from kernels.slots import R
 
 from ...compute import engine
-from ...game import equity as E
-from ...game.score import score_rules_of
+from ...game import match_equity as E
+from ...game.game_score import score_rules_of
 from ...game.variants import Rules, make_rules
 from ...strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
 from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ...strategy.fitted import has_model, model_path
-from ...strategy.score import plays_to_score, score_lens
+from ...strategy.score_lens import plays_to_score, score_lens
 from ...strategy.seats import seat_policies
 from . import equity_rounds as ER
 
@@ -199,7 +199,7 @@ _TABLES: dict = {}  # (rules, file name) -> EquityTable, this process's
 
 
 def equity_table(rules: Rules) -> E.EquityTable:
-    """The match-equity table of ``rules`` (``analyzer.game.equity.EquityTable``: look up
+    """The match-equity table of ``rules`` (``analyzer.game.match_equity.EquityTable``: look up
     with ``win_chance`` or ``after_hand``): where the analyzer plays to the score, the table
     of the rounds that iterate it with the strategy (``played_to_score``), else the
     score-blind table (``score_blind_table``); kept in this process's memory."""
@@ -389,7 +389,7 @@ def ship_score(rules: Rules) -> list[Path]:
     (``make strategies``, after the tables' hands); returns the paths written."""
     if not plays_to_score(hand_rules(rules)):
         return []
-    from ...strategy.score import ship_lens
+    from ...strategy.score_lens import ship_lens
 
     return [ship_lens(hand_rules(rules)), ship_rounds(rules)]
 

@@ -1,5 +1,5 @@
 """Whole games played from a score, against the equity table: the check that the dynamic
-programme (``analyzer.game.equity``) plays the game's end, the deal going round and the
+programme (``analyzer.game.match_equity``) plays the game's end, the deal going round and the
 redeals as the engine does. The games are the engine's hands, a round at a time for every
 game still going, each scored into its game by the kernels' own rules
 (``compute.engine.GameLoop.count``: ``kernels.drivers.games.add_points`` and ``game_winner``)."""
@@ -15,8 +15,8 @@ from kernels.cards.codes import ST_PLAYED
 from kernels.slots import TALLY, R
 
 from ...compute.engine import GameLoop, play_hands
+from ...game.game_score import score_rules_of
 from ...game.notation import SEATS
-from ...game.score import score_rules_of
 from ...game.variants import Rules
 from ...stats import wilson
 from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY

@@ -1,7 +1,7 @@
 """The match-equity table and the strategy that plays to the score, iterated together.
 
-The table of ``analyzer.game.equity`` assumes that a hand ends the same way at every score.
-Once the analyzer plays to the score (``analyzer.strategy.score``) it does not: at 9-9 it
+The table of ``analyzer.game.match_equity`` assumes that a hand ends the same way at every score.
+Once the analyzer plays to the score (``analyzer.strategy.score_lens``) it does not: at 9-9 it
 calls what it would pass at 0-0. So the table is solved again with each state's own
 outcome chances, from hands played at that state by a strategy that reads the table before:
 
@@ -27,11 +27,11 @@ import numpy as np
 from kernels.slots import R
 
 from ...compute.engine import play_hands
-from ...game import equity as E
+from ...game import match_equity as E
 from ...game.variants import Rules
 from ...strategy.best_response import max_rounds as table_rounds
 from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
-from ...strategy.score import ScoreLens, fill_lens, index_of, tell_worth
+from ...strategy.score_lens import ScoreLens, fill_lens, index_of, tell_worth
 from ...strategy.seats import seat_policies
 
 ROUND_SEED = 20261207  # the deals every state plays

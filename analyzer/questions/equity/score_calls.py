@@ -161,7 +161,7 @@ SHOWN_SHARE = 0.05  # much more or less often, is a call that changes with the s
 def shows_score(rules: Rules) -> bool:
     """Whether the thresholds can be drawn for ``rules``: two sides, and an analyzer that
     plays to the score (not ghost, not the double deck)."""
-    from ...strategy.score import plays_to_score
+    from ...strategy.score_lens import plays_to_score
 
     return rules.partnership and plays_to_score(hand_rules(rules))
 

@@ -1,6 +1,6 @@
 """The seats that play to the score, told it: for one question at a score (``tell_score``)
 and for whole games (``scored_match``: the game kernel tells them before each hand). The
-strategy's part is ``analyzer.strategy.score`` (the lens, the worth of each outcome); the
+strategy's part is ``analyzer.strategy.score_lens`` (the lens, the worth of each outcome); the
 table they read is the rule set's match-equity table (``questions.equity.build.equity_table``).
 """
 
@@ -12,7 +12,7 @@ from kernels.slots import PR
 
 from ...compute.engine import Match
 from ...game.variants import Rules
-from ...strategy.score import fill_lens, game_lens, plays_to_score, score_lens, set_score
+from ...strategy.score_lens import fill_lens, game_lens, plays_to_score, score_lens, set_score
 from .build import equity_table, hand_rules
 
 

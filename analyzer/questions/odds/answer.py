@@ -1,7 +1,7 @@
 """The odds engine: "what are my odds with this hand?", "should I order up?", "should I
 overcall 5 after E bid 4?"
 
-A question is a decision point (``analyzer.game.auction``): the player's hand, seat, the dealer,
+A question is a decision point (``analyzer.game.heard``): the player's hand, seat, the dealer,
 the upcard and the calls heard so far. Every legal call there is played out to the end of the
 hand on the same deals (``analyzer.questions.odds.decide``): later calls by the ``others`` strategy,
 cards by the method. In a ladder auction the answer also holds the trick table: the chance the
@@ -31,10 +31,10 @@ from ...compute.runner import (
 )
 from ...errors import UserError
 from ...game import notation
-from ...game.auction import heard_text, parse_heard
 from ...game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
+from ...game.game_score import parse_score, score_text
+from ...game.heard import heard_text, parse_heard
 from ...game.records import call_text
-from ...game.score import parse_score, score_text
 from ...game.variants import DUMMY, LADDER, Rules, make_rules
 from ...stats import percent_text
 from ...strategy.defaults import BUILT_PLAY, BUILT_STRATEGIES
@@ -149,7 +149,7 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
     holds now; ``play`` the play so far, as text: ``played`` the cards played (``"E JC, S
     9C; ..."``), ``discarded`` the seat's own cards put away, ``named`` the trump a bid's
     winner named, ``dummy`` the cutthroat dummy the seat took; and ``score`` the game's score
-    (``"9-6"``, see ``analyzer.game.score.parse_score``)."""
+    (``"9-6"``, see ``analyzer.game.game_score.parse_score``)."""
     play = play or {}
     played, discarded, named, dummy, score = (
         play.get(k) for k in ("played", "discarded", "named", "dummy", "score"))

@@ -29,9 +29,9 @@ from ...compute.point import OpenPoint, open_point
 from ...compute.query import DealQuery, no_constraints
 from ...errors import UserError
 from ...game.decision_point import DecisionPoint, dealer_took_upcard
+from ...game.game_score import unit_of
 from ...game.notation import SEATS, format_card
 from ...game.outcomes import PROBABILITIES, outcome_arrays, unit_points
-from ...game.score import unit_of
 from ...game.seating import seating
 from ...game.variants import LADDER
 from ...stats import Z95, mean_interval, percent_text, wilson

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ...compute.effort import Effort
 from ...errors import UserError
-from ...game.auction import heard_text, parse_heard
+from ...game.heard import heard_text, parse_heard
 from ...game.notation import SEATS, CardReader, NotationError
 from ...game.variants import Rules
 from ...numbers import json_loads

@@ -16,8 +16,8 @@ from kernels.slots import M, R
 
 from ...compute.effort import Effort
 from ...errors import UserError
-from ...game.auction import Heard
 from ...game.decision_point import DecisionPoint
+from ...game.heard import Heard
 from ...game.notation import SEATS
 from ...game.records import Record, call_text
 from ...game.variants import LADDER

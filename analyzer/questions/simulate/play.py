@@ -8,9 +8,9 @@ from kernels.slots import R
 
 from ...compute import engine
 from ...errors import UserError
+from ...game.game_score import score_rules_of, units_of
 from ...game.notation import SEATS, parse_seat
 from ...game.records import Record, RecordError, check_result, load_record
-from ...game.score import score_rules_of, units_of
 from ...game.variants import Rules
 from ...strategy.defaults import DEFAULT_STRATEGY
 from ...strategy.named import DEFAULT_WORLDS
@@ -33,7 +33,7 @@ def play_hands(rules: Rules, n: int, seed: int = 0, first: int = 0, dealers=None
 def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = DEFAULT_STRATEGY,
              play: str | None = None, worlds: int = DEFAULT_WORLDS, score: tuple = ()) -> Record:
     """Deal and play hand 0 of ``seed`` with ``dealer`` dealing; the record of the hand,
-    with the game's ``score`` before it (one per unit, ``game.score``) when one is given (the
+    with the game's ``score`` before it (one per unit, ``game.game_score``) when one is given (the
     analyzer's calls are then made at that score)."""
     masks, recs = _played_at(rules, seat_rows(rules, strategy, play, worlds), seed, 0, dealer,
                              score)
@@ -63,7 +63,7 @@ MAX_GAME_HANDS = 1000  # as the game kernel: a game longer than this stops (neve
 def play_game(rules: Rules, seed: int = 0, dealer: int = 0, score: tuple = (),
               strategy: str = DEFAULT_STRATEGY, play: str | None = None,
               worlds: int = DEFAULT_WORLDS) -> tuple[list[Record], int]:
-    """Play a whole game from ``score`` (one per unit, ``game.score``; empty: 0 each), hand
+    """Play a whole game from ``score`` (one per unit, ``game.game_score``; empty: 0 each), hand
     ``i`` of ``seed`` dealt by ``dealer + i`` (the deal passes after a redeal too, as in the
     game kernel); the analyzer calls each hand at the score before it. Returns the records,
     each with the score before its hand, and the unit that won (-1 only if the game ran past

@@ -25,8 +25,8 @@ from kernels.slots import TALLY, M, R
 from ...compute.engine import GameLoop, Match, calls_array, games_per_set
 from ...compute.query import run_query
 from ...errors import UserError
-from ...game.auction import Heard
 from ...game.decision_point import DecisionPoint
+from ...game.heard import Heard
 from ...game.variants import Rules
 from ...numbers import read_number, shown
 from ...strategy.seats import others_policies

@@ -40,7 +40,7 @@ from kernels.drivers import games as G
 from kernels.slots import FM, LENS_BIN_MAX, LENS_K, LENS_KINDS, PR, RW, SC, VALUE_SCALE, X
 
 from ..compute.engine import decision_rows
-from ..game.equity import EquityTable
+from ..game.match_equity import EquityTable
 from ..game.variants import UPCARD, Rules
 from .best_response import (
     BUILT_DIR,

@@ -1,5 +1,6 @@
-"""Decision points: the moment a player has to choose, with what they know — the rules, the
-dealer, their seat and cards, the upcard, and the calls heard so far.
+"""The calls heard before a player's turn (``Heard``), read from text and written back, and
+the calls a player may choose from (a decision point, ``analyzer.game.decision_point``, holds
+them).
 
 The calls heard are written as in a record's auction: ``"E pass, S pass"`` (items separated by
 commas, semicolons or new lines, each ``SEAT CALL``); a maker's call may end in ``alone``

@@ -1,7 +1,7 @@
 """The score of the game a question is asked in (``--score``): read from text, checked
 against the variant (a game already over, a negative score where scores never fall, the
 wrong number of scores), and held by unit — the teams N-S and E-W, or the players N, E, S —
-the way the match-equity table (``analyzer.game.equity``) takes it."""
+the way the match-equity table (``analyzer.game.match_equity``) takes it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..numbers import in_range, read_number, shown
-from .equity import ScoreRules, score_rules
+from .match_equity import ScoreRules, score_rules
 from .variants import Rules
 
 # two or three scores, each read by the one rule for numbers (``analyzer.numbers``)
