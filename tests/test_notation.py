@@ -134,3 +134,38 @@ def test_wrong_hand_size():
                    RULES["knock"])
     with pytest.raises(NotationError, match="N holds 4 cards; knock hands have 5"):
         check_hand_sizes(d, {s: 5 for s in range(4)}, "knock hands")
+
+
+@pytest.mark.parametrize("name, text, used_up", [
+    ("knock", "AS KS AS", "'AS' appears more than once"),
+    ("double", "AS AS KS AS", "'AS' appears more than twice")])
+def test_a_card_used_up_is_a_typed_error(name, text, used_up):
+    """A card written once more than the deck has copies of it is a ``CardUsedUp`` (a
+    ``NotationError``), so a caller tells it from a card that is not one by its type, not by
+    its words (decision_point.parse_played matched the text, and missed the double deck's)."""
+    from analyzer.game.notation import CardReader, CardUsedUp
+
+    with pytest.raises(CardUsedUp, match=used_up) as raised:
+        CardReader(RULES[name]).cards(text)
+    assert isinstance(raised.value, NotationError)
+    with pytest.raises(NotationError) as other:
+        CardReader(RULES[name]).cards("AS ZZ")
+    assert not isinstance(other.value, CardUsedUp)
+
+
+@pytest.mark.parametrize("name, hand, played", [
+    ("knock", "AS KS QS", "N 9C, E 9D, S AS"),
+    ("double", "AS AS KS QS JS TS 9S AH KH QH JH", "N 9C, E 9D, S AS"),
+])
+def test_a_card_played_again_is_named_as_played_before(name, hand, played):
+    """A card of ``--played`` that the player holds, or that was played before, is told as
+    such ("is in your hand or played before"), in the double deck too (its third copy)."""
+    from analyzer.errors import UserError
+    from analyzer.game.decision_point import parse_played
+    from analyzer.game.notation import CardReader
+
+    reader = CardReader(RULES[name])
+    reader.cards(hand)
+    with pytest.raises(UserError, match=r"--played: trick 1: AS is in your hand or played "
+                                        r"before: a card is played once"):
+        parse_played(played, RULES[name], reader)

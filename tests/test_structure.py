@@ -686,3 +686,25 @@ def test_each_room_says_what_it_answers_and_exports_it(base):
             assert package.__all__, room
             for name in package.__all__:
                 assert getattr(package, name) is not None, (room, name)
+
+
+_CAUGHT = r"str\(\s*(e|err|error|exc|ex)\s*\)"  # an exception's words, as an except names it
+ERROR_TEXT = re.compile(rf"""(["'])[^"']*\1\s+(not\s+)?in\s+{_CAUGHT}|"""
+                        rf"""{_CAUGHT}\s*(==|!=|\.startswith|\.endswith)""")
+
+
+def decided_by_error_text(lines) -> list[int]:
+    """The numbers of the ``lines`` that decide by an error's words (``"appears more than
+    once" in str(e)``, ``str(e).startswith(...)``) instead of its type."""
+    return [n for n, line in enumerate(lines, 1) if ERROR_TEXT.search(line)]
+
+
+def test_errors_are_told_apart_by_their_type():
+    """Issue 52 (41's leftover): ``game/decision_point.py`` told a card used twice from a
+    card that is not one by the words of the error, and missed the double deck's ("more
+    than twice"). A caller catches a typed error (``notation.CardUsedUp``)."""
+    found = [f"{rel(path)}:{n}" for path in sources(*PACKAGES)
+             for n in decided_by_error_text(path.read_text().splitlines())]
+    assert found == []
+    assert decided_by_error_text(['twice = "appears more than once" in str(e)',
+                                  "if str(err).startswith('no deal'):"]) == [1, 2]

@@ -14,7 +14,15 @@ from kernels.cards import layout as L
 
 from ..errors import UserError
 from .heard import Heard, heard_text
-from .notation import SEATS, CardReader, NotationError, format_card, format_hand, parse_seat
+from .notation import (
+    SEATS,
+    CardReader,
+    CardUsedUp,
+    NotationError,
+    format_card,
+    format_hand,
+    parse_seat,
+)
 from .variants import Rules
 
 
@@ -110,11 +118,11 @@ def parse_played(text: str, rules: Rules, reader: CardReader | None = None
             try:
                 seat = parse_seat(words[0])
                 card = reader.card(words[1])
-            except NotationError as e:
-                twice = "appears more than once" in str(e)
+            except CardUsedUp:
                 raise UserError(f"--played: trick {t}: {words[1]} is in your hand or played "
-                                f"before: a card is played once" if twice else
-                                f"--played: trick {t}: {e}") from None
+                                f"before: a card is played once") from None
+            except NotationError as e:
+                raise UserError(f"--played: trick {t}: {e}") from None
             if seat >= rules.players:
                 raise UserError(f"--played: trick {t}: {SEATS[seat]} does not play in "
                                 f"{rules.variant}")

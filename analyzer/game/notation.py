@@ -41,6 +41,11 @@ class NotationError(UserError):
     """Input that is not a card, hand, seat or deal of the variant; the message is one line."""
 
 
+class CardUsedUp(NotationError):
+    """A card written once more than the deck has copies of it (once, or twice in the double
+    deck): a deal, record or hand holds every card at most that often."""
+
+
 def parse_seat(text: str) -> int:
     """Seat index 0..3 from ``N``/``north`` etc. (any case)."""
     t = text.strip().lower()
@@ -120,7 +125,7 @@ class CardReader:
                 self.used |= 1 << cid
                 return cid
         times = "twice" if self.rules.double_deck else "once"
-        raise NotationError(f"{token!r} appears more than {times}")
+        raise CardUsedUp(f"{token!r} appears more than {times}")
 
     def cards(self, text: str) -> int:
         """Natural mask of the cards in ``text`` (separated by spaces or commas)."""
