@@ -189,6 +189,13 @@ def table_deals() -> int:
     return _setting(DEALS_VARIABLE, TABLE_DEALS)
 
 
+def built_deals(default: int) -> int:
+    """Deals a built file beside the table (a fitted model, a score lens) is counted on:
+    ``default``, or the table's ``$EUCHRE_STRATEGY_DEALS`` when that is set (the test suite
+    builds them all on fewer)."""
+    return table_deals() if os.environ.get(DEALS_VARIABLE, "").isdigit() else default
+
+
 def max_rounds() -> int:
     """The most rounds a build runs: ``$EUCHRE_STRATEGY_ROUNDS`` or MAX_ROUNDS."""
     return _setting(ROUNDS_VARIABLE, MAX_ROUNDS)

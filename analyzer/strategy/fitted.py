@@ -30,12 +30,11 @@ from ..game.outcomes import outcome_arrays
 from ..game.variants import UPCARD, Rules
 from .best_response import (
     BUILT_DIR,
-    DEALS_VARIABLE,
     analyzer_rows,
     analyzer_table,
+    built_deals,
     cache_path,
     max_rounds,
-    table_deals,
 )
 
 FIT_DEALS = 1_000_000  # deals each generation is fitted on (in chunks of 100,000)
@@ -164,7 +163,7 @@ def _fit_generation(rules: Rules, policies: np.ndarray, params: np.ndarray, deal
 def fit_deals() -> int:
     """Deals a generation of the fit: ``FIT_DEALS``, or ``$EUCHRE_STRATEGY_DEALS`` when set (the
     test suite fits on fewer, as it builds the tables on fewer)."""
-    return table_deals() if os.environ.get(DEALS_VARIABLE, "").isdigit() else FIT_DEALS
+    return built_deals(FIT_DEALS)
 
 
 def fit_generations() -> int:

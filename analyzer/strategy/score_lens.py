@@ -42,14 +42,7 @@ from kernels.slots import FM, LENS_BIN_MAX, LENS_K, LENS_KINDS, PR, RW, SC, VALU
 from ..compute.engine import decision_rows
 from ..game.match_equity import EquityTable
 from ..game.variants import UPCARD, Rules
-from .best_response import (
-    BUILT_DIR,
-    DEALS_VARIABLE,
-    analyzer_rows,
-    analyzer_table,
-    cache_path,
-    table_deals,
-)
+from .best_response import BUILT_DIR, analyzer_rows, analyzer_table, built_deals, cache_path
 from .fitted import fill_model, fitted_model, has_model, model_path
 
 LENS_DEALS = 1_000_000  # deals the lens is counted on (in chunks of 100,000)
@@ -232,7 +225,7 @@ def build_lens(rules: Rules, deals: int, seed: int = LENS_SEED, progress=None) -
 def lens_deals() -> int:
     """Deals the lens is counted on: ``LENS_DEALS``, or the strategy tables' deals when
     ``$EUCHRE_STRATEGY_DEALS`` is set (the test suite's: fewer)."""
-    return table_deals() if os.environ.get(DEALS_VARIABLE, "").isdigit() else LENS_DEALS
+    return built_deals(LENS_DEALS)
 
 
 def lens_name(rules: Rules, deals: int | None = None) -> str:

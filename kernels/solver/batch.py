@@ -36,6 +36,20 @@ def _load(w, hands, spec, table, to_norm, cards, seats):
         seat = next_active(seat, active)
 
 
+@njit(inline="always", **JIT)
+def _load_on_thread(works, i, hands, specs, table, to_norm):
+    """Position ``i`` of a batch loaded (``_load``) into the work array of the numba thread
+    that runs it: ``(thread, w, cards, seats, spec)``. Inlined into the batches' parallel
+    loops."""
+    tid = get_thread_id()
+    w = works[tid]
+    cards = np.empty(4, dtype=np.int64)
+    seats = np.empty(4, dtype=np.int64)
+    spec = specs[i]
+    _load(w, hands[i], spec, table[i], to_norm, cards, seats)
+    return tid, w, cards, seats, spec
+
+
 @njit(**NRT_FREE)
 def _answer(w, tt, leader, cards, seats, n_table, target):
     """The answer for the position loaded in ``w``: 1/0 for ``target`` >= 0, else the
@@ -105,12 +119,7 @@ def solve_batch(hands, specs, table, to_norm, works, tables):
     out = np.empty(n, dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
     for i in prange(n):
-        tid = get_thread_id()
-        w = works[tid]
-        cards = np.empty(4, dtype=np.int64)
-        seats = np.empty(4, dtype=np.int64)
-        spec = specs[i]
-        _load(w, hands[i], spec, table[i], to_norm, cards, seats)
+        tid, w, cards, seats, spec = _load_on_thread(works, i, hands, specs, table, to_norm)
         out[i] = _answer(w, tables[tid], spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
                          spec[Q.TARGET])
         nodes[i] = np.int64(w[W.NODES])
@@ -130,12 +139,7 @@ def card_values_batch(hands, specs, table, rules, works, tables):
     values = np.empty((n, 64), dtype=np.int8)
     nodes = np.empty(n, dtype=np.int64)
     for i in prange(n):
-        tid = get_thread_id()
-        w = works[tid]
-        cards = np.empty(4, dtype=np.int64)
-        seats = np.empty(4, dtype=np.int64)
-        spec = specs[i]
-        _load(w, hands[i], spec, table[i], to_norm, cards, seats)
+        tid, w, cards, seats, spec = _load_on_thread(works, i, hands, specs, table, to_norm)
         _natural_values(w, tables[tid], spec[Q.LEADER], cards, seats, spec[Q.N_TABLE],
                         from_norm[spec[Q.TRUMP]], values[i])
         nodes[i] = np.int64(w[W.NODES])

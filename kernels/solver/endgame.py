@@ -11,6 +11,7 @@ from ..cards.layout import SLOT_MASKS, beats
 from ..cards.rules import next_active
 from ..config import NRT_FREE
 from ..slots import W
+from .position import trick_seats
 
 
 @njit(**NRT_FREE)
@@ -80,14 +81,7 @@ def endgame(w, leader, target):
     double = np.int64(w[W.DOUBLE])
     active = np.int64(w[W.ACTIVE])
     nact = np.int64(w[W.NACTIVE])
-    p0 = leader
-    p1 = next_active(p0, active)
-    p2 = next_active(p1, active)
-    p3 = next_active(p2, active)
-    s0 = (decl >> p0) & 1
-    s1 = (decl >> p1) & 1
-    s2 = (decl >> p2) & 1
-    s3 = (decl >> p3) & 1
+    p0, p1, p2, p3, s0, s1, s2, s3 = trick_seats(leader, active, decl)
     h0 = w[W.HANDS + p0]
     h1 = w[W.HANDS + p1]
     h2 = w[W.HANDS + p2]
@@ -95,6 +89,9 @@ def endgame(w, leader, target):
     nodes = 0
     result = 1 - s0
     rel0 = np.uint64(0)
+    # one loop a seat, unrolled on purpose as in search._search (`duplicates` finds the
+    # levels alike): locals, no move lists, and no recursion, which numba's cache cannot
+    # reload here
     m0 = h0
     while m0:
         c0 = lowest_bit(m0)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..cards.bits import ONE, popcount
+from ..cards.rules import next_active
 from ..config import JIT, NRT_FREE
 from ..slots import MEMO_ENTRIES, MEMO_WORDS, W
 from .partition_table import new_tables
@@ -81,3 +82,16 @@ def tricks_left(w, leader, n_table):
     if n_table == 0:
         return popcount(w[W.HANDS + leader])
     return popcount(w[W.HANDS + leader]) + 1
+
+
+@njit(inline="always", **NRT_FREE)
+def trick_seats(leader, active, decl):
+    """The seats of a trick in the order they play from ``leader`` (``active``: the 4-bit
+    mask of the seats that play; with fewer than four the order comes round again) and the
+    side of each, 1 for the declaring side (``decl``, a 4-bit mask): ``(p0, p1, p2, p3, s0,
+    s1, s2, s3)``. Inlined: the search and the endgame start every trick with it."""
+    p1 = next_active(leader, active)
+    p2 = next_active(p1, active)
+    p3 = next_active(p2, active)
+    return (leader, p1, p2, p3, (decl >> leader) & 1, (decl >> p1) & 1, (decl >> p2) & 1,
+            (decl >> p3) & 1)

@@ -21,6 +21,7 @@ from .cutoffs import cutoff, quick_cut
 from .endgame import by_rank, endgame
 from .moves import card, covered, follow_moves, lead_moves, with_run
 from .partition_table import bucket_of, position_key, probe, store
+from .position import trick_seats
 
 
 @njit(inline="always", **NRT_FREE)
@@ -60,14 +61,7 @@ def _search(w, tt, leader, target, depth, rem):
     if cut >= 0:
         return cut
     nodes_before = w[W.NODES]
-    p0 = leader
-    p1 = next_active(p0, active)
-    p2 = next_active(p1, active)
-    p3 = next_active(p2, active)
-    s0 = (decl >> p0) & 1
-    s1 = (decl >> p1) & 1
-    s2 = (decl >> p2) & 1
-    s3 = (decl >> p3) & 1
+    p0, p1, p2, p3, s0, s1, s2, s3 = trick_seats(leader, active, decl)
     h0 = w[W.HANDS + leader]
     base = W.MOVES + 64 * depth
     n0 = lead_moves(w, base, leader, best)
@@ -76,6 +70,9 @@ def _search(w, tt, leader, target, depth, rem):
     cov0 = np.uint64(0)
     best = 0
     nodes = 0
+    # One loop a seat of the trick, unrolled on purpose (so `duplicates` finds the levels
+    # alike): each level's card, winner and deciding cards live in locals, where a loop over
+    # the seats would keep them in arrays of w; this is the solver's hottest code.
     for i0 in range(n0):
         c0 = card(w, base + i0)
         b0 = ONE << np.uint64(c0)
