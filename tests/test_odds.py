@@ -620,3 +620,20 @@ def test_each_contract_of_a_deal_is_solved_once_with_the_same_answers(hand, rule
     np.testing.assert_array_equal(memo.outcomes, searched.outcomes)
     # a ladder auction's bid levels of a trump end alike; a knock call is its own contract
     assert solves < all_solves if r.bid_ladder else solves <= all_solves
+
+
+def test_a_question_in_a_bids_play_is_opened_once(monkeypatch):
+    """Issue 52: a question after a bid's auction was opened to learn that the bidding was
+    over (so the trump given is the one the winner named), then again to price it; it is
+    opened once, with the trump named, and read from its text once."""
+    import analyzer.compute.point as point
+
+    runs, run = [], point.point_state
+    monkeypatch.setattr(point, "point_state", lambda *a: runs.append(1) or run(*a))
+    r = odds("AS KS 9H TD JC QC", "bid", seat="S", dealer="W", trump="C", deals=60,
+             auction="N pass, E pass, S 4, W pass", play_check=False, others="points")
+    assert r.decision == "card" and len(runs) == 1
+    call = odds("AS KS 9H TD JC QC", "bid", seat="S", dealer="W", trump="C", deals=60,
+                auction="N pass, E pass", play_check=False, others="points")
+    assert call.decision == "call" and len(runs) == 2
+    assert set(call.options["trump"]) <= {"C", ""}

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from analyzer.compute.effort import Effort
-from analyzer.compute.point import auction_turn, state_of
+from analyzer.compute.point import auction_turn, state_of, turn_of
 from analyzer.game.decision_point import DecisionPoint
 from analyzer.game.heard import Heard, may_go_alone
 from analyzer.game.notation import card_ids
@@ -75,3 +75,30 @@ def test_random_legal_auctions_are_answered(variant, opts, others, monkeypatch):
         r = odds_at(point, PlayModel(others, "heuristic"), Effort(60, seed=asked))
         assert r.deals == 60, (point.heard, r.notes)
         asked += 1
+
+
+@pytest.mark.parametrize("variant,opts", [("bid", {}), ("ghost", {}), ("knock", {}),
+                                          ("knock", {"joker": True}), ("cutthroat", {})])
+def test_the_next_call_is_read_from_one_run_whoever_makes_it(variant, opts):
+    """Issue 52: the page's server opened a point up to three times a request (whose turn it
+    is, that seat's calls, then the play). One run, asked as any seat, says whose call comes
+    next and the calls it may make: what that seat's own point says."""
+    rules = make_rules(variant, **opts)
+    rng = random.Random(f"turns-{variant}-{sorted(opts)}")
+    compared = 0
+    for _ in range(30):
+        deck = card_ids(int(L.deck_mask(rules.deck)))
+        rng.shuffle(deck)
+        upcard = deck.pop() if rules.has_upcard else -1
+        dealer, heard = rng.randrange(rules.players), Heard()
+        while True:
+            asker = rng.randrange(rules.players)
+            turn = turn_of(DecisionPoint(rules, dealer, asker, 0, upcard, heard))
+            if turn.seat is None or turn.state.kind != "call":
+                break
+            own = state_of(DecisionPoint(rules, dealer, turn.seat, 0, upcard, heard))
+            assert (turn.state.kind, turn.state.allowed) == (own.kind, own.allowed), heard
+            compared += turn.seat != asker
+            call = rng.choice(own.codes())
+            heard = heard.then(turn.seat, call, may_go_alone(rules, call) and rng.random() < 0.2)
+    assert compared > 30

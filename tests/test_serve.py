@@ -240,6 +240,70 @@ def test_bad_play_on_the_table_gets_422_and_one_line(client, params, words):
     assert words.lower() in error.lower() and "\n" not in error
 
 
+def _opened(monkeypatch) -> list:
+    """The decision points the engine opens from now on: every run of the kernel that plays
+    a forced record up to a decision (``compute.point``'s one trip down), as its arrays."""
+    import analyzer.compute.point as point
+
+    runs, run = [], point.point_state
+
+    def counted(rules, hm, rec, ins):
+        runs.append((hm.tobytes(), rec.tobytes(), ins.tobytes()))
+        return run(rules, hm, rec, ins)
+    monkeypatch.setattr(point, "point_state", counted)
+    return runs
+
+
+@pytest.mark.parametrize("params", [
+    {"variant": "knock", "seat": "N", "dealer": "N", "upcard": "QS", "auction": "E pass"},
+    {"variant": "knock", "seat": "N", "dealer": "N", "upcard": "QS",
+     "auction": "E pass, S pass, W pass"},
+    {"variant": "bid", "seat": "S", "dealer": "W", "auction": "N 4"},
+    {"variant": "knock", "seat": "N", "dealer": "N", "upcard": "AD", "auction": "E pass, S order"},
+    ORDERED,
+    {**ORDERED, "dealt": "AS KS 9H"},
+    {**ORDERED, "played": "N 9C, E TC"},
+    {**ORDERED, "played": "N 9C, E 9D, S JC, W AC; S 9H, W TH, N KH"},
+    {"variant": "bid", "seat": "S", "dealer": "W", "auction": "N pass, E pass, S 4, W pass",
+     "dealt": "AS KS 9H TD JC QC", "trump": "C"},
+    {"variant": "bid", "seat": "S", "dealer": "W", "auction": "N 3, E 4, S pass, W pass",
+     "dealt": "AS KS 9H TD JC QC"},
+], ids=["your-call", "another-call", "bid", "discard", "lead", "hand-short", "your-card",
+        "another-card", "bid-lead", "need-trump"])
+def test_a_table_request_opens_its_point_once(monkeypatch, params):
+    """Issue 52: the page's server opened one request's point up to three times (whose turn
+    it is, that seat's calls, then the play) and a fourth for another seat's cards. It opens
+    it once and reads whose turn it is, the decision's kind and the options from that run."""
+    runs = _opened(monkeypatch)
+    table_state(params)
+    assert len(runs) == 1
+
+
+def test_an_odds_request_is_read_and_opened_once(client, monkeypatch):
+    """Issue 52: the server checked a question (its text read, the score to a tuple, its
+    point opened) before it waited for its turn, then asked it from its text again: read
+    twice, opened twice. The checked question itself is what the job answers."""
+    import analyzer.questions.odds.answer as answer
+
+    runs, reads, read = _opened(monkeypatch), [], answer.parse_score
+    monkeypatch.setattr(answer, "parse_score", lambda *a: reads.append(a) or read(*a))
+    got = client.get("/api/odds", params={**KNOCK, "score": "6-8", "deals": "200"})
+    assert got.status_code == 200, got.text
+    assert got.json()["score"] == "6-8"
+    assert len(runs) == 1 and len(reads) == 1
+
+
+def test_practice_opens_each_position_once(monkeypatch):
+    """Issue 52: practice opened each card position it looked at to check it, then again to
+    price it from its text. Each is read and opened once."""
+    from analyzer.serve.practice import practice_position
+
+    runs = _opened(monkeypatch)
+    practice_position({"variant": "knock", "seat": "S", "seed": "2024", "decisions": "play",
+                       "n": "0"})
+    assert runs and len(set(runs)) == len(runs)
+
+
 def test_practice_deals_the_play_as_well():
     """Practice deals the dealer's discard and cards as the engine played them, each the
     same for the same link; a link without ``decisions`` deals calls as before."""

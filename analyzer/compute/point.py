@@ -4,7 +4,9 @@ turn and returns what is decided there (:class:`PointState`: a call, a discard, 
 as a defender, and the legal choices) with the point as the kernels take it (its row: the
 dealer, the upcard, the calls heard, the asker, solve or play, the inference). The layers
 above read both from the returned :class:`OpenPoint` and never touch a kernel slot; the rows
-of the options played out from the point are made here too (:func:`option_row`).
+of the options played out from the point are made here too (:func:`option_row`). Whose
+decision comes next, the player's or another seat's, and what it is: :func:`turn_of`, from
+the same one run.
 
 Failures are typed: :class:`NotYourTurn` (it carries whose turn it is),
 :class:`NothingToDecide`, and plain ``UserError`` for an auction that is not legal."""
@@ -165,12 +167,14 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def open_point(point: DecisionPoint, solve: bool = True, infer: bool = True,
-               tremble: float = 0.0, infer_play: bool = False) -> OpenPoint:
+               tremble: float = 0.0, infer_play: bool = False,
+               state: PointState | None = None) -> OpenPoint:
     """Open ``point``: the engine plays the calls heard up to it (one kernel call) and says
-    what is decided there; the row has ``solve`` and the inference (``infer``, ``tremble``,
-    ``infer_play``) set. NotYourTurn, NothingToDecide or UserError when the calls heard do
-    not lead to the player's decision."""
-    state = state_of(point)
+    what is decided there, unless the caller has that already (``state``: a question opened
+    once); the row has ``solve`` and the inference (``infer``, ``tremble``, ``infer_play``)
+    set. NotYourTurn, NothingToDecide or UserError when the calls heard do not lead to the
+    player's decision."""
+    state = state_of(point) if state is None else state
     return OpenPoint(state, point_row(point, solve)).with_inference(infer, tremble, infer_play)
 
 
@@ -178,21 +182,68 @@ def state_of(point: DecisionPoint) -> PointState:
     """What the player decides at ``point`` (the engine plays the calls heard up to it).
     NotYourTurn when the calls heard lead to another seat's turn, NothingToDecide when they
     leave the player nothing to decide, UserError when they are not a legal auction."""
-    rules = point.rules
+    return _state_after(point, *_run_to_decision(point))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What comes next at a decision point, whoever decides it: ``seat`` (None: nothing is
+    left for the player to decide, and the hand needs no one's decision it could enter) and
+    its decision, ``state``: the player's own as :func:`state_of` gives it; another seat's
+    call with the calls it may make; another seat's card with the seats that play the
+    contract, the trump and the suits each has shown out of (its cards are not known:
+    ``allowed`` 0)."""
+
+    seat: int | None
+    state: PointState | None
+
+
+def turn_of(point: DecisionPoint) -> Turn:
+    """Whose decision comes next at ``point``, and what it is, from one run of the engine (the
+    page's one trip a request); UserError when the calls heard or the cards played cannot
+    be."""
+    hm, rec = _run_to_decision(point)
+    try:
+        return Turn(point.seat, _state_after(point, hm, rec))
+    except NotYourTurn as e:
+        if rec[R.DECLARER] < 0:  # another seat's call: the engine says the calls it may make
+            return Turn(e.turn, _decision(point.rules, rec, "call", int(np.uint64(rec[R.ALLOWED]))))
+        return Turn(e.turn, _decision(point.rules, rec, "card", 0))
+    except NothingToDecide:
+        return Turn(None, None)
+
+
+def _run_to_decision(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
+    """``(hm, rec)`` after the engine's one run of ``point``: the calls heard and the cards
+    played forced, up to the next decision (``kernels.hand.engine.point_state``)."""
     hm, rec, ins = forced_record(point)
     ins[IN.STOP] = KC.STOP_NEXT
-    point_state(rules.arrays, hm, rec, ins)
+    point_state(point.rules.arrays, hm, rec, ins)
+    return hm, rec
+
+
+def _decision(rules, rec: np.ndarray, kind: str, allowed: int) -> PointState:
+    """The decision a run of the engine stopped at (``rec``): its ``kind`` and ``allowed``
+    options, and in the play the seats of the contract, the trump and the suits each seat
+    has shown out of."""
+    if kind != "card":
+        return PointState(kind, allowed)
+    active = int(contract_active(rules.arrays.cfg, rec[R.DECLARER], rec[R.MAKER_ALONE] == 1,
+                                 rec[R.DEFENDER_ALONE]))
+    return PointState(kind, allowed, active.bit_count(), int(rec[R.TRUMP]),
+                      shown_out(rules, rec, active))
+
+
+def _state_after(point: DecisionPoint, hm: np.ndarray, rec: np.ndarray) -> PointState:
+    """What the player decides at ``point``, from the record of its run (see
+    :func:`state_of`)."""
+    rules = point.rules
     error = int(rec[R.ERROR])
     if error == KC.E_STOPPED:
         kind = KINDS[int(rec[R.STOP_KIND])]
         if kind != "card" and point.played:
             raise UserError(BEFORE_PLAY[kind])
-        if kind != "card":
-            return PointState(kind, int(np.uint64(rec[R.ALLOWED])))
-        active = int(contract_active(rules.arrays.cfg, rec[R.DECLARER], rec[R.MAKER_ALONE] == 1,
-                                     rec[R.DEFENDER_ALONE]))
-        return PointState(kind, int(np.uint64(rec[R.ALLOWED])), active.bit_count(),
-                          int(rec[R.TRUMP]), shown_out(rules, rec, active))
+        return _decision(rules, rec, kind, int(np.uint64(rec[R.ALLOWED])))
     who = SEATS[point.seat]
     if error == KC.E_NOT_ASKERS_TURN and point.played and rec[R.DECLARER] < 0:
         raise UserError(f"--played comes after the last call, but the auction is not complete: "
@@ -299,16 +350,10 @@ def _play_index(point: DecisionPoint, rec: np.ndarray, at: int) -> int | None:
 
 
 def auction_turn(point: DecisionPoint) -> int | None:
-    """The seat whose turn it is after the calls heard at ``point`` (its seat and hand are not
-    used), or None when the bidding is over. UserError when the calls heard are not a legal
-    auction."""
-    try:
-        state_of(point)
-    except NotYourTurn as e:
-        return e.turn
-    except NothingToDecide:
-        return None
-    return point.seat
+    """The seat whose decision comes next after the calls heard at ``point`` (``turn_of``'s),
+    or None when none is left for the player. UserError when the calls heard are not a
+    legal auction."""
+    return turn_of(point).seat
 
 
 def option_row(call: int = -1, alone: int = -1, discard: int = -1, give: int = -1,

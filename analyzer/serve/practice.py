@@ -21,12 +21,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..compute.point import state_of
 from ..errors import UserError
 from ..game.notation import SEATS, NotationError, parse_seat
 from ..game.records import Record, to_json
 from ..game.variants import LADDER
-from ..questions.odds.answer import decision_point, odds
+from ..questions.odds.answer import Question, ask, question_of
+from ..questions.odds.odds_request import request
 from ..questions.simulate.play import play_hands
 from .requests import _int, _one, rules_of
 
@@ -116,20 +116,26 @@ def _play_candidates(rules, data: dict, me: str) -> list[dict]:
     return out
 
 
-def _fits(rules, seat: str, c: dict) -> bool:
-    """Whether the engine opens candidate ``c`` as the decision it is, with a choice to make
-    (a card question with one legal card is no question)."""
-    if c["decision"] == "call":
-        return True
+def question(rules, seat: str, c: dict, seed: int) -> Question | None:
+    """Candidate ``c`` as the odds question a quick look asks (``LOOK_DEALS`` deals on
+    ``seed``), read from its fields once and opened once; None when the engine does not open
+    it as the decision it is, with a choice to make (a card question with one legal card is
+    no question)."""
+    call = c["decision"] == "call"
+    fields = {"seat": seat, "dealer": c["dealer"], "upcard": c["upcard"],
+              "auction": c["auction"] or None, "deals": LOOK_DEALS, "seed": seed,
+              "play_check": False, "played": c.get("played") or None,
+              "discarded": c.get("discarded") or None,
+              "trump": None if call else c.get("trump")}
     try:
-        point = decision_point(rules, c["hand"], seat, c["dealer"], c["upcard"], c["auction"],
-                               {"played": c.get("played") or None,
-                                "discarded": c.get("discarded") or None,
-                                "named": c.get("trump")})
-        state = state_of(point)
+        q = question_of(request(rules, c["hand"], fields))
     except UserError:
-        return False
-    return state.kind == c["decision"] and state.allowed.bit_count() > 1
+        if call:
+            raise
+        return None
+    if not call and (q.state.kind != c["decision"] or q.state.allowed.bit_count() < 2):
+        return None
+    return q
 
 
 def _margin(result, decision: str) -> float:
@@ -143,20 +149,15 @@ def _margin(result, decision: str) -> float:
     return min(gaps) if gaps else 1e9
 
 
-def closest(rules, seat: str, looks: list[dict], seed: int) -> dict:
+def closest(rules, looks: list[tuple[dict, Question]]) -> dict:
     """The candidate whose best choice beats the next by the fewest net points on a quick
-    look (the first on a tie), or the first when a look would take long (the double deck)."""
+    look at its question (the first on a tie), or the first when a look would take long (the
+    double deck). ``looks``: the candidates with their questions, each read and opened
+    once."""
     if len(looks) == 1 or rules.hand_size > 6:
-        return looks[0]
-    margins = []
-    for c in looks:
-        r = odds(c["hand"], rules.variant, rules=rules, seat=seat, dealer=c["dealer"],
-                 upcard=c["upcard"], auction=c["auction"] or None, deals=LOOK_DEALS,
-                 seed=seed, play_check=False, played=c.get("played") or None,
-                 discarded=c.get("discarded") or None,
-                 trump=c.get("trump") if c["decision"] != "call" else None)
-        margins.append(_margin(r, c["decision"]))
-    return looks[int(np.argmin(margins))]
+        return looks[0][0]
+    margins = [_margin(ask(q), c["decision"]) for c, q in looks]
+    return looks[int(np.argmin(margins))][0]
 
 
 def _shuffled(seed: int, n: int, c: dict) -> bytes:
@@ -193,8 +194,9 @@ def practice_position(params: Mapping) -> dict:
             found = sorted(found, key=lambda c: _shuffled(seed, n, c))
         looks = []
         for c in found:
-            if _fits(rules, me, c):
-                looks.append(c)
+            q = question(rules, me, c, seed)
+            if q is not None:
+                looks.append((c, q))
             if len(looks) == LOOKS:
                 break
         if looks:
@@ -203,7 +205,7 @@ def practice_position(params: Mapping) -> dict:
         raise UserError(f"no {wanted} decision found for this seat in {TRIES * HANDS} hands "
                         f"(the page cannot enter every kind of play yet): try another seed "
                         f"or practise the calls")
-    pick = closest(rules, me, looks, seed)
+    pick = closest(rules, looks)
     return {"variant": rules.variant, "rules": rules.options, "seat": me, "seed": seed,
             "n": n, "decisions": decisions, "played": "", "discarded": "", "trump": None,
             **pick}

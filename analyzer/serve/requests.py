@@ -17,7 +17,7 @@ from pathlib import Path
 from kernels.cards import codes as KC
 from kernels.cards import layout as L
 
-from ..compute.point import NothingToDecide, NotYourTurn, PointState, auction_turn, state_of
+from ..compute.point import Turn, turn_of
 from ..compute.seeds import MAX_SEED
 from ..errors import TooLong, UserError
 from ..game.decision_point import DecisionPoint, dealer_took_upcard, parse_played
@@ -283,7 +283,8 @@ def table_state(params: Mapping) -> dict:
     ``auction``). Once the auction is over (``phase``: ``play``), ``play`` is
     :func:`play_state`'s: the contract, the cards played, whose turn it is to play and the
     cards that seat may play (parameters ``dealt`` or ``hand``, ``played``, ``discarded``,
-    ``trump``)."""
+    ``trump``). The engine is asked once (``compute.point.turn_of``), and everything but the
+    deck is read from that one run."""
     rules = rules_of(params)
     deck = card_ids(int(L.deck_mask(rules.deck)))
     out = {"variant": rules.variant, "rules": rules.options, "hand_size": rules.hand_size,
@@ -295,10 +296,34 @@ def table_state(params: Mapping) -> dict:
            "turn": None, "calls": [], "call_words": [], "heard": [], "your_turn": False,
            "auction": "", "phase": None,
            "play": None}
+    before = _point_before(rules, deck, params)
+    if before is None:
+        return out
+    point, note = _table_point(before, params)
+    turn = turn_of(point)  # the request's one trip to the engine
+    out["auction"] = heard_text(before.heard, rules)
+    out["heard"] = _heard_words(rules, before.dealer, before.upcard, before.heard)
+    if turn.seat is None and not point.played:
+        return out
+    if turn.state is not None and turn.state.kind == "call":
+        out.update(turn=SEATS[turn.seat], your_turn=turn.seat == before.seat, decision="call",
+                   phase="auction", calls=call_choices(rules, turn.state.codes()))
+        out["call_words"] = [_choice_words(rules, before.dealer, before.upcard, turn.seat, c)
+                             for c in out["calls"]]
+        return out
+    out["phase"] = "play"
+    out.update(play_state(before, point, note, turn, params))
+    return out
+
+
+def _point_before(rules: Rules, deck: list[int], params: Mapping) -> DecisionPoint | None:
+    """The player's point with the calls heard and no cards (``seat``, ``dealer``, the
+    ``upcard`` and ``auction`` parameters), or None while one of the first three is missing.
+    UserError when one is not what it should be."""
     seat_text, dealer_text = _one(params, "seat"), _one(params, "dealer")
     upcard = _one(params, "upcard")
     if not seat_text or not dealer_text or (rules.has_upcard and not upcard):
-        return out
+        return None
     try:
         seat, dealer = parse_seat(seat_text), parse_seat(dealer_text)
     except NotationError as e:
@@ -309,25 +334,19 @@ def table_state(params: Mapping) -> dict:
         if not matches:
             raise UserError(f"upcard {upcard!r} is not a card of this deck")
         up = matches[0]
-    heard = parse_heard(_one(params, "auction") or "", rules)
-    point = DecisionPoint(rules, dealer, seat, 0, up, heard)
-    turn = auction_turn(point)
-    out["auction"] = heard_text(heard, rules)
-    out["heard"] = _heard_words(rules, dealer, up, heard)
-    if turn is None:
-        return out
-    out["turn"] = SEATS[turn]
-    out["your_turn"] = turn == seat
-    state = state_of(DecisionPoint(rules, dealer, turn, 0, up, heard))
-    out["decision"] = state.kind
-    if state.kind == "call":
-        out["phase"] = "auction"
-        out["calls"] = call_choices(rules, state.codes())
-        out["call_words"] = [_choice_words(rules, dealer, up, turn, c) for c in out["calls"]]
-        return out
-    out["phase"] = "play"
-    out.update(play_state(rules, DecisionPoint(rules, dealer, seat, 0, up, heard), params))
-    return out
+    return DecisionPoint(rules, dealer, seat, 0, up, parse_heard(_one(params, "auction") or "",
+                                                                 rules))
+
+
+def _table_point(before: DecisionPoint, params: Mapping) -> tuple[DecisionPoint, str | None]:
+    """``(point, note)``: the point the request's one run opens, the player's with its cards
+    and the play so far when the request gives them (:func:`_player_point`), else ``before``
+    and what is missing for the play (``note``; in bid and ghost a trump not named yet, which
+    the play needs first, is no note: the run says whether the bidding is over)."""
+    if before.rules.auction == LADDER and not _one(params, "trump"):
+        return before, None
+    point = _player_point(before, params)
+    return (before, point) if isinstance(point, str) else (point, None)
 
 
 SUIT_WORDS = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades"), strict=True))
@@ -387,8 +406,8 @@ def _cards_text(rules: Rules, mask: int) -> list[str]:
 
 
 def _player_point(before: DecisionPoint, params: Mapping) -> DecisionPoint | str:
-    """The player's decision point in the play (checked by ``questions.odds.answer.decision_point``:
-    one line when wrong), from ``dealt`` (the cards as dealt, the page's hand: the hand held
+    """The player's decision point with its cards and the play so far (checked by
+    ``questions.odds.answer.decision_point``: one line when wrong), from ``dealt`` (the cards as dealt, the page's hand: the hand held
     now is worked out here) or ``hand`` (the cards held now, as ``/api/odds`` takes them),
     with ``played``, ``discarded`` and, in bid and ghost, ``trump`` (the suit the winner
     named). A sentence instead when the player's cards are not all given yet."""
@@ -426,24 +445,17 @@ def _player_point(before: DecisionPoint, params: Mapping) -> DecisionPoint | str
     return replace(point, trick_sizes=())  # the tricks are the engine's, as it plays them
 
 
-def _others_cards(point: DecisionPoint, turn: int) -> tuple[PointState, int]:
-    """The state at ``turn``'s play (another seat than the player's) and the cards it may
-    play as far as the player can tell: those not seen (not held, played or put away by
-    the player, nor the upcard unless ``turn`` is the dealer who took it), less the suits
-    it showed out of (the engine's)."""
+def _others_cards(point: DecisionPoint, turn: Turn) -> int:
+    """The cards another seat, ``turn``'s, may play as far as the player can tell: those not
+    seen (not held, played or put away by the player, nor the upcard unless that seat is the
+    dealer who took it), less the suits it showed out of (the engine's, from the run)."""
     rules, up = point.rules, point.upcard
     took = dealer_took_upcard(point)
     played = sum(1 << c for _, c in point.played)
-    away = 0
-    if turn == point.dealer and took:  # its discard is unseen: any card stands for it
-        free = int(L.deck_mask(rules.deck)) & ~played & ~(1 << up)
-        away = 1 << up if not played >> up & 1 else free & -free
-    state = state_of(DecisionPoint(rules, point.dealer, turn, 0, up, point.heard,
-                                   point.played, point.named, away))
     unseen = int(L.deck_mask(rules.deck)) & ~point.hand & ~played & ~point.discarded
-    if up >= 0 and not (turn == point.dealer and took):
+    if up >= 0 and not (turn.seat == point.dealer and took):
         unseen &= ~(1 << up)
-    return state, unseen & ~state.voids[turn]
+    return unseen & ~turn.state.voids[turn.seat]
 
 
 def _tricks(point: DecisionPoint, playing: int, turn: int | None) -> list[dict]:
@@ -465,15 +477,21 @@ def _tricks(point: DecisionPoint, playing: int, turn: int | None) -> list[dict]:
     return out
 
 
-def play_state(rules: Rules, before: DecisionPoint, params: Mapping) -> dict:
-    """Once the auction is over (``before``: the player's point with the calls heard and
-    no cards): the contract, the cards played as tricks, whose turn it is to play (or the
+def play_state(before: DecisionPoint, point: DecisionPoint, note: str | None, turn: Turn,
+               params: Mapping) -> dict:
+    """Once the auction is over (``before``: the player's point with the calls heard and no
+    cards; ``point``: the one the request's run opened, with the player's cards and the play
+    so far, or ``before`` with ``note`` saying what is missing; ``turn``: what the run says
+    comes next): the contract, the cards played as tricks, whose turn it is to play (or the
     player's discard as the dealer who took the upcard) and the cards that seat may play —
     the player's legal cards from its hand, another seat's the cards it may hold (unseen,
-    less the suits it showed out of); the hand held now (``held``) and as dealt (``dealt``)
-    for the question. The engine says every rule (``compute.point.state_of``). In bid and
-    ghost the trump the winner named (``trump``) comes first."""
-    out: dict = {"play": None}
+    less the suits it showed out of); the hand held now (``held``) and as dealt
+    (``dealt``) for the question. In bid and ghost the trump the winner named (``trump``)
+    comes first."""
+    rules = before.rules
+    kind = turn.state.kind if turn.state is not None else None
+    out: dict = {"turn": None if turn.seat is None else SEATS[turn.seat], "decision": kind,
+                 "your_turn": turn.seat == before.seat}
     play = {"contract": _contract(before, 0), "tricks": [], "played": "",
             "cards": [], "held": "", "dealt": "", "discarded": "", "note": None,
             "need_trump": False, "over": False, "tricks_in_hand": rules.hand_size}
@@ -485,44 +503,39 @@ def play_state(rules: Rules, before: DecisionPoint, params: Mapping) -> dict:
     if rules.auction == LADDER and play["contract"].get("call") == "ask":
         play["note"] = "the play after a 6-ask is not on the page yet (use euchre odds)"
         return out
-    point = _player_point(before, params)
-    if isinstance(point, str):
-        play["note"] = point
+    if note is not None:
+        play["note"] = note
         return out
     play.update(held=format_hand(point.hand), dealt=format_hand(point.dealt_hand()),
                 discarded=format_hand(point.discarded))
-    turn: int | None = point.seat
-    try:
-        state = state_of(point)
-        cards = state.allowed
-    except NotYourTurn as e:
-        turn = e.turn
-        state, cards = _others_cards(point, turn)
-    except NothingToDecide:
-        turn, state, cards = None, None, 0
-    kind = state.kind if state is not None else None
-    playing = state.playing if state is not None else 0
+    playing = turn.state.playing if turn.state is not None else 0
     play["contract"] = _contract(point, playing)
-    play["tricks"] = _tricks(point, playing, turn)
+    play["tricks"] = _tricks(point, playing, turn.seat)
     play["played"] = "; ".join(", ".join(f"{p['seat']} {p['card']}" for p in t["cards"])
                                for t in play["tricks"])
-    mine = turn == point.seat
-    out.update(turn=None if turn is None else SEATS[turn], decision=kind,
-               your_turn=mine and kind in ("card", "discard", "defend"))
-    if turn is None:
+    mine = turn.seat == point.seat
+    out["your_turn"] = mine and kind in ("card", "discard", "defend")
+    if turn.seat is None:
         play["over"] = True
         return out
-    if kind == "defend":
-        play["note"] = ("ask whether to defend alone; the page cannot enter the play after "
-                        "it yet" if mine else f"{SEATS[turn]} decides whether to defend "
-                        f"alone: the page cannot enter that yet")
-        return out
-    if kind not in ("card", "discard"):
-        play["note"] = ("a cutthroat maker's dummy: the page cannot enter it yet (euchre odds "
-                        "--dummy takes it)")
-        return out
-    play["cards"] = _cards_text(rules, cards)
+    play["note"] = _unentered(kind, mine, turn.seat)
+    if play["note"] is None:
+        play["cards"] = _cards_text(rules, turn.state.allowed if mine else
+                                    _others_cards(point, turn))
     return out
+
+
+def _unentered(kind: str, mine: bool, seat: int) -> str | None:
+    """What the page cannot enter yet at a decision of ``kind`` (``mine``: the player's, else
+    ``seat``'s), in words; None for a card or a discard, which it can."""
+    if kind == "defend":
+        return ("ask whether to defend alone; the page cannot enter the play after it yet"
+                if mine else f"{SEATS[seat]} decides whether to defend alone: the page "
+                f"cannot enter that yet")
+    if kind not in ("card", "discard"):
+        return ("a cutthroat maker's dummy: the page cannot enter it yet (euchre odds "
+                "--dummy takes it)")
+    return None
 
 
 def page_deals(rules: Rules) -> int:

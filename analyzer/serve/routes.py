@@ -140,14 +140,13 @@ def _odds_work(request: Request):
     from ..questions.odds.answer import ask, check_question
 
     limits = request.app.state.limits
-    question = odds_request_of(request.query_params, limits)
-    check_question(question)
-    label = f"a {question.rules.variant} question"
+    question = check_question(odds_request_of(request.query_params, limits))  # read once
+    label = f"a {question.request.rules.variant} question"
 
     def work() -> dict:
         with limited(limits):
             return strict(ask(question).to_dict())
-    return label, served(work), question.deals or 0
+    return label, served(work), question.request.deals or 0
 
 
 @router.get("/api/odds")

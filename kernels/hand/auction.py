@@ -150,6 +150,16 @@ def stops_at(ins, j, seat):
 
 
 @njit(**NRT_FREE)
+def another_seats_call(rec, seat, allowed, j):
+    """A forced run that stops at the next decision (``STOP_NEXT``) reaches another seat's
+    call, number ``j``, before the asker's: an error (``E_NOT_ASKERS_TURN``) that says whose
+    call it is and the calls it may make (``allowed``), so one run tells the page the next
+    call of whoever makes it."""
+    stop_here(rec, STOP_CALL, seat, allowed)
+    fail(rec, E_NOT_ASKERS_TURN, j)
+
+
+@njit(**NRT_FREE)
 def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
     """Call number ``j`` by ``seat`` among ``allowed`` (uint64 mask of call codes; ``holder``
     the seat holding a ladder's current bid, -1 none): the
@@ -173,8 +183,7 @@ def make_call(ag, seat, allowed, hands, cfg, rec, j, holder):
             stop_here(rec, STOP_CALL, seat, allowed)
             return -1
         if ag.ins[IN.STOP] == STOP_NEXT:
-            rec[R.TURN] = seat
-            fail(rec, E_NOT_ASKERS_TURN, j)
+            another_seats_call(rec, seat, allowed, j)
             return -1
     c = _policy_call(ag, seat, allowed, hands, cfg, rec, holder)
     rec[R.CALL_SEAT + j] = seat
@@ -316,6 +325,9 @@ def ghost_swap(ag, seat, hands, cfg, hm, rec, j, allowed, holder):
             return -1
     elif stops_at(ag.ins, j, seat):
         stop_here(rec, STOP_CALL, seat, allowed | (ONE << np.uint64(SWAP)))
+        return -1
+    elif stopping(ag.ins) and ag.ins[IN.STOP] == STOP_NEXT:
+        another_seats_call(rec, seat, allowed | (ONE << np.uint64(SWAP)), j)
         return -1
     else:
         swap = _swaps(ag, seat, hands, cfg, rec, allowed, holder)

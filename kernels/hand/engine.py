@@ -217,8 +217,9 @@ def point_state(rules, hm, rec, ins):
     asker; the calls heard in ``rec``, the asker's hand in ``hm``) up to the asker's decision:
     afterwards ``rec[R.ERROR]`` is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED``
     saying what the decision is, or the error that prevents it (an illegal call heard, another
-    seat's turn, no decision left). Seats whose decisions come between are played by the
-    point-count policy."""
+    seat's turn: ``R.TURN`` whose, and at a call ``R.STOP_KIND`` and ``R.ALLOWED`` its calls
+    too; no decision left). Seats whose decisions come between are played by the point-count
+    policy."""
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
     params = np.zeros((4, N_PARAMS))

@@ -8,8 +8,8 @@ default run stopped once the answer is clear (``race``), the unseen hands condit
 from ...exports import lazy_exports
 
 EXPORTS = {
-    "answer": ("OddsResult", "ask", "check_question", "decision_point", "exact_estimate",
-               "odds", "odds_at"),
+    "answer": ("OddsResult", "Question", "ask", "check_question", "decision_point",
+               "exact_estimate", "odds", "odds_at", "question_of"),
     "decide": ("chunk_counts", "prepare"),
     "odds_request": ("FIELD_BY_NAME", "ODDS_FIELDS", "OddsRequest", "request"),
     "options": ("CallOption", "call_label", "call_name", "option_label"),

@@ -1,11 +1,11 @@
 """The odds engine: "what are my odds with this hand?", "should I order up?", "should I
 overcall 5 after E bid 4?"
 
-A question is a decision point (``analyzer.game.heard``): the player's hand, seat, the dealer,
-the upcard and the calls heard so far. Every legal call there is played out to the end of the
-hand on the same deals (``analyzer.questions.odds.decide``): later calls by the ``others`` strategy,
-cards by the method. In a ladder auction the answer also holds the trick table: the chance the
-player's side takes at least k tricks declaring each trump. ``odds(...)`` is the Python API;
+A question is a decision point (``analyzer.game.decision_point``): the player's hand, seat, the
+dealer, the upcard and the calls heard so far. Every legal call there is played out to the end of
+the hand on the same deals (``analyzer.questions.odds.decide``): later calls by the ``others``
+strategy, cards by the method. In a ladder auction the answer also holds the trick table: the chance
+the player's side takes at least k tricks declaring each trump. ``odds(...)`` is the Python API;
 ``euchre odds`` prints it.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ...compute.effort import Effort
-from ...compute.point import NothingToDecide, NotYourTurn, state_of
+from ...compute.point import PointState, state_of
 from ...compute.query import MAX_TRIES, exact_chunk, run_query
 from ...compute.runner import (
     DEFAULT_CHUNK,
@@ -250,60 +250,83 @@ odds.__signature__ = inspect.Signature(
      for f in ODDS_FIELDS], return_annotation=OddsResult)
 
 
-def ask(q: OddsRequest, progress: bool = False, chunk: int = DEFAULT_CHUNK) -> OddsResult:
-    """The answer to question ``q`` (see :func:`odds`), with a progress bar when
-    ``progress``, ``chunk`` deals at a time."""
-    point, trumps = _question_point(q)
-    return odds_at(point, q.play(), q.effort(progress, chunk), given=q.given, trumps=trumps,
-                   bids=_bids(q.rules, q.bid), play_check=q.play_check)
+TRUMP_NAMED = "once the bidding is over in bid or ghost, give the trump the winner named (--trump)"
 
 
-def check_question(q: OddsRequest) -> None:
-    """UserError, at once and without dealing, when question ``q`` cannot be asked: its
-    cards, the calls heard and the play so far (the decision point opened: whose turn it
-    is), the trump, the bid, the conditions and how it is played (a server checks this
-    before the question waits for its turn)."""
-    point, trumps = _question_point(q)
+@dataclass(frozen=True)
+class Question:
+    """An odds question read once: its ``request`` (the fields as given), its decision point
+    (``point``: the cards, the calls heard, the play so far and the score read and checked;
+    in a bid's play with the trump the winner named), what is decided there (``state``: the
+    point opened, one run of the engine) and what it prices (``trumps``: suit indices, None
+    for all; ``bids``: call codes, None for every bid). :func:`question_of` reads it,
+    :func:`ask` answers it."""
+
+    request: OddsRequest
+    point: DecisionPoint
+    state: PointState
+    trumps: list | None
+    bids: set | None
+
+
+def ask(q: OddsRequest | Question, progress: bool = False,
+        chunk: int = DEFAULT_CHUNK) -> OddsResult:
+    """The answer to question ``q`` (see :func:`odds`; a request is read first, a question
+    read already is answered as it is), with a progress bar when ``progress``, ``chunk``
+    deals at a time."""
+    question = q if isinstance(q, Question) else question_of(q)
+    r = question.request
+    return odds_at(question.point, r.play(), r.effort(progress, chunk), given=r.given,
+                   trumps=question.trumps, bids=question.bids, play_check=r.play_check,
+                   state=question.state)
+
+
+def check_question(q: OddsRequest) -> Question:
+    """Question ``q`` read (:func:`question_of`) and checked, at once and without dealing:
+    UserError when it cannot be asked (its cards, the calls heard and the play so far, whose
+    turn it is, the trump, the bid, the conditions and how it is played). A server checks a
+    question before it waits for its turn, then asks the one it checked."""
+    question = question_of(q)
     play = q.play()
     play.check()
     q.effort().check()
-    d = prepare(point, play.method == "dd", play.infer, play.tremble, trumps,
-                _bids(q.rules, q.bid), play.infer_play)
-    parse_given(q.given, d.query, point.seat, None if trumps is None else trumps[0])
+    trumps = question.trumps
+    d = prepare(question.point, play.method == "dd", play.infer, play.tremble, trumps,
+                question.bids, play.infer_play, state=question.state)
+    parse_given(q.given, d.query, question.point.seat, None if trumps is None else trumps[0])
+    return question
 
 
-def _question_point(q: OddsRequest) -> tuple[DecisionPoint, list | None]:
-    """``(point, trumps)``: the decision point of question ``q`` (checked: UserError naming
-    what is wrong) and the trump suits it prices (None: all)."""
+def question_of(q: OddsRequest) -> Question:
+    """Question ``q`` read once: its text parsed and checked (UserError naming what is wrong)
+    and its point opened by one run of the engine. In bid and ghost the trump given is the
+    one the winner named once the bidding is over (which the run says), else the one trump
+    priced."""
     play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
-    in_play = point.in_play or (q.rules.auction == LADDER and _bidding_over(point))
-    if in_play and q.rules.auction == LADDER:  # the trump the winner named is the question's
-        if q.trump is None:
-            raise UserError("once the bidding is over in bid or ghost, give the trump the "
-                            "winner named (--trump)")
-        point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction,
-                               {**play, "named": q.trump})
+    ladder = q.rules.auction == LADDER
+    named = notation.parse_suit(q.trump) if ladder and q.trump is not None else -1
+    if ladder and named < 0 and point.in_play:  # the cards played are read in that trump
+        raise UserError(TRUMP_NAMED)
+    # opened with the trump named: a call is decided before it matters, a card after
+    state = state_of(replace(point, named=named) if named >= 0 else point)
+    in_play = point.in_play or (ladder and state.kind == "card")
+    if in_play and ladder:  # the trump the winner named is the question's
+        if named < 0:
+            raise UserError(TRUMP_NAMED)
+        point = replace(point, named=named)
     trumps = None if q.trump is None or in_play else [notation.parse_suit(q.trump)]
-    return point, trumps
-
-
-def _bidding_over(point: DecisionPoint) -> bool:
-    """Whether the calls heard at ``point`` end a ladder auction, so the question is the
-    play's (its trump is the one the winner named)."""
-    try:
-        return state_of(point).kind == "card"
-    except (NotYourTurn, NothingToDecide):
-        return False
+    return Question(q, point, state, trumps, _bids(q.rules, q.bid))
 
 
 def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort | None = None,
             *, given=(), trumps: list | None = None, bids: set | None = None,
-            play_check: bool = True) -> OddsResult:
+            play_check: bool = True, state: PointState | None = None) -> OddsResult:
     """:func:`odds` at a decision point already built, played by ``play`` with ``effort``
     (``given``: conditions on the unseen cards, ``trumps``: suit indices, ``bids``: call codes
-    to keep). ``play_check``: a double-dummy answer (not exact) also plays its deals with
-    heuristic card play and says when the best call differs."""
+    to keep; ``state``: what is decided there, when the point was opened already).
+    ``play_check``: a double-dummy answer (not exact) also plays its deals with heuristic card
+    play and says when the best call differs."""
     play, effort = play or PlayModel(), effort or Effort()
     play.check()
     effort.check()
@@ -314,7 +337,7 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
         raise UserError("--infer-play weighs random deals by the cards played; it cannot be "
                         "used with --exact")
     d = prepare(point, play.method == "dd", play.infer, 0.0 if exact else play.tremble,
-                trumps, bids, play.infer_play)
+                trumps, bids, play.infer_play, state=state)
     # late in a hand: every layout, not random deals (but a weighing keeps random deals)
     if not play.infer_play and few_layouts(d, effort):
         effort, exact = replace(effort, exact=True, deals=None), True

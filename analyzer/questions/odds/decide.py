@@ -25,7 +25,7 @@ from kernels.cards import layout as L
 from kernels.deal.dealing import OP_LE
 from kernels.slots import S
 
-from ...compute.point import OpenPoint, open_point
+from ...compute.point import OpenPoint, PointState, open_point
 from ...compute.query import DealQuery, no_constraints
 from ...errors import UserError
 from ...game.decision_point import DecisionPoint, dealer_took_upcard
@@ -113,12 +113,13 @@ def void_rows(point: DecisionPoint, state, groups: list[int]) -> tuple:
 
 def prepare(point: DecisionPoint, solve: bool, infer: bool = True, tremble: float = TREMBLE,
             trumps: list | None = None, bids: set | None = None,
-            infer_play: bool = False) -> Decision:
-    """The decision at ``point`` opened (one trip to the engine), its query, its legal
-    options (see :func:`point_options`) and, at a ladder auction's call, the trick table: the
-    player's side declaring each trump. ``infer_play`` weighs the deals by the cards heard
-    played too. The seats' strategies are set on the query after."""
-    opened = open_point(point, solve, infer, tremble, infer_play)
+            infer_play: bool = False, state: PointState | None = None) -> Decision:
+    """The decision at ``point`` opened (one trip to the engine, none when ``state`` says
+    what is decided there already), its query, its legal options (see
+    :func:`point_options`) and, at a ladder auction's call, the trick table: the player's
+    side declaring each trump. ``infer_play`` weighs the deals by the cards heard played too.
+    The seats' strategies are set on the query after."""
+    opened = open_point(point, solve, infer, tremble, infer_play, state)
     _check_tricks(point, opened.state)
     options = point_options(point, opened.state, trumps, bids)
     q = point_query(point, opened)
