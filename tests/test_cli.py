@@ -441,8 +441,9 @@ def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
     plain = run_cli(["play", "--variant", "knock", "--seed", "2", "--json"])
     best, points = (run_cli(["play", "--variant", "knock", "--seed", "2", "--json",
                              "--strategy", name]) for name in ("analyzer", "points"))
-    assert plain == best and plain[0] == 0
-    assert points[0] == 0 and points != plain  # the hand tells the strategies apart
+    # stdout only: the first of the three may build the strategy (a note on stderr)
+    assert plain[:2] == best[:2] and plain[0] == 0
+    assert points[0] == 0 and points[1] != plain[1]  # the hand tells the strategies apart
     readme = (ROOT / "README.md").read_text()
     assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
 
