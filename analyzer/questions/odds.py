@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..compute.effort import Effort
-from ..compute.point import NothingToDecide, NotYourTurn, state_of
+from ..compute.point import BEFORE_PLAY, NothingToDecide, NotYourTurn, state_of
 from ..compute.query import MAX_TRIES, exact_chunk, run_query
 from ..compute.runner import (
     DEFAULT_CHUNK,
@@ -184,7 +184,8 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
 def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
     """UserError when the cards of ``point`` cannot be a hand: the upcard where only the
     dealer who took it can have it, or the seat's cards now, played and put away not a
-    hand's worth."""
+    hand's worth (one short for the dealer who took the upcard and gave no discard: its
+    discard is what is missing, and the error says so)."""
     rules, up = point.rules, point.upcard
     took = up >= 0 and point.seat == point.dealer and dealer_took_upcard(point)
     if up >= 0 and (point.hand | point.discarded) >> up & 1 and not took:
@@ -201,6 +202,8 @@ def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
     if dealt != rules.hand_size and not point.in_play:
         raise UserError(f"the hand has {point.hand.bit_count()} cards; {rules.variant} hands "
                         f"have {rules.hand_size}")
+    if dealt == rules.hand_size - 1 and took and not point.discarded:
+        raise UserError(BEFORE_PLAY["discard"])  # the card it put away is what is missing
     if dealt != rules.hand_size:
         now = point.hand.bit_count()
         mine = sum(1 for seat, _ in point.played if seat == point.seat)
