@@ -365,9 +365,9 @@ def print_review(console: Console, result) -> None:
     frame["!"] = ["*" if (c or 0) > 0 or (p or 0) > 0 else ""
                   for c, p in zip(play["cost_tricks"].fillna(0), play["cost_points"],
                                   strict=True)]
-    console.print(whole_numbers(frame_table(frame, "The play: the declaring side's tricks double dummy "
-                                     "with the best choice (before) and the choice made "
-                                     "(after); * = cost tricks or points")))
+    console.print(whole_numbers(frame_table(
+        frame, "The play: the declaring side's tricks double dummy with the best choice "
+               "(before) and the choice made (after); * = cost tricks or points")))
     for note in result.notes:
         console.print(f"note: {note}")
 
