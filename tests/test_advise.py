@@ -347,3 +347,24 @@ def test_a_late_position_that_few_layouts_fit_is_enumerated():
     r = odds(SLOW["hand"], "knock", play_check=False, deals=500, workers=1, **question)
     assert r.exact and r.tried == 7560 and r.uninformed == 0, (r.tried, r.notes)
 
+
+# found by random views: E went alone, which its strategy would not with these cards
+LONER = {"variant": "knock", "seat": "N", "dealer": "N", "upcard": "JD", "hand": "QC",
+         "auction": "E order alone", "discarded": "KS",
+         "played": "E 9D, S QD, N JD; N 9C, E KC, S 9H; E 9S, S KD, N JS; S AD, N TC, E JH; "
+                   "E AS, S TH"}
+
+
+def test_a_lone_call_the_strategy_would_not_make_is_played_alone(monkeypatch):
+    """A maker's "alone" its strategy would not say was kept as a tremble, but the hand was
+    then played with its partner, so the cards heard (three to a trick) fitted no deal: every
+    deal was dealt ignoring the calls heard, and exact mode refused the view. Kept, the
+    maker plays alone."""
+    from analyzer.questions import odds as odds_module
+
+    question = {k: v for k, v in LONER.items() if k not in ("variant", "hand")}
+    exact = odds(LONER["hand"], "knock", play_check=False, **question)
+    assert exact.exact and exact.deals > 0
+    monkeypatch.setattr(odds_module, "AUTO_EXACT", 0)  # random deals
+    drawn = odds(LONER["hand"], "knock", play_check=False, deals=50, **question)
+    assert drawn.deals == 50 and drawn.uninformed == 0, drawn.notes
