@@ -368,3 +368,17 @@ def test_a_lone_call_the_strategy_would_not_make_is_played_alone(monkeypatch):
     monkeypatch.setattr(odds_module, "AUTO_EXACT", 0)  # random deals
     drawn = odds(LONER["hand"], "knock", play_check=False, deals=50, **question)
     assert drawn.deals == 50 and drawn.uninformed == 0, drawn.notes
+
+# found by random views: E shot the moon, so W sits out and a trick has three cards
+MOON = {"variant": "bid", "seat": "N", "dealer": "N", "hand": "KS JS QC 9C", "trump": "C",
+        "auction": "E moon, S pass, W pass, N pass",
+        "played": "E JH, S 9H, N TC; N 9D, E KD, S QD; E AS, S AH"}
+
+
+def test_a_card_question_after_a_whole_trick_of_a_moon_is_answered():
+    """The point's seats that play were those of a contract with the partner unless the
+    maker of an upcard auction went alone, so after a whole trick of three cards under a
+    moon (or an ask) the view was refused: "trick 1 has 3 cards; 4 seats play this hand"."""
+    answer = advise({**MOON, "deals": 30, "others": "points"}, workers=1)
+    assert answer["decision"] == "card" and answer["action"] in ("play KS", "play JS")
+
