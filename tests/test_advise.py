@@ -382,3 +382,67 @@ def test_a_card_question_after_a_whole_trick_of_a_moon_is_answered():
     answer = advise({**MOON, "deals": 30, "others": "points"}, workers=1)
     assert answer["decision"] == "card" and answer["action"] in ("play KS", "play JS")
 
+
+ANSWER_SECONDS = 2.0  # the most a view may take (CPU seconds on one thread: load-blind)
+
+
+def ask_every_view(variant: str, hands: int, seed: int, deals: int | None = None) -> dict:
+    """Ask advise at every decision of one seat of ``hands`` hands of ``variant`` played with
+    random legal calls and cards (tests/played_views.py), on one thread, ``deals`` a view
+    (None: advise's own). Returns the figures: ``views``, ``refused`` (the views and their
+    errors), ``slow`` (the views over ANSWER_SECONDS and their seconds), ``slowest`` and
+    ``seconds`` in all. A kind of decision is asked once untimed first (its kernels load)."""
+    import time
+
+    from tests.played_views import random_views
+
+    rules = make_rules(variant)
+    figures = {"views": 0, "refused": [], "slow": [], "slowest": 0.0, "seconds": 0.0}
+    warm = set()
+    for view in random_views(rules, hands, seed):
+        if deals is not None:
+            view["deals"] = deals
+        figures["views"] += 1
+        start = time.process_time()
+        try:
+            answer = advise(view, workers=1)
+            if answer["decision"] not in warm:
+                warm.add(answer["decision"])
+                start = time.process_time()
+                advise(view, workers=1)
+        except UserError as e:
+            figures["refused"].append((str(e), view))
+            continue
+        seconds = time.process_time() - start
+        figures["seconds"] += seconds
+        figures["slowest"] = max(figures["slowest"], seconds)
+        if seconds > ANSWER_SECONDS:
+            figures["slow"].append((round(seconds, 2), view))
+    return figures
+
+
+def _report(variant: str, figures: dict) -> str:
+    return (f"{variant}: {figures['views']} views asked, {len(figures['refused'])} refused, "
+            f"{len(figures['slow'])} over {ANSWER_SECONDS} s, slowest "
+            f"{figures['slowest']:.2f} s, {figures['seconds']:.0f} s in all; refused: "
+            f"{figures['refused'][:3]}; slow: {sorted(figures['slow'], key=lambda s: -s[0])[:3]}")
+
+
+@pytest.mark.parametrize("variant, hands, deals", [("knock", 20, 100), ("bid", 5, 100)])
+def test_advise_answers_every_view_of_random_hands_in_time(variant, hands, deals):
+    """Issue 51: advise answers every decision of hands played with random legal calls and
+    cards (a position that happened always has a layout), each within ANSWER_SECONDS."""
+    figures = ask_every_view(variant, hands, 51, deals)
+    print(_report(variant, figures))
+    assert figures["views"] > 4 * hands
+    assert not figures["refused"] and not figures["slow"], _report(variant, figures)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, hands", [("knock", 1000), ("bid", 200)])
+def test_advise_answers_every_view_of_a_thousand_random_hands_in_time(variant, hands):
+    """The full size of the issue's check (make test-slow): 1,000 knock hands and 200 bid
+    hands at advise's own deals."""
+    figures = ask_every_view(variant, hands, 1951)
+    print(_report(variant, figures))
+    assert not figures["refused"] and not figures["slow"], _report(variant, figures)
