@@ -340,6 +340,18 @@ def test_the_weighed_layouts_are_what_random_deals_with_the_tremble_find(monkeyp
         assert abs(ours[row.label] - row.ev) <= 4 * half / 1.96, (row.label, ours, row)
 
 
+def test_an_exact_run_no_layout_fits_at_all_weighs_them_ignoring_the_calls(monkeypatch):
+    """Should no layout fit the calls heard even allowing a tremble (a call the model gives
+    no chance at all), an exact run is not refused: it weighs every layout alike, ignoring
+    the calls heard, and says so (as random deals no try fits are dealt ignoring them)."""
+    from analyzer.questions import odds as odds_module
+
+    monkeypatch.setattr(odds_module, "likeliest_layout", lambda d, seed, chunk: None)
+    question = {k: v for k, v in REFUSED.items() if k not in ("variant", "hand")}
+    r = odds(REFUSED["hand"], "knock", play_check=False, workers=1, **question)
+    assert r.exact and r.deals > 0 and not r.inference
+    assert any("ignoring the calls heard" in n for n in r.notes), r.notes
+
 def test_a_late_position_that_few_layouts_fit_is_enumerated():
     """Issue 51: SLOW took 18 s (random deals at a tiny acceptance, 203 of 500 never fitting
     in 20,000 tries); its 7,560 layouts are now each dealt once and weighed."""

@@ -414,6 +414,21 @@ def likeliest_layout(d: Decision, seed: int, chunk: int) -> int | None:
     return least
 
 
+def _weighed(d: Decision, seed: int, chunk: int) -> tuple[Decision, list[str]]:
+    """``d`` made ready for an exact run, and its notes: with inference and a tremble its
+    layouts weighed by the chance of their calls (from the likeliest layout's,
+    :func:`likeliest_layout`), or, when no layout fits the calls heard even so, every layout
+    alike, ignoring them (said in a note, as random deals no try fits are dealt)."""
+    if not d.infers or d.tremble <= 0:
+        return d, []
+    least = likeliest_layout(d, seed, chunk)
+    if least is not None:
+        return replace(d, likeliest=least), []
+    return played_as(d, infer=False), [
+        "unusual auction: no layout fits the calls heard, even allowing --tremble, so every "
+        "layout is weighed alike, ignoring the calls heard"]
+
+
 def _weighed_note(d: Decision) -> list[str]:
     """The note of an exact run none of whose layouts fits the calls heard as the others'
     strategy makes them: each is weighed by the chance of the calls it fits only by a
@@ -440,10 +455,10 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
 def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsResult:
     seed, chunk, precision, exact = effort.seed, effort.chunk, effort.precision, effort.exact
     total = _deal_count(d, seed, effort.deals, precision, exact)
+    notes = []
     if exact:
         chunk = exact_chunk(chunk)
-        if d.infers and d.tremble > 0:
-            d = replace(d, likeliest=likeliest_layout(d, seed, chunk))
+        d, notes = _weighed(d, seed, chunk)
     plan = _plan(d, effort, total)
     enough = None
     if precision is not None:
@@ -458,8 +473,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")
-    notes = [f"interrupted after {totals.done:,} deals: these are the estimates so far"] \
-        if totals.interrupted else []
+    if totals.interrupted:
+        notes.append(f"interrupted after {totals.done:,} deals: these are the estimates so far")
     d = plan.d
     notes += plan.notes()
     unmet = int(counts["unmet"])
