@@ -84,7 +84,10 @@ class R(IntEnum):
     ALLOWED = 139  # at a stop: the calls (or cards) the asker may choose, as a mask
     TURN = 140  # at a stop, or when it is not the asker's turn: whose turn it is
     TREMBLED = 141  # calls heard kept only as trembles in this hand (see ``IN.TREMBLE``)
-    LEN = 142
+    # with IN.WEIGH: how unlikely those trembles are together, -log2 of the product of their
+    # chances in steps of codes.UNLIKELY_STEP (0: every call and card its seat's own)
+    UNLIKELY = 142
+    LEN = 143
 
 
 class IN(IntEnum):
@@ -118,7 +121,10 @@ class IN(IntEnum):
     # with CHECK_PLAY, a forced card another seat's heuristic play would not choose is kept
     # only as a tremble (TREMBLE, kernels.hand.tricks), like a call with CHECK
     CHECK_PLAY = 19 + MAX_PLAYS
-    LEN = 20 + MAX_PLAYS
+    # 1: a tremble is always kept and weighs the deal by its chance (R.UNLIKELY) instead of
+    # a draw keeping it with that chance: exact mode's layouts are weighed, never drawn
+    WEIGH = 20 + MAX_PLAYS
+    LEN = 21 + MAX_PLAYS
 
 
 class M(IntEnum):

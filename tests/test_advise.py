@@ -314,3 +314,167 @@ def test_the_docs_session_is_what_the_stream_answers(monkeypatch):
     answer_stream(views, out.write, workers=1)
     assert [json.loads(line) for line in out.getvalue().splitlines()] == \
         [json.loads(line) for line in answers]
+
+
+# ---------------------------------------------------------------------------- issue 51
+
+# issue 51: two views of knock hands played against another engine. In the first, S passed
+# AD with JH and KD (the analyzer strategy takes it up with any such hand), so no layout fits
+# the calls as the strategy makes them; the second took 18 s (7,560 layouts, a few of them
+# fitting the calls: random deals tried 20,000 times each)
+REFUSED = {"variant": "knock", "seat": "W", "dealer": "S", "hand": "TD KH", "upcard": "AD",
+           "auction": "W pass, N pass, E pass, S pass, W name H",
+           "played": "W KC, N AH, E AC, S 9C; N AS, E TS, S TH, W QH; W 9D, N QD, E JD, S KD; "
+                     "E KS, S JH"}
+SLOW = {"variant": "knock", "seat": "N", "dealer": "N", "hand": "KC KH", "upcard": "JS",
+        "auction": "E pass, S pass, W pass, N pass, E pass, S pass, W pass, N name H",
+        "played": "E QC, S JC, W QH, N 9C; W KD, N TH, E QS, S 9D; N JD, E TC, S 9H, W TD"}
+
+
+def test_a_position_no_layout_fits_as_the_strategy_calls_is_answered():
+    """Issue 51: advise refused REFUSED ("no layout meets the given conditions, the calls
+    heard and the cards played"): its 420 layouts were enumerated with no tremble, and
+    every one needed S to pass a hand its strategy takes up. Each layout is now weighed by
+    the chance of its calls (the tremble), and the answer says so."""
+    answer = advise({**REFUSED, "seed": 1}, workers=1)
+    assert answer["exact"] and answer["deals"] > 0, answer
+    assert answer["action"] in ("play TD", "play KH")
+    assert any("weighed by the chance of the calls" in n for n in answer["notes"]), answer
+
+
+def test_the_weighed_layouts_are_what_random_deals_with_the_tremble_find(monkeypatch):
+    """An exact run weighs each layout by the chance its trembles were kept with; random
+    deals keep a layout with that chance: the same values, each within the random run's
+    interval (4 standard errors)."""
+    from analyzer.questions import odds as odds_module
+
+    question = {k: v for k, v in REFUSED.items() if k not in ("variant", "hand")}
+    exact = odds(REFUSED["hand"], "knock", play_check=False, workers=1, **question)
+    monkeypatch.setattr(odds_module, "AUTO_EXACT", 0)  # random deals, drawn with the tremble
+    drawn = odds(REFUSED["hand"], "knock", play_check=False, deals=3000, all_calls=True,
+                 **question)
+    assert exact.exact and not drawn.exact and drawn.uninformed == 0
+    ours = exact.options.set_index("label")["ev"]
+    for row in drawn.options.itertuples():
+        half = (row.ev_high - row.ev_low) / 2
+        assert abs(ours[row.label] - row.ev) <= 4 * half / 1.96, (row.label, ours, row)
+
+
+def test_an_exact_run_no_layout_fits_at_all_weighs_them_ignoring_the_calls(monkeypatch):
+    """Should no layout fit the calls heard even allowing a tremble (a call the model gives
+    no chance at all), an exact run is not refused: it weighs every layout alike, ignoring
+    the calls heard, and says so (as random deals no try fits are dealt ignoring them)."""
+    from analyzer.questions import odds as odds_module
+
+    monkeypatch.setattr(odds_module, "likeliest_layout", lambda d, seed, chunk: None)
+    question = {k: v for k, v in REFUSED.items() if k not in ("variant", "hand")}
+    r = odds(REFUSED["hand"], "knock", play_check=False, workers=1, **question)
+    assert r.exact and r.deals > 0 and not r.inference
+    assert any("ignoring the calls heard" in n for n in r.notes), r.notes
+
+def test_a_late_position_that_few_layouts_fit_is_enumerated():
+    """Issue 51: SLOW took 18 s (random deals at a tiny acceptance, 203 of 500 never fitting
+    in 20,000 tries); its 7,560 layouts are now each dealt once and weighed."""
+    question = {k: v for k, v in SLOW.items() if k not in ("variant", "hand")}
+    r = odds(SLOW["hand"], "knock", play_check=False, deals=500, workers=1, **question)
+    assert r.exact and r.tried == 7560 and r.uninformed == 0, (r.tried, r.notes)
+
+
+# found by random views: E went alone, which its strategy would not with these cards
+LONER = {"variant": "knock", "seat": "N", "dealer": "N", "upcard": "JD", "hand": "QC",
+         "auction": "E order alone", "discarded": "KS",
+         "played": "E 9D, S QD, N JD; N 9C, E KC, S 9H; E 9S, S KD, N JS; S AD, N TC, E JH; "
+                   "E AS, S TH"}
+
+
+def test_a_lone_call_the_strategy_would_not_make_is_played_alone(monkeypatch):
+    """A maker's "alone" its strategy would not say was kept as a tremble, but the hand was
+    then played with its partner, so the cards heard (three to a trick) fitted no deal: every
+    deal was dealt ignoring the calls heard, and exact mode refused the view. Kept, the
+    maker plays alone."""
+    from analyzer.questions import odds as odds_module
+
+    question = {k: v for k, v in LONER.items() if k not in ("variant", "hand")}
+    exact = odds(LONER["hand"], "knock", play_check=False, **question)
+    assert exact.exact and exact.deals > 0
+    monkeypatch.setattr(odds_module, "AUTO_EXACT", 0)  # random deals
+    drawn = odds(LONER["hand"], "knock", play_check=False, deals=50, **question)
+    assert drawn.deals == 50 and drawn.uninformed == 0, drawn.notes
+
+# found by random views: E shot the moon, so W sits out and a trick has three cards
+MOON = {"variant": "bid", "seat": "N", "dealer": "N", "hand": "KS JS QC 9C", "trump": "C",
+        "auction": "E moon, S pass, W pass, N pass",
+        "played": "E JH, S 9H, N TC; N 9D, E KD, S QD; E AS, S AH"}
+
+
+def test_a_card_question_after_a_whole_trick_of_a_moon_is_answered():
+    """The point's seats that play were those of a contract with the partner unless the
+    maker of an upcard auction went alone, so after a whole trick of three cards under a
+    moon (or an ask) the view was refused: "trick 1 has 3 cards; 4 seats play this hand"."""
+    answer = advise({**MOON, "deals": 30, "others": "points"}, workers=1)
+    assert answer["decision"] == "card" and answer["action"] in ("play KS", "play JS")
+
+
+ANSWER_SECONDS = 2.0  # the most a view may take (CPU seconds on one thread: load-blind)
+
+
+def ask_every_view(variant: str, hands: int, seed: int, deals: int | None = None) -> dict:
+    """Ask advise at every decision of one seat of ``hands`` hands of ``variant`` played with
+    random legal calls and cards (tests/played_views.py), on one thread, ``deals`` a view
+    (None: advise's own). Returns the figures: ``views``, ``refused`` (the views and their
+    errors), ``slow`` (the views over ANSWER_SECONDS and their seconds), ``slowest`` and
+    ``seconds`` in all. A kind of decision is asked once untimed first (its kernels load)."""
+    import time
+
+    from tests.played_views import random_views
+
+    rules = make_rules(variant)
+    figures = {"views": 0, "refused": [], "slow": [], "slowest": 0.0, "seconds": 0.0}
+    warm = set()
+    for view in random_views(rules, hands, seed):
+        if deals is not None:
+            view["deals"] = deals
+        figures["views"] += 1
+        start = time.process_time()
+        try:
+            answer = advise(view, workers=1)
+            if answer["decision"] not in warm:
+                warm.add(answer["decision"])
+                start = time.process_time()
+                advise(view, workers=1)
+        except UserError as e:
+            figures["refused"].append((str(e), view))
+            continue
+        seconds = time.process_time() - start
+        figures["seconds"] += seconds
+        figures["slowest"] = max(figures["slowest"], seconds)
+        if seconds > ANSWER_SECONDS:
+            figures["slow"].append((round(seconds, 2), view))
+    return figures
+
+
+def _report(variant: str, figures: dict) -> str:
+    return (f"{variant}: {figures['views']} views asked, {len(figures['refused'])} refused, "
+            f"{len(figures['slow'])} over {ANSWER_SECONDS} s, slowest "
+            f"{figures['slowest']:.2f} s, {figures['seconds']:.0f} s in all; refused: "
+            f"{figures['refused'][:3]}; slow: {sorted(figures['slow'], key=lambda s: -s[0])[:3]}")
+
+
+@pytest.mark.parametrize("variant, hands, deals", [("knock", 20, 100), ("bid", 5, 100)])
+def test_advise_answers_every_view_of_random_hands_in_time(variant, hands, deals):
+    """Issue 51: advise answers every decision of hands played with random legal calls and
+    cards (a position that happened always has a layout), each within ANSWER_SECONDS."""
+    figures = ask_every_view(variant, hands, 51, deals)
+    print(_report(variant, figures))
+    assert figures["views"] > 4 * hands
+    assert not figures["refused"] and not figures["slow"], _report(variant, figures)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, hands", [("knock", 1000), ("bid", 200)])
+def test_advise_answers_every_view_of_a_thousand_random_hands_in_time(variant, hands):
+    """The full size of the issue's check (make test-slow): 1,000 knock hands and 200 bid
+    hands at advise's own deals."""
+    figures = ask_every_view(variant, hands, 1951)
+    print(_report(variant, figures))
+    assert not figures["refused"] and not figures["slow"], _report(variant, figures)

@@ -441,8 +441,9 @@ def test_play_defaults_to_the_best_strategy_and_the_readme_agrees():
     plain = run_cli(["play", "--variant", "knock", "--seed", "2", "--json"])
     best, points = (run_cli(["play", "--variant", "knock", "--seed", "2", "--json",
                              "--strategy", name]) for name in ("analyzer", "points"))
-    assert plain == best and plain[0] == 0
-    assert points[0] == 0 and points != plain  # the hand tells the strategies apart
+    # stdout only: the first of the three may build the strategy (a note on stderr)
+    assert plain[:2] == best[:2] and plain[0] == 0
+    assert points[0] == 0 and points[1] != plain[1]  # the hand tells the strategies apart
     readme = (ROOT / "README.md").read_text()
     assert "--policy" not in readme and "euchre play --variant V [--seed N] [--strategy" in readme
 
@@ -460,3 +461,62 @@ def test_smaller_cases(tmp_path):
     code, out, _ = run_cli(["review", str(RECORDS / "knock_misplay.json"), "--call-deals",
                             "0"])
     assert code == 0 and "<NA>" not in out
+
+
+def _trick_result(hand_size: int):
+    """An odds result's fields the trick table reads: a double deck's four trumps, each
+    P(>=k) for k = 3 .. hand_size at 95.5% ± 15.5."""
+    import types
+
+    import pandas as pd
+
+    figures = {f"p_at_least_{k}{end}": p for k in range(3, hand_size + 1)
+               for end, p in (("", 0.955), ("_low", 0.8), ("_high", 1.0))}
+    return types.SimpleNamespace(rules=types.SimpleNamespace(hand_size=hand_size), exact=False,
+                                 tricks=pd.DataFrame([{"trump": t, **figures} for t in "CDHS"]))
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_a_narrow_pipe_keeps_every_column_and_label_of_the_trick_table(width):
+    """Issue 51: piped at 80 columns the double deck's trick table lost its trump column
+    (rows without labels) and every column past P(>=9). Now the columns that do not fit go
+    on under the table, each row labelled again, and no line is wider than the terminal."""
+    import io
+
+    from rich.console import Console
+
+    from analyzer.cli.views import _tricks_table, whole_numbers
+
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(whole_numbers(_tricks_table(_trick_result(12))))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= width, lines
+    text = "\n".join(lines)
+    assert all(f"P(≥{k}) %" in text for k in range(3, 13)), text
+    assert text.count("95.5 ±15.5") == 4 * 10, text  # every figure, whole
+    rows = [line.split() for line in lines if "±" in line]
+    assert all(row[0] in "CDHS" for row in rows), text  # every row has its trump
+
+
+def test_a_narrow_pipe_keeps_every_column_of_the_review(monkeypatch):
+    """Issue 51: piped at 80 columns `euchre review`'s call table cut its last column
+    ("within noi") and lost its first (the step); now, however narrow, every column of
+    every call is there, each row under its step."""
+    from analyzer.cli import common
+
+    monkeypatch.setattr(common.console, "width", 56)  # the call table cannot fit in one
+    code, out, err = run_cli(["review", str(RECORDS / "knock_misplay.json"), "--call-deals",
+                              "100"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 56, out
+    calls = lines[:next(i for i, line in enumerate(lines) if "The play" in line)]
+    for header in ("seat", "call", "net points", "best call", "its net points", "cost"):
+        assert sum(header in line.split("  ") or f" {header} " in f" {line} "
+                   for line in calls) >= 1, (header, out)
+    rows = [line.split() for line in calls if line.split()[:1] in ([str(k)] for k in
+                                                                   range(1, 6))]
+    assert len(rows) >= 2 * 5, out  # two blocks at least, each of the five calls
+    assert all(r[0].isdigit() for r in rows) and "…" not in out, out
+    costs = [r for r in rows if r[-1] in ("-", "*", "noise")]
+    assert len(costs) == 5, out  # every call's cost, whole

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from analyzer.compute.query import run_query
+from analyzer.errors import UserError
 from analyzer.game.variants import make_rules
 from analyzer.questions.odds.answer import decision_point, odds
 from analyzer.questions.odds.decide import prepare
@@ -236,3 +237,23 @@ def test_play_inference_keeps_only_worlds_where_the_others_play_as_heuristic():
         seen[infer_play] = [heuristic_agrees(w) for w in worlds]
     assert all(all(a) for a in seen[True])
     assert not all(a[0] for a in seen[False])
+
+
+@pytest.mark.parametrize("question", [
+    # issue 51: the dealer who picked up, its discard not given, one card played
+    dict(hand="TC AS 9S KH", auction="E pass, S pass, W pass, N pick up",
+         played="E AD, S TD, W QD, N KD"),
+    # the same before its first card, and after two tricks
+    dict(hand="TC AS 9S KH KD", auction="E pass, S pass, W pass, N pick up",
+         played="E AD, S TD, W QD"),
+    dict(hand="TC AS 9S", auction="E pass, S pass, W pass, N pick up",
+         played="E AD, S TD, W QD, N KD; E 9C, S JC, W QC, N KH"),
+], ids=["after-its-card", "before-its-card", "two-tricks"])
+def test_a_dealers_card_question_without_its_discard_names_the_discard(question):
+    """A dealer who took the upcard asked about a card without its discard is told what is
+    missing (its discard, --discarded), whatever the cards it holds and played, never that
+    its cards are too few for a hand."""
+    with pytest.raises(UserError) as e:
+        odds(question.pop("hand"), "knock", upcard="TC", seat="N", dealer="N", deals=20,
+             others="points", play_check=False, **question)
+    assert "give your discard (--discarded)" in str(e.value), str(e.value)

@@ -3,10 +3,12 @@ simulations and reviews."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import pandas as pd
-from rich.console import Console
+from rich.console import Console, ConsoleOptions
+from rich.measure import Measurement
 from rich.table import Column, Table
 
 from kernels.slots import R
@@ -32,18 +34,74 @@ def _pct(p: float, lo: float, hi: float, exact: bool, compact: bool = False) -> 
     return f"{100 * p:.1f}{'' if compact else ' '}±{100 * max(hi - p, p - lo):.1f}"
 
 
-def whole_numbers(table: Table) -> Table:
-    """``table`` made so that a narrow terminal or a pipe never cuts a number: every column
-    but the first (the labels, which wrap instead) is as wide as its widest cell and does
-    not wrap."""
+PROSE = 30  # a column with a cell longer than this, with spaces, holds sentences
+
+
+def whole_numbers(table: Table) -> WholeColumns:
+    """``table`` made so that a narrow terminal or a pipe never cuts a number nor drops a
+    label: every column but the first (the labels, which wrap instead) and those of
+    sentences (which wrap at their words) is as wide as its widest cell and does not wrap,
+    and the columns that do not fit the width go on in
+    further tables under it, each row labelled again (:class:`WholeColumns`)."""
     for column in table.columns[1:]:
-        widest = max([len(str(c)) for c in column.cells] +
+        cells = [str(c) for c in column.cells]
+        if any(len(c) > PROSE and " " in c for c in cells):
+            continue  # a column of sentences (a review's notes) wraps at its words
+        widest = max([len(c) for c in cells] +
                      [len(line) for line in str(column.header).splitlines()])
         column.no_wrap = True
         column.min_width = widest
     if table.columns:
         table.columns[0].overflow = "fold"
-    return table
+    return WholeColumns(table)
+
+
+class WholeColumns:
+    """A table printed at any width without losing a column: as it is where it fits, else
+    as several tables of the label column and as many of the others as fit, in order (rich
+    would squeeze the labels away and crop the columns past the edge)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions):
+        yield from column_blocks(self.table, console, options)
+
+
+def column_blocks(table: Table, console: Console, options: ConsoleOptions) -> list[Table]:
+    """``table`` as tables no wider than ``options.max_width`` (the first with the title):
+    the first column and the next columns that fit beside it, then the first column and
+    the next, and so on; a single column too wide for the width is left to rich."""
+    width = options.max_width
+    blocks, block = [], [0]
+    for i in range(1, len(table.columns)):
+        if block != [0] and _min_width(_block(table, block + [i], True), console,
+                                       options) > width:
+            blocks.append(block)
+            block = [0]
+        block.append(i)
+    blocks.append(block)
+    if len(blocks) == 1:
+        return [table]
+    return [_block(table, b, k == 0) for k, b in enumerate(blocks)]
+
+
+def _block(table: Table, columns: list[int], titled: bool) -> Table:
+    """A copy of ``table`` with only its ``columns`` (indices), with its title or none."""
+    part = copy.copy(table)
+    part.columns = [table.columns[i] for i in columns]
+    if not titled:
+        part.title = None
+    return part
+
+
+def _min_width(table: Table, console: Console, options: ConsoleOptions) -> int:
+    """The fewest columns of the terminal ``table`` takes without cutting a cell (measured
+    without a limit: rich clamps a measurement to the width)."""
+    return Measurement.get(console, options.update_width(UNLIMITED), table).minimum
+
+
+UNLIMITED = 1_000_000  # a width no table reaches
 
 
 def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
@@ -307,9 +365,9 @@ def print_review(console: Console, result) -> None:
     frame["!"] = ["*" if (c or 0) > 0 or (p or 0) > 0 else ""
                   for c, p in zip(play["cost_tricks"].fillna(0), play["cost_points"],
                                   strict=True)]
-    console.print(frame_table(frame, "The play: the declaring side's tricks double dummy "
-                                     "with the best choice (before) and the choice made "
-                                     "(after); * = cost tricks or points"))
+    console.print(whole_numbers(frame_table(
+        frame, "The play: the declaring side's tricks double dummy with the best choice "
+               "(before) and the choice made (after); * = cost tricks or points")))
     for note in result.notes:
         console.print(f"note: {note}")
 
@@ -320,10 +378,11 @@ def print_review_summary(console: Console, good: list, by_type, costliest) -> No
     makeable = sum(r.makeable for _, r in good)
     console.print(f"{len(good):,} hands reviewed: {made:,} contracts made, {makeable:,} "
                   f"makeable double dummy")
-    console.print(frame_table(by_type, "Decisions by type (points lost by the side that "
-                                       "decided)"))
-    console.print(frame_table(costliest.drop(columns=["value_before", "value_after"])
-                              .rename(columns=REVIEW_HEADERS), "The costliest decisions"))
+    console.print(whole_numbers(frame_table(by_type, "Decisions by type (points lost by the "
+                                                     "side that decided)")))
+    console.print(whole_numbers(frame_table(costliest.drop(
+        columns=["value_before", "value_after"]).rename(columns=REVIEW_HEADERS),
+        "The costliest decisions")))
 
 
 def print_solution(console: Console, rules, result, lone: bool) -> None:

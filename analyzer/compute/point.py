@@ -22,6 +22,7 @@ from kernels.cards import layout as L
 from kernels.cards.rules import next_active
 from kernels.cards.seating import contract_active
 from kernels.deal.record import new_instructions
+from kernels.hand.exchanges import plays_alone
 from kernels.drivers.forced import (
     hear_call,
     hear_play,
@@ -39,6 +40,7 @@ from ..errors import UserError
 from ..game.decision_point import DecisionPoint
 from ..game.notation import SEATS, format_card
 from ..game.records import Record, describe_error, empty_arrays
+from ..game.variants import Rules
 
 KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend",
          KC.STOP_CARD: "card", KC.STOP_KEEP: "keep"}
@@ -178,6 +180,15 @@ def open_point(point: DecisionPoint, solve: bool = True, infer: bool = True,
     return OpenPoint(state, point_row(point, solve)).with_inference(infer, tremble, infer_play)
 
 
+def playing_seats(rules: Rules, rec: np.ndarray) -> int:
+    """The 4-bit mask of the seats that play the contract of ``rec`` (a record in the play):
+    a declarer who plays alone (a lone maker; an n-ask or a moon with partners) leaves its
+    partner out, a lone defender its own."""
+    cfg = rules.arrays.cfg
+    return int(contract_active(cfg, rec[R.DECLARER], plays_alone(cfg, rec),
+                               rec[R.DEFENDER_ALONE]))
+
+
 def state_of(point: DecisionPoint) -> PointState:
     """What the player decides at ``point`` (the engine plays the calls heard up to it).
     NotYourTurn when the calls heard lead to another seat's turn, NothingToDecide when they
@@ -228,8 +239,7 @@ def _decision(rules, rec: np.ndarray, kind: str, allowed: int) -> PointState:
     has shown out of."""
     if kind != "card":
         return PointState(kind, allowed)
-    active = int(contract_active(rules.arrays.cfg, rec[R.DECLARER], rec[R.MAKER_ALONE] == 1,
-                                 rec[R.DEFENDER_ALONE]))
+    active = playing_seats(rules, rec)
     return PointState(kind, allowed, active.bit_count(), int(rec[R.TRUMP]),
                       shown_out(rules, rec, active))
 
@@ -310,8 +320,7 @@ def _misfit(point: DecisionPoint, rec: np.ndarray) -> str:
         return "--played does not fit the hand"
     seat, card = point.played[k]
     play = f"--played: play {k + 1} ({SEATS[seat]} {format_card(card)})"
-    active = int(contract_active(point.rules.arrays.cfg, rec[R.DECLARER],
-                                 rec[R.MAKER_ALONE] == 1, rec[R.DEFENDER_ALONE]))
+    active = playing_seats(point.rules, rec)
     written = _written_trick(point.trick_sizes, k)
     if written is not None and point.trick_sizes[written] > active.bit_count():
         return (f"--played: trick {written + 1} has {point.trick_sizes[written]} cards; "

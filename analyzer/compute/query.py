@@ -93,7 +93,8 @@ class DealQuery:
 class QueryChunk:
     """One chunk's answers: per deal and scenario the declaring side's tricks; per deal the
     tries it took (negative when its conditions were never met), the solver nodes and each
-    seat's cards as dealt; per deal and option how it ended (slots ``kernels.slots.X``)."""
+    seat's cards as dealt; per deal and option how it ended (slots ``kernels.slots.X``); per
+    deal the calls heard it kept as trembles and, in exact mode, how unlikely they are."""
 
     outcomes: np.ndarray
     tries: np.ndarray
@@ -101,6 +102,7 @@ class QueryChunk:
     dealt: np.ndarray
     results: np.ndarray
     trembled: np.ndarray  # per deal: calls heard kept only as trembles (see kernels.drivers.query)
+    unlikely: np.ndarray  # exact mode: -log2 of their chance, in steps (kernels.slots.R)
 
     @property
     def ok(self) -> np.ndarray:

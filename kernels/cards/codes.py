@@ -83,6 +83,7 @@ E_NOT_ASKERS_TURN = 18  # after the forced calls another seat is to call (R.TURN
 E_NO_DECISION = 19  # the asker has no decision left in this hand
 
 MAX_CALLS = 16
+UNLIKELY_STEP = 1 << 20  # R.UNLIKELY counts -log2 of a deal's chance in steps of 1/this
 MAX_TRICKS = 12
 NOBODY = 255  # no seat (the upcard's holder before anyone took it)
 RENEGE_PENALTY = 2  # points a side (a player, without partners) loses for a renege

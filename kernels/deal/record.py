@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit
 
 from ..cards.bits import ONE
-from ..cards.codes import E_STOPPED, MODE_FORCED, MODE_PLAY, ST_PLAYED
+from ..cards.codes import E_STOPPED, MODE_FORCED, MODE_PLAY, ST_PLAYED, UNLIKELY_STEP
 from ..cards.layout import DECK_DOUBLE
 from ..config import JIT, NRT_FREE
 from ..slots import IN, C, M, R
@@ -32,6 +32,7 @@ def reset_record(hm, rec):
     rec[R.ALONE_SEATS] = 0
     rec[R.ALLOWED] = 0
     rec[R.TREMBLED] = 0
+    rec[R.UNLIKELY] = 0
     for s in range(4):
         rec[R.TRICKS + s] = 0
         rec[R.POINTS + s] = 0
@@ -107,9 +108,14 @@ def tolerated(ins, rec, chance):
     likelihood of the heard call against that of the strategy's own (see
     ``kernels.bidding.bidding.call_likelihood``; for a yes/no choice ``flip_kept``). The draws
     come from ``IN.TREMBLE_KEY``, one key per try of a deal; a kept call is counted in
-    ``R.TREMBLED``."""
+    ``R.TREMBLED``. With ``IN.WEIGH`` (exact mode: each layout once) it is always kept and
+    its chance weighs the deal instead (``R.UNLIKELY``)."""
     if chance <= 0.0:
         return False
+    if ins[IN.WEIGH] == 1:
+        rec[R.TREMBLED] += 1
+        rec[R.UNLIKELY] += np.int64(np.round(-np.log2(min(chance, 1.0)) * UNLIKELY_STEP))
+        return True
     x = mix64(np.uint64(ins[IN.TREMBLE_KEY]) + np.uint64(rec[R.TREMBLED] + 1) * GOLDEN)
     if np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) < chance:
         rec[R.TREMBLED] += 1

@@ -86,10 +86,11 @@ def in_play(point):
 
 
 @njit(**NRT_FREE)
-def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
+def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key, weigh):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;
-    the draws from ``key``), with inference (``PT.CHECK``); likewise the cards heard played
+    the draws from ``key``, or with ``weigh`` none: every tremble kept and counted in
+    ``rec[R.UNLIKELY]``), with inference (``PT.CHECK``); likewise the cards heard played
     by its heuristic card play with ``PT.CHECK_PLAY``; and whether the cards heard and the
     asker's own put-away cards fit the deal (always); the engine stops at the asker's
     turn."""
@@ -98,6 +99,7 @@ def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
     ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
     ag.ins[IN.TREMBLE_KEY] = np.int64(key)
     ag.ins[IN.CHECK_PLAY] = point[PT.CHECK_PLAY]
+    ag.ins[IN.WEIGH] = weigh
     ag.ins[IN.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
     play_hand(rules, ag, hm, rec)
@@ -109,8 +111,8 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
     """Deal ``index`` into ``dealt`` (natural masks by seat, the known cards included) and
     ``deal_hm`` (its engine masks), as ``dealing`` says (``kernels.deal.dealing.Dealing``): random
     shuffles from ``(seed, index)`` until its conditions hold and, with inference, the calls
-    heard of ``point`` follow; exact mode: layout ``index``, one try. Returns the tries, or
-    minus them when none passed."""
+    heard of ``point`` follow; exact mode: layout ``index``, one try, its trembles weighed
+    (``rec[R.UNLIKELY]``), not drawn. Returns the tries, or minus them when none passed."""
     n_groups = dealing.sizes.shape[0]
     groups = np.empty(n_groups, dtype=np.uint64)
     state = stream_state(seed, STREAM_DEAL, index)
@@ -128,7 +130,8 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
             return t
         # the tremble draws of this try, from (seed, index, try): the deal stream is untouched
         key = mix64(mix64(np.uint64(seed)) + np.uint64(index) * GOLDEN + np.uint64(t))
-        if heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key):
+        if heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key,
+                               1 if dealing.exact else 0):
             return t
     return -tries
 
@@ -147,9 +150,10 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     strategies and play; ``works``/``tables`` the solver's arrays, one per numba thread
     (``kernels.solver.solver_arrays``; each deal starts a new table generation). Returns
     ``(outcomes[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4] uint64,
-    results[n, O, X.LEN] int8, trembled[n] int8)``: a deal that never passed has negative
-    tries and outcomes -1; ``trembled`` counts the calls heard its deal kept only as
-    trembles. Every deal depends only on (seed, its index), whatever the threads."""
+    results[n, O, X.LEN] int8, trembled[n] int8, unlikely[n] int64)``: a deal that never
+    passed has negative tries and outcomes -1; ``trembled`` counts the calls heard its deal
+    kept only as trembles, ``unlikely`` (exact mode) how unlikely they are together
+    (``R.UNLIKELY``). Every deal depends only on (seed, its index), whatever the threads."""
     seed, first, n = deals
     n_scen = scenarios.shape[0]
     n_opt = options.shape[0]
@@ -159,6 +163,7 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     nodes = np.zeros(n, dtype=np.int64)
     dealt_out = np.zeros((n, 4), dtype=np.uint64)
     trembled = np.zeros(n, dtype=np.int8)
+    unlikely = np.zeros(n, dtype=np.int64)
     decks = rules.decks
     solve = point[PT.SOLVE]
     run = LAYOUT_RUN if dealing.exact else 1
@@ -179,8 +184,9 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
             tries[i] = t
             if t < 0:
                 continue
-            trembled[i] = rec[R.TREMBLED] if point[PT.CHECK] == 1 or \
-                point[PT.CHECK_PLAY] == 1 else 0
+            if point[PT.CHECK] == 1 or point[PT.CHECK_PLAY] == 1:
+                trembled[i] = rec[R.TREMBLED]
+                unlikely[i] = rec[R.UNLIKELY]
             next_deal_same_table(works[tid])
             dealt_out[i] = dealt
             for s in range(n_scen):
@@ -196,4 +202,4 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
                 start_point(hm, rec, ag.ins, deal_hm, point)
                 next_hand(ag, seed, first + i)
                 play_option(rules, ag, hm, rec, point, options[o], results[i, o])
-    return outcomes, tries, nodes, dealt_out, results, trembled
+    return outcomes, tries, nodes, dealt_out, results, trembled, unlikely

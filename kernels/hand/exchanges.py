@@ -153,9 +153,11 @@ def _recorded_lone_defender(cfg, rec):
 def maker_alone(ag, hands, cfg, rec):
     """Whether the maker goes alone: 1 or 0, or -1 after an error. The policy's, but in a
     forced run the asker's own choice where given, and for a maker who made trump by a forced
-    call, as heard (``IN.HEARD_ALONE``; checked against the maker's policy where asked)."""
+    call, as heard (``IN.HEARD_ALONE``; checked against the maker's policy where asked: a
+    choice its policy would not make is kept only as a tremble, and then it is the heard
+    one)."""
     decl = rec[R.DECLARER]
-    policy = -1
+    heard = -1
     if ag.ins[IN.MODE] == MODE_FORCED:
         if decl == ag.ins[IN.ASKER] and ag.ins[IN.F_ALONE] >= 0:
             return ag.ins[IN.F_ALONE]
@@ -163,14 +165,15 @@ def maker_alone(ag, hands, cfg, rec):
             heard = (ag.ins[IN.HEARD_ALONE] >> decl) & 1
             if ag.ins[IN.CHECK] == 0 or decl == ag.ins[IN.ASKER]:
                 return heard
-            policy = heard
     alone = 1 if choose_yes_no(ag.policies[decl, 0], ag.params, ag.rng, decl, Q_ALONE,
                                hands[decl], rec[R.TRUMP], rec[R.UPCARD], rec[R.DEALER],
                                cfg[C.PLAYERS]) else 0
-    if policy >= 0 and alone != policy and not flip_kept(ag.ins, rec):
+    if heard < 0 or alone == heard:
+        return alone
+    if not flip_kept(ag.ins, rec):
         fail(rec, E_INCONSISTENT, rec[R.NCALLS])
         return -1
-    return alone
+    return heard
 
 
 @njit(**NRT_FREE)

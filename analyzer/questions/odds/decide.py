@@ -43,13 +43,16 @@ from .options import option_label, options_array, point_options
 @dataclass
 class Decision:
     """A decision point ready to run: the point opened (``compute.point.OpenPoint``), its
-    query (deals, options, trick-table scenarios) and the options in order."""
+    query (deals, options, trick-table scenarios) and the options in order; an exact run
+    that weighs its layouts by the chance of their calls (:func:`layout_weights`) has the
+    base of the weights (``likeliest``)."""
 
     point: DecisionPoint
     opened: OpenPoint
     query: DealQuery
     options: list
     tricks: dict = field(default_factory=dict)  # trump -> scenario of the trick table
+    likeliest: int | None = None  # how unlikely the likeliest layout is (R.UNLIKELY)
 
     @property
     def infers(self) -> bool:
@@ -188,7 +191,7 @@ def played_as(d: Decision, *, solve: bool | None = None, infer: bool | None = No
     query = replace(d.query, point=opened.row, scenarios=list(d.query.scenarios))
     if strategies is not None:
         query.policies, query.params = strategies
-    return Decision(d.point, opened, query, list(d.options), dict(d.tricks))
+    return Decision(d.point, opened, query, list(d.options), dict(d.tricks), d.likeliest)
 
 
 def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
@@ -199,7 +202,8 @@ def keep_options(d: Decision, labels, scenarios: bool = False) -> Decision:
     options = [o for o in d.options if (o.name, o.trump_text, o.detail) in keep]
     query = replace(d.query, options=options_array(options),
                     scenarios=list(d.query.scenarios) if scenarios else [])
-    return Decision(d.point, d.opened, query, options, dict(d.tricks) if scenarios else {})
+    return Decision(d.point, d.opened, query, options, dict(d.tricks) if scenarios else {},
+                    d.likeliest)
 
 
 def keep_tricks(d: Decision, trumps) -> Decision:
@@ -217,7 +221,7 @@ def keep_tricks(d: Decision, trumps) -> Decision:
             tricks[trump] = len(rows)
             rows.append(row)
     return Decision(d.point, d.opened, replace(d.query, scenarios=rows), list(d.options),
-                    tricks)
+                    tricks, d.likeliest)
 
 
 def option_labels(d: Decision, indices) -> list[tuple]:
@@ -231,32 +235,78 @@ def option_labels(d: Decision, indices) -> list[tuple]:
 def chunk_counts(d: Decision, chunk) -> dict:
     """One chunk's sums: per option the counts of each outcome, the net points, their squares
     and products (for paired differences), the cards received in an n-ask; the trick
-    distribution of each trick-table scenario; deals accepted and tried."""
+    distribution of each trick-table scenario; deals accepted and tried. In an exact run
+    that weighs its layouts each sum is of the layouts' weights (:func:`layout_weights`):
+    ``accepted`` is their total, ``layouts`` how many were kept."""
     ok = chunk.ok
+    w = layout_weights(d, chunk)
     o = outcome_arrays(d.point.rules, d.point.seat, chunk.results[ok])
     net = o["net"]
     n = d.point.rules.hand_size
-    counts = {k: o[k].sum(axis=0).astype(np.int64) for k in PROBABILITIES + ("failed",)}
+    counts = {k: _summed(o[k], w) for k in PROBABILITIES + ("failed",)}
     # einsum, not ``net.T @ net``: BLAS's threads keep spinning after the product and take
     # the cores from the kernel's next chunk (a default query ran 8% longer); every term is
-    # a multiple of 1/4 far below 2**53, so the sums are exact in any order
-    counts.update(net=net.sum(axis=0), tricks=o["tricks"].sum(axis=0),
-                  products=np.einsum("di,dj->ij", net, net),
-                  accepted=np.int64(ok.sum()), tries=np.int64(np.abs(chunk.tries).sum()),
+    # a multiple of 1/4 (times a weight's grain) far below 2**53, so the sums are exact in
+    # any order
+    counts.update(net=_summed(net, w), tricks=_summed(o["tricks"], w),
+                  products=_products(net, w),
+                  accepted=np.int64(ok.sum()) if w is None else w.sum(),
+                  tries=np.int64(np.abs(chunk.tries).sum()),
                   trembled=np.int64((chunk.trembled[ok] > 0).sum()),
                   unmet=np.int64((~ok).sum()), nodes=np.int64(chunk.nodes.sum()))
+    if w is not None:
+        counts.update(layouts=np.int64((w > 0).sum()),
+                      trembled_weight=w[chunk.trembled[ok] > 0].sum())
     if d.point.score:
         win = game_chances(d, chunk.results[ok])
-        counts.update(win=win.sum(axis=0), win_products=np.einsum("di,dj->ij", win, win))
+        counts.update(win=_summed(win, w), win_products=_products(win, w, WEIGHED_WIN_GRAIN))
     aux = o["received"]
-    counts["received"] = np.stack([np.bincount(aux[:, i], minlength=64)
+    counts["received"] = np.stack([np.bincount(aux[:, i], weights=w, minlength=64)
                                    for i in range(net.shape[1])]) if net.shape[1] else \
         np.zeros((0, 64), dtype=np.int64)
     scen = chunk.outcomes[ok].astype(np.int64)
-    counts["hist"] = np.stack([np.bincount(scen[:, s], minlength=n + 1)[:n + 1]
+    counts["hist"] = np.stack([np.bincount(scen[:, s], weights=w, minlength=n + 1)[:n + 1]
                                for s in range(scen.shape[1])]) if scen.shape[1] else \
         np.zeros((0, n + 1), dtype=np.int64)
     return counts
+
+
+# An exact run weighs each layout by the chance of the calls (and cards) it fits only as
+# trembles, against the likeliest layout's: a weight of 1 down to this grain (rounded to it,
+# so the weighted sums are exact in any order, whatever the threads and the chunks)
+WEIGHT_GRAIN = 2.0 ** -16
+WEIGHED_WIN_GRAIN = 2.0 ** -32  # a weighted product of two chances of winning, rounded
+
+
+def layout_weights(d: Decision, chunk) -> np.ndarray | None:
+    """Each accepted layout's weight in an exact run that weighs them (``d.likeliest`` set:
+    inference with a tremble), the chance of its calls against the likeliest layout's, on a
+    grain of ``WEIGHT_GRAIN``; None when every deal counts once."""
+    if d.likeliest is None:
+        return None
+    unlikely = chunk.unlikely[chunk.ok] - d.likeliest
+    return np.round(np.exp2(-unlikely / K.UNLIKELY_STEP) / WEIGHT_GRAIN) * WEIGHT_GRAIN
+
+
+def _summed(values: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Per option the sum over the deals of ``values`` ``[deals, options]`` (weighed by
+    ``w`` when given; counts stay integers without)."""
+    if w is None:
+        return values.sum(axis=0) if values.dtype != bool else \
+            values.sum(axis=0).astype(np.int64)
+    return (values * w[:, None]).sum(axis=0)
+
+
+def _products(values: np.ndarray, w: np.ndarray | None, grain: float | None = None
+              ) -> np.ndarray:
+    """The sums over the deals of each two options' ``values`` multiplied (weighed by ``w``;
+    each weighed term rounded to ``grain`` when given, so the sums stay exact)."""
+    if w is None:
+        return np.einsum("di,dj->ij", values, values)
+    terms = np.einsum("d,di,dj->dij", w, values, values)
+    if grain is not None:
+        terms = np.round(terms / grain) * grain
+    return terms.sum(axis=0)
 
 
 # a deal's chance of winning the game is kept to this grain, so its sums (and their squares'

@@ -113,7 +113,8 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "--tremble (so 'partner did not overtake' means something; random deals only)."),
     Field("tremble", float, TREMBLE, "With inference, the chance a seat makes another legal "
           "call than its strategy's, so no auction is impossible (0: only the strategy's own "
-          "calls; exact mode uses 0).", low=0.0, high=0.49),
+          "calls; exact mode weighs each layout by the chance of its calls).", low=0.0,
+          high=0.49),
     Field("method", str, "dd", "How hands are played: dd (double dummy), heuristic or pimc "
           "players.", choices=METHODS, page=True, words="card play"),
     Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
