@@ -37,7 +37,8 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m slow
 
 # rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
-# models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each; then the hands of their
+# models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each; the card players
+# (analyzer.strategy.card_player.SHIPPED_PLAYERS), an hour or more each; then the hands of their
 # match-equity tables, and where the analyzer plays to the score its lens and the rounds of
 # the table iterated with it (analyzer.questions.equity.build.ship_score)
 strategies: $(STAMP)
@@ -46,6 +47,11 @@ strategies: $(STAMP)
 	[print(ship(make_rules(v, **o))) for v, o in SHIPPED]; \
 	from analyzer.strategy.fitted import SHIPPED_MODELS, ship_model; \
 	[print(ship_model(make_rules(v, **o))) for v, o in SHIPPED_MODELS]"
+	$(BIN)/python -c "from analyzer.game.variants import make_rules; \
+	from analyzer.strategy.card_player import SHIPPED_PLAYERS, ship_player; \
+	from analyzer.strategy.seats import seat_policies; \
+	[print(ship_player(make_rules(v, **o), lambda r: seat_policies('analyzer', 'heuristic', \
+	rules=r))) for v, o in SHIPPED_PLAYERS]"
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_score; [print(*ship_score(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 

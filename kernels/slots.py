@@ -147,7 +147,8 @@ class K(IntEnum):
     UP_HOLDER = 6  # seat that took the upcard (NOBODY: nobody)
     UPCARD = 7  # the upcard (natural during bidding, normalised during play)
     DEAD = 8  # 4 slots: per seat, cards it knows are out of play (natural, then normalised)
-    LEN = 12
+    PLAYED_BY = 12  # 4 slots: per seat, the cards it has played (normalised)
+    LEN = 16
 
 
 class TR(IntEnum):
@@ -161,7 +162,15 @@ class TR(IntEnum):
     DECL_WON = 11
     ACTIVE = 12
     DECLARER = 13
-    LEN = 14
+    NEEDS = 14  # tricks the declaring side's contract needs
+    TRICKS = 15  # tricks in the hand
+    SEATED = 16  # seats dealt in (3 or 4: a seat of them that does not play sits out)
+    DOUBLE = 17  # 1: the double deck (equal cards: the first played wins)
+    DEALER = 18
+    CONTRACT = 19  # the contract (R.CONTRACT)
+    ROUND = 20  # the round trump was made in (upcard auction; 0 in a ladder)
+    UPCARD = 21  # the upcard, normalised (-1: none)
+    LEN = 22
 
 
 class SC(IntEnum):
@@ -252,7 +261,12 @@ class PR(IntEnum):
     #   the game after each outcome of this hand, at the game's score with this hand's dealer
     LENS = TO_SCORE + 8 + 48  # the chance of each outcome after a call: [LENS_KINDS kinds,
     #   4 places, LENS_BIN_MAX value bins, LENS_K outcomes] (analyzer.strategy.score_lens)
-    LEN = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48
+    # the analyzer card player's weights (kernels.play.analyzer_player; PLAY_LEN slots at most)
+    PLAY = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48
+    LEN = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48 + 180_000
+
+
+PLAY_LEN = 180_000  # PR.PLAY's slots: room for the card player's network
 
 
 LENS_KINDS = 8  # the calls the lens tells apart: a ladder's L_* options; the upcard auction's

@@ -48,7 +48,8 @@ PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
 # (each short enough for a phone's list: 390 px wide)
 METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
                 "heuristic": "realistic (heuristic players)",
-                "pimc": "sampled (PIMC players)"}
+                "pimc": "sampled (PIMC players)",
+                "analyzer": "as a player plays (the analyzer's card player)"}
 STRATEGY_WORDS = {"analyzer": "the analyzer's best",
                   "table": "the analyzer's tables alone",
                   "points": "a point count",

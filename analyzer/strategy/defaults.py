@@ -12,8 +12,10 @@ SCORE_BLIND = "analyzer-points"
 # the card play the built strategies' calls are played out with (their tables and models)
 BUILT_PLAY = "heuristic"
 BUILT_STRATEGIES = ("analyzer", "table", "analyzer-points")
-PLAY_NAMES = ("random", "heuristic", "dd", "pimc")  # how a seat plays (kernels.hand.policies P_*)
-METHODS = ("dd", "heuristic", "pimc")  # how a question's hands are played
+# how a seat plays (kernels.hand.policies P_*): "analyzer" the learned card player
+# (kernels.play.analyzer_player, its weights from analyzer.strategy.card_player)
+PLAY_NAMES = ("random", "heuristic", "dd", "pimc", "analyzer")
+METHODS = ("dd", "heuristic", "pimc", "analyzer")  # how a question's hands are played
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 # the card players of `euchre match`: every play policy above (a new one is a player once it
 # is named there) and the player whose every card is the card question's answer

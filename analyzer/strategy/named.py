@@ -16,7 +16,8 @@ from .defaults import DECISION_NAMES, DEFAULT_WORLDS, METHODS, PLAY_NAMES  # noq
 # "analyzer-points" the analyzer that never plays to the score (analyzer.strategy.score_lens)
 DECISIONS = dict(zip(DECISION_NAMES, (P.D_RANDOM, P.D_POINTS, P.D_ANALYZER, P.D_ANALYZER,
                                       P.D_ANALYZER), strict=True))
-PLAYS = dict(zip(PLAY_NAMES, (P.P_RANDOM, P.P_HEURISTIC, P.P_DD, P.P_PIMC), strict=True))
+PLAYS = dict(zip(PLAY_NAMES, (P.P_RANDOM, P.P_HEURISTIC, P.P_DD, P.P_PIMC, P.P_ANALYZER),
+                 strict=True))
 
 
 def decision_id(name: str) -> int:

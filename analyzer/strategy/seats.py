@@ -10,6 +10,7 @@ from kernels.slots import PR
 
 from ..game.variants import Rules
 from .best_response import analyzer_table, fill_params
+from .card_player import card_network, fill_network
 from .defaults import DEFAULT_STRATEGY, SCORE_BLIND
 from .fitted import fill_model, fitted_model, has_model
 from .named import DEFAULT_WORLDS, policy_rows
@@ -30,7 +31,7 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
     file (``*.toml``: its values may differ by variant)."""
     policies, params = policy_rows(decide, play, worlds)
     names = [decide] * 4 if isinstance(decide, str) else list(decide)
-    grid = model = None  # read from disk once, whatever the seats that use them
+    grid = model = network = None  # read from disk once, whatever the seats that use them
     for seat in range(4):
         if is_strategy_file(names[seat]):
             if rules is None:
@@ -48,6 +49,13 @@ def seat_policies(decide: list[str] | str, play: list[str] | str,
                 fill_model(params[seat], model)
             if names[seat].lower() == DEFAULT_STRATEGY and plays_to_score(rules):
                 params[seat, PR.TO_SCORE] = 1.0  # the lens comes with the score (set_score)
+        if policies[seat, 1] == P.P_ANALYZER:
+            if rules is None:
+                raise ValueError("the analyzer card player needs the rules it plays under")
+            if network is None:
+                network = card_network(rules, lambda r: seat_policies("analyzer", "heuristic",
+                                                                      rules=r))
+            fill_network(params[seat], network)
     return policies, params
 
 

@@ -123,6 +123,12 @@ def force_choices(ins, option):
 
 
 @njit(**NRT_FREE)
+def force_card(ins, card):
+    """The asker's card at its play decision (natural), instead of its policy's."""
+    ins[IN.F_CARD] = card
+
+
+@njit(**NRT_FREE)
 def start_point(hm, rec, ins, deal_hm, point):
     """A fresh record of the dealt cards ``deal_hm`` (slots ``M``) at the decision point
     ``point`` (slots ``PT``): its dealer and upcard (-1: none) set; fresh instructions ``ins``

@@ -57,6 +57,7 @@ P_RANDOM = 1
 P_HEURISTIC = 2  # rules of thumb (kernels.play.play_heuristic)
 P_DD = 3  # double dummy: sees every card
 P_PIMC = 4  # perfect-information Monte Carlo (kernels.play.pimc)
+P_ANALYZER = 5  # the analyzer's learned card player (kernels.play.analyzer_player; inline)
 
 PLAY = 1  # the play policy's column of policies[seat]
 

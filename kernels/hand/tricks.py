@@ -26,25 +26,27 @@ from ..cards.codes import (
 )
 from ..cards.layout import DECK_DOUBLE, normalise_mask
 from ..cards.rules import card_strength, legal_mask, next_active
-from ..cards.seating import declaring_mask, on_declaring_side
+from ..cards.seating import contract_needs, declaring_mask, on_declaring_side
 from ..config import JIT, NRT_FREE
 from ..deal.record import card_bit, fail, held_copy, stop_here, stopping, tolerated
 from ..deal.rng import random_set_bit
+from ..play.analyzer_player import MAX_WIDTH, SCRATCH_INTS, analyzer_card
 from ..play.play_heuristic import heuristic_card
 from ..slots import IN, TR, C, K, R
 from ..solver import exact, set_position
-from .policies import P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
+from .policies import P_ANALYZER, P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
 
 
 @njit(**NRT_FREE)
 def start_play_knowledge(know, decks, trump, to_norm):
     """Turn what the seats learned during the bidding (natural masks) into the play phase's
-    normalised knowledge: nothing played, no voids shown yet."""
+    normalised knowledge: nothing played (by anyone), no voids shown yet."""
     t = to_norm[trump]
     know[K.DECK] = decks[trump]
     know[K.PLAYED] = 0
     for s in range(4):
         know[K.VOIDS + s] = 0
+        know[K.PLAYED_BY + s] = 0
         know[K.DEAD + s] = normalise_mask(know[K.DEAD + s], t)
     if know[K.UP_HOLDER] != NOBODY:
         know[K.UPCARD] = t[np.int64(know[K.UPCARD])]
@@ -167,6 +169,41 @@ def _asker_card(ins, seat, hand, legal, rules, rec, at):
     return -2
 
 
+@njit(**NRT_FREE)
+def hand_facts(rules, rec, active, trick):
+    """Write into the trick array (slots ``TR``) what every card player may know of the hand
+    in ``rec`` once the play begins: the seats that play, the declarer and its contract (the
+    tricks it needs, the round it was made in), the tricks of the hand, the seats dealt in,
+    the deck, the dealer and the upcard (normalised; -1: none)."""
+    cfg = rules.cfg
+    trick[TR.ACTIVE] = active
+    trick[TR.DECLARER] = rec[R.DECLARER]
+    trick[TR.NEEDS] = contract_needs(cfg, rec[R.CONTRACT])
+    trick[TR.TRICKS] = cfg[C.HAND]
+    trick[TR.SEATED] = cfg[C.PLAYERS]
+    trick[TR.DOUBLE] = 1 if (cfg[C.DECK] & DECK_DOUBLE) else 0
+    trick[TR.DEALER] = rec[R.DEALER]
+    trick[TR.CONTRACT] = rec[R.CONTRACT]
+    trick[TR.ROUND] = max(rec[R.ROUND], 0)
+    up = rec[R.UPCARD]
+    trick[TR.UPCARD] = rules.to_norm[rec[R.TRUMP], up] if up >= 0 else -1
+
+
+@njit(**NRT_FREE)
+def _card_seen(know, nh, trick, seat, b, pos, led):
+    """Card ``b`` (normalised) played by ``seat`` at place ``pos`` of the trick (``led`` the
+    suit led, -1 when it leads): gone from its hand ``nh``, seen by every seat (played, by
+    whom, a void shown when it does not follow) and on the table."""
+    bit = ONE << np.uint64(b)
+    nh[seat] &= ~bit
+    know[K.PLAYED] |= bit
+    know[K.PLAYED_BY + seat] |= bit
+    if pos > 0 and (b >> 4) != led:
+        know[K.VOIDS + seat] |= ONE << np.uint64(led)
+    trick[TR.CARDS + pos] = b
+    trick[TR.SEATS + pos] = seat
+
+
 @njit(**JIT)
 def solve_rest(ag, nh, trick, pos, rules, rec, active, decl_mask):
     """Instead of playing on: the declaring side's tricks still to come from this moment of
@@ -200,8 +237,9 @@ def play_tricks(ag, hands, rules, rec, active, leader):
             n_active += 1
     start_play_knowledge(ag.know, ag.decks, trump, to_norm)
     trick = np.zeros(np.int64(TR.LEN), dtype=np.int64)
-    trick[TR.ACTIVE] = active
-    trick[TR.DECLARER] = rec[R.DECLARER]
+    hand_facts(rules, rec, active, trick)
+    ints = np.empty(SCRATCH_INTS, dtype=np.int64)  # the analyzer player's scratch
+    floats = np.empty(2 * MAX_WIDTH)
     rec[R.FIRST_LEADER] = leader
     decl = rec[R.DECLARER]
     decl_mask = declaring_mask(cfg, decl, active)
@@ -267,16 +305,14 @@ def play_tricks(ag, hands, rules, rec, active, leader):
                     b = _heuristic_choice(nh[seat], legal, ag.know[K.DECK] & ~ag.know[K.PLAYED],
                                           trick, led, win_card, win_seat, seat, decl_mask,
                                           double)
+                elif policy == P_ANALYZER:
+                    b = analyzer_card(ag.params[seat], nh[seat], legal, ag.know, trick, seat,
+                                      decl_mask, ints, floats)
                 else:
                     b = choose_card_solving(ag, seat, legal, nh, trick, decl_mask, double)
                 rec[slot] = from_norm[trump, b]
             k += 1
-            nh[seat] &= ~(ONE << np.uint64(b))
-            ag.know[K.PLAYED] |= ONE << np.uint64(b)
-            if pos > 0 and (b >> 4) != led:
-                ag.know[K.VOIDS + seat] |= ONE << np.uint64(led)
-            trick[TR.CARDS + pos] = b
-            trick[TR.SEATS + pos] = seat
+            _card_seen(ag.know, nh, trick, seat, b, pos, led)
             if pos == 0:
                 led = b >> 4
                 win_card = b

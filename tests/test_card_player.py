@@ -1,0 +1,76 @@
+"""The analyzer's card player (issue 53): the seat's view the engine plays from is the view
+its positions are learned on, learning is reproducible and learns, and the shipped player
+beats the heuristic it started from."""
+
+import numpy as np
+import pytest
+
+from analyzer.game.variants import make_rules
+from analyzer.questions.simulate.card_match import MatchSettings, match
+from analyzer.strategy import card_player as cp
+from analyzer.strategy.seats import seat_policies
+from kernels.hand.policies import P_ANALYZER
+
+pytestmark = [pytest.mark.engine, pytest.mark.strategy]
+
+BIDDING = "points"  # no strategy to build
+
+
+def _random_network(width: int, seed: int) -> np.ndarray:
+    """A network with every weight random (the view's, the cards', the linear part's), so
+    that its choice depends on every input."""
+    vector = cp.new_network(width, seed)
+    rng = np.random.default_rng(seed)
+    for part in cp.network_parts(vector):
+        part[...] = rng.normal(0.0, 0.3, part.shape)
+    return vector
+
+
+def _players(rules, vector):
+    """Every seat bidding by the point count and playing by the network ``vector``."""
+    policies, params = seat_policies(BIDDING, "heuristic", rules=rules)
+    policies[:, 1] = P_ANALYZER
+    for seat in range(4):
+        cp.fill_network(params[seat], vector)
+    return policies, params
+
+
+@pytest.mark.parametrize("variant, options", [("knock", {}), ("bid", {}), ("cutthroat", {}),
+                                              ("knock", {"double_deck": True})])
+def test_the_positions_are_the_view_the_player_played_from(variant, options):
+    """Self-play by a random network: at each position picked, the card the engine's player
+    played is the one the network scores best on the view and cards rebuilt for learning
+    (an input rebuilt wrong, or missing, changes some choices)."""
+    rules = make_rules(variant, **options)
+    vector = _random_network(8, 5)
+    positions = cp.label_positions(rules, *_players(rules, vector), seed=3, first=0,
+                                   count=400, solve=True)
+    assert len(positions) > 200
+    chosen = np.argmax(cp.scores(positions, vector), axis=1)
+    assert np.array_equal(chosen, positions.own)
+    assert (positions.n >= 2).all() and len(np.unique(positions.own)) > 1
+
+
+def test_learning_is_reproducible_and_learns():
+    """The same positions and seed give the same network, whatever the thread count of the
+    labelling; a network fitted on double-dummy labels names the best card of fresh positions
+    more often than the untrained one."""
+    rules = make_rules("knock")
+    heuristic = seat_policies(BIDDING, "heuristic", rules=rules)
+    train = cp.label_positions(rules, *heuristic, seed=1, first=0, count=6000, solve=True)
+    again = cp.label_positions(rules, *heuristic, seed=1, first=0, count=6000, solve=True)
+    assert all(np.array_equal(getattr(train, f), getattr(again, f))
+               for f in ("view", "cards", "value", "n", "own"))
+    fitted = cp.fit_network(train, width=8, epochs=3, seed=2)
+    assert np.array_equal(fitted, cp.fit_network(train, width=8, epochs=3, seed=2))
+    fresh = cp.label_positions(rules, *heuristic, seed=9, first=0, count=3000, solve=True)
+    untrained = cp.agreement(fresh, cp.new_network(8, 2))
+    assert cp.agreement(fresh, fitted) > untrained + 0.05, (untrained, cp.agreement(fresh, fitted))
+
+
+def test_the_shipped_player_beats_the_heuristic():
+    """The shipped knock player against the heuristic on 3,000 duplicate pairs: points a hand
+    ahead with the interval above 0 (measured +0.09 on 100,000 pairs: docs/card-player.md)."""
+    result = match(make_rules("knock"), "analyzer", "heuristic", 3000, 11,
+                   MatchSettings(bidding=BIDDING)).to_dict()
+    assert result["points_diff_low"] > 0, result
