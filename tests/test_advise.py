@@ -346,7 +346,7 @@ def test_the_weighed_layouts_are_what_random_deals_with_the_tremble_find(monkeyp
     """An exact run weighs each layout by the chance its trembles were kept with; random
     deals keep a layout with that chance: the same values, each within the random run's
     interval (4 standard errors)."""
-    from analyzer.questions import odds as odds_module
+    from analyzer.questions.odds import answer as odds_module
 
     question = {k: v for k, v in REFUSED.items() if k not in ("variant", "hand")}
     exact = odds(REFUSED["hand"], "knock", play_check=False, workers=1, **question)
@@ -364,7 +364,7 @@ def test_an_exact_run_no_layout_fits_at_all_weighs_them_ignoring_the_calls(monke
     """Should no layout fit the calls heard even allowing a tremble (a call the model gives
     no chance at all), an exact run is not refused: it weighs every layout alike, ignoring
     the calls heard, and says so (as random deals no try fits are dealt ignoring them)."""
-    from analyzer.questions import odds as odds_module
+    from analyzer.questions.odds import answer as odds_module
 
     monkeypatch.setattr(odds_module, "likeliest_layout", lambda d, seed, chunk: None)
     question = {k: v for k, v in REFUSED.items() if k not in ("variant", "hand")}
@@ -392,7 +392,7 @@ def test_a_lone_call_the_strategy_would_not_make_is_played_alone(monkeypatch):
     then played with its partner, so the cards heard (three to a trick) fitted no deal: every
     deal was dealt ignoring the calls heard, and exact mode refused the view. Kept, the
     maker plays alone."""
-    from analyzer.questions import odds as odds_module
+    from analyzer.questions.odds import answer as odds_module
 
     question = {k: v for k, v in LONER.items() if k not in ("variant", "hand")}
     exact = odds(LONER["hand"], "knock", play_check=False, **question)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ...compute.effort import Effort
-from ...compute.point import PointState, state_of
+from ...compute.point import BEFORE_PLAY, PointState, state_of
 from ...compute.query import MAX_TRIES, exact_chunk, run_query
 from ...compute.runner import (
     DEFAULT_CHUNK,
