@@ -36,7 +36,7 @@ def _players(rules, vector):
 
 
 @pytest.mark.parametrize("variant, options", [("knock", {}), ("bid", {}), ("cutthroat", {}),
-                                              ("knock", {"double_deck": True})])
+                                              ("ghost", {}), ("bid", {"double_deck": True})])
 def test_the_positions_are_the_view_the_player_played_from(variant, options):
     """Self-play by a random network: at each position picked, the card the engine's player
     played is the one the network scores best on the view and cards rebuilt for learning

@@ -13,6 +13,7 @@ import pytest
 
 from analyzer.cli import run
 from analyzer.compute.engine import play_hands
+from analyzer.errors import UserError
 from analyzer.game.notation import format_card
 from analyzer.game.variants import make_rules
 from analyzer.questions.advise.advise_games import card_choices, plays_of
@@ -222,3 +223,14 @@ def test_ctrl_c_keeps_the_pairs_played():
     assert 0 < done < 1_000_000
     assert re.search(rf"^{done:,} pairs of hands", out, re.M), out
     assert "A's points a hand minus B's: " in out
+
+
+def test_an_advise_player_may_name_its_own_method():
+    """``advise:METHOD`` answers by that method whatever the match's; a method that is not
+    one is refused naming the choices."""
+    assert card_player("advise:analyzer").method == "analyzer"
+    assert card_player("Advise:DD").method == "dd" and card_player("advise").method is None
+    with pytest.raises(UserError, match="unknown method in player 'advise:best'"):
+        card_player("advise:best")
+    line = lineup(make_rules("knock"), ["advise:heuristic", "advise"], [(0, 1)], FAST, 3)
+    assert line.ask and all(a is not None for a in line.asks)

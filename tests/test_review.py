@@ -234,17 +234,19 @@ def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
     assert (cards[cards["trick"] == 5]["cost_points"] == 0).all()
 
 
-def test_pimc_review_judges_a_card_as_the_odds_at_that_moment():
-    """One home: the PIMC review's value of E's JS at trick 3 is ``euchre odds`` asked at
-    that moment (E's four cards, the calls heard, the cards played) on as many deals as
-    worlds, with the same seed."""
+@pytest.mark.parametrize("method, odds_method", [("pimc", "dd"), ("analyzer", "analyzer")])
+def test_pimc_review_judges_a_card_as_the_odds_at_that_moment(method, odds_method):
+    """One home: the PIMC (or analyzer) review's value of E's JS at trick 3 is ``euchre
+    odds`` asked at that moment (E's four cards, the calls heard, the cards played) on as
+    many deals as worlds, with the same seed, played out double dummy (or by the analyzer's
+    card player)."""
     record = load_record(json.loads((RECORDS / "knock_misplay.json").read_text()))
-    r = review(record, method="pimc", worlds=30, seed=1)
+    r = review(record, method=method, worlds=30, seed=1)
     js = r.decisions[(r.decisions["kind"] == "card") & (r.decisions["choice"] == "JS")].iloc[0]
     asked = odds("AS JS KD", "knock", upcard="QS",
                  seat="E", dealer="N", auction="E pass, S pass, W pass, N pass, E name D",
                  played="E TH, S AD, W AH, N QH; S AC, W JC, N 9C, E QC; S KS, W TS, N 9S",
-                 deals=30, seed=1, play_check=False)
+                 deals=30, seed=1, play_check=False, method=odds_method)
     values = asked.options.set_index("label")
     assert js.best == "AS" and js.cost_points == pytest.approx(
         values.loc["play AS", "ev"] - values.loc["play JS", "ev"], abs=1e-3)

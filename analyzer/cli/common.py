@@ -57,7 +57,7 @@ SchedulerOption = Annotated[str | None, typer.Option(
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of "
                                           "tables.")]
 MethodOption = Annotated[str, typer.Option(help="How hands are played: dd (double dummy), "
-                                           "heuristic or pimc players.")]
+                                           "heuristic, pimc or analyzer players.")]
 WorldsOption = Annotated[int, typer.Option(help="Worlds a pimc player samples per card.", min=1)]
 WorkersOption = Annotated[int | None, typer.Option(help="Threads to use (default: all cores).",
                                                    min=1)]

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from ..strategy.defaults import DEFAULT_METHOD, DEFAULT_WORLDS
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
-from ..strategy.defaults import DEFAULT_WORLDS
 from . import common as opt
 from .app import app
 from .common import (
@@ -42,7 +42,7 @@ def evaluate_cmd(
                                          "(one hand per line, then key=value fields).")],
     variant: opt.VariantOption,
     deals: Annotated[int, typer.Option(help="Random deals per hand.", min=1)] = 2_000,
-    method: opt.MethodOption = "dd",
+    method: opt.MethodOption = DEFAULT_METHOD,
     others: opt.OthersOption = DEFAULT_OTHERS,
     worlds: opt.WorldsOption = DEFAULT_WORLDS,
     out: OutOption = None,

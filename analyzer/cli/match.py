@@ -4,15 +4,22 @@ from typing import Annotated
 
 import typer
 
-from ..strategy.defaults import ADVISE_DEALS, DEFAULT_STRATEGY, MATCH_PLAYERS, MATCH_WORLDS
+from ..strategy.defaults import (
+    ADVISE_DEALS,
+    DEFAULT_METHOD,
+    DEFAULT_STRATEGY,
+    MATCH_PLAYERS,
+    MATCH_WORLDS,
+)
 from . import common as opt
 from .app import app
 from .common import console, rules_for, runs_chunks, with_rule_options
 
 PLAYERS_HELP = (f"{', '.join(MATCH_PLAYERS)}: dd sees every card (a cheat, the upper "
-                "bound); pimc samples --worlds layouts at each card; advise plays each card "
-                "the card question answers (euchre advise, --method, --deals; knock only, "
-                "slow: a few hundred pairs).")
+                "bound); pimc samples --worlds layouts at each card; analyzer is the "
+                "analyzer's card player (docs/card-player.md); advise plays each card the card "
+                "question answers (euchre advise, --method, --deals; advise:METHOD by that "
+                "method; knock only, slow: a few hundred pairs).")
 
 
 PlayerA = Annotated[str | None, typer.Option("--a", metavar="PLAYER",
@@ -50,7 +57,7 @@ def match_cmd(
     games: Games = None,
     bidding: Bidding = DEFAULT_STRATEGY,
     worlds: Worlds = MATCH_WORLDS,
-    method: Method = "dd",
+    method: Method = DEFAULT_METHOD,
     deals: Deals = ADVISE_DEALS,
     seed: opt.SeedOption = 0,
     workers: opt.WorkersOption = None,

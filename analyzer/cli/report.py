@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from ..strategy.defaults import DEFAULT_METHOD
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from . import common as opt
 from .app import app
@@ -28,7 +29,7 @@ def report_cmd(
     out: Annotated[str, typer.Option("-o", "--out", help="The report file (.html or .md).")]
     = "report.html",
     deals: opt.DealsOption = 100_000,
-    method: opt.MethodOption = "dd",
+    method: opt.MethodOption = DEFAULT_METHOD,
     fmt: Annotated[str | None, typer.Option("--format", help="html (one self-contained file) "
                                             "or md (Markdown with image files); default: "
                                             "from the file's ending.")] = None,

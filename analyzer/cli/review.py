@@ -28,9 +28,12 @@ def review_cmd(
                                "(.jsonl, one per line) for a summary.")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write every decision "
                                              "to this .csv or .parquet.")] = None,
-    method: Annotated[str, typer.Option(help="dd (everything seen) or pimc (each card judged "
-                                        "with what its player could see).")] = "dd",
-    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc.", min=1, max=1000)]
+    method: Annotated[str, typer.Option(help="dd (everything seen), pimc (each card judged "
+                                        "with what its player could see, played out double "
+                                        "dummy) or analyzer (the same, played out by the "
+                                        "analyzer's card player).")] = "dd",
+    worlds: Annotated[int, typer.Option(help="Worlds per card for pimc and analyzer.", min=1,
+                                        max=1000)]
     = REVIEW_WORLDS,
     call_deals: Annotated[int, typer.Option(help="Deals each call is priced on (0: calls are "
                                             "not priced).", min=0)] = CALL_DEALS,

@@ -6,8 +6,8 @@ from typing import Annotated
 import typer
 
 from ..outputs import check_output_dir
+from ..strategy.defaults import DEFAULT_METHOD, DEFAULT_WORLDS
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
-from ..strategy.defaults import DEFAULT_WORLDS
 from . import common as opt
 from .app import app
 from .common import (
@@ -28,7 +28,7 @@ def table_cmd(
     variant: opt.VariantOption,
     out: Annotated[str, typer.Option("-o", "--out", help="Directory for the tables.")],
     deals: opt.DealsOption = 100_000,
-    method: opt.MethodOption = "dd",
+    method: opt.MethodOption = DEFAULT_METHOD,
     others: opt.OthersOption = DEFAULT_OTHERS,
     worlds: opt.WorldsOption = DEFAULT_WORLDS,
     seed: opt.SeedOption = 0,

@@ -22,7 +22,6 @@ from kernels.cards import layout as L
 from kernels.cards.rules import next_active
 from kernels.cards.seating import contract_active
 from kernels.deal.record import new_instructions
-from kernels.hand.exchanges import plays_alone
 from kernels.drivers.forced import (
     hear_call,
     hear_play,
@@ -34,6 +33,7 @@ from kernels.drivers.forced import (
     start_point,
 )
 from kernels.hand.engine import point_state
+from kernels.hand.exchanges import plays_alone
 from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError

@@ -408,10 +408,11 @@ def _cards_text(rules: Rules, mask: int) -> list[str]:
 
 def _player_point(before: DecisionPoint, params: Mapping) -> DecisionPoint | str:
     """The player's decision point with its cards and the play so far (checked by
-    ``questions.odds.answer.decision_point``: one line when wrong), from ``dealt`` (the cards as dealt, the page's hand: the hand held
-    now is worked out here) or ``hand`` (the cards held now, as ``/api/odds`` takes them),
-    with ``played``, ``discarded`` and, in bid and ghost, ``trump`` (the suit the winner
-    named). A sentence instead when the player's cards are not all given yet."""
+    ``questions.odds.answer.decision_point``: one line when wrong), from ``dealt`` (the cards as
+    dealt, the page's hand: the hand held now is worked out here) or ``hand`` (the cards held
+    now, as ``/api/odds`` takes them), with ``played``, ``discarded`` and, in bid and ghost,
+    ``trump`` (the suit the winner named). A sentence instead when the player's cards are not
+    all given yet."""
     from ..questions.odds.answer import decision_point
 
     rules, seat = before.rules, before.seat

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.play.card_fit import epoch_order, normal_fill, scores_of, train
 from kernels.drivers.card_labels import card_labels_batch
-from kernels.play.analyzer_player import N_CARD, N_VIEW
 from kernels.hand.policies import P_ANALYZER
+from kernels.play.analyzer_player import N_CARD, N_VIEW
+from kernels.play.card_fit import epoch_order, normal_fill, scores_of, train
 from kernels.slots import PR
 from kernels.threads import num_threads
 
@@ -38,7 +38,7 @@ from .best_response import BUILT_DIR, cache_dir
 # +0.087, the rollouts +0.094 and +0.091 (each beating the one before)
 STAGES = (("dd", 1.0, False, 8), ("dd", 1.0, True, 8), ("rollout", 0.5, False, 4),
           ("rollout", 0.5, False, 4))
-POSITIONS = 4_000_000
+POSITIONS = 2_000_000
 WIDTH = 32  # hidden units
 EPOCHS = 8
 BATCH = 256
@@ -247,10 +247,11 @@ def card_network(rules: Rules, players) -> np.ndarray:
 def learn_network(rules: Rules, players: tuple, positions: int = POSITIONS,
                   seed: int = CARD_SEED, progress=None) -> np.ndarray:
     """The card player's network for ``rules`` (see the module docstring), in ``len(STAGES)``
-    stages: each plays ``positions`` (times the stage's share) hands by the last stage's
-    player (``players``' policy rows first: the seats' bidding, the heuristic's play), labels each position's cards double dummy or by the player's
-    own rollouts, and fits the network to them (with the last stage's positions where the
-    stage says so) from the last one; ``progress(stage, agreement)`` after each."""
+    stages: each plays ``positions`` (times the stage's share) hands by the last stage's player
+    (``players``' policy rows first: the seats' bidding, the heuristic's play), labels each
+    position's cards double dummy or by the player's own rollouts, and fits the network to them
+    (with the last stage's positions where the stage says so) from the last one;
+    ``progress(stage, agreement)`` after each."""
     policies, params = (a.copy() for a in players)
     vector = None
     data = None

@@ -16,6 +16,7 @@ BUILT_STRATEGIES = ("analyzer", "table", "analyzer-points")
 # (kernels.play.analyzer_player, its weights from analyzer.strategy.card_player)
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc", "analyzer")
 METHODS = ("dd", "heuristic", "pimc", "analyzer")  # how a question's hands are played
+DEFAULT_METHOD = "dd"  # how a question's hands are played when it does not say
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 # the card players of `euchre match`: every play policy above (a new one is a player once it
 # is named there) and the player whose every card is the card question's answer

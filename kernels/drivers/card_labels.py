@@ -21,19 +21,26 @@ from numba import get_thread_id, njit, prange
 
 from ..cards.bits import ONE, lowest_bit, popcount
 from ..cards.codes import MODE_FORCED, ST_PLAYED
-from ..config import JIT, PARALLEL_JIT
-from ..deal.dealing import deal_hand
-from ..hand.engine import new_agents, next_hand, play_hand
 from ..cards.layout import normalise_mask
-from ..play.pimc import one_class, solve_card
-from ..play.analyzer_player import MAX_ACTIVE, N_GROUPS, X_LEN, card_inputs, view_context, view_inputs
-from ..deal.record import reset_instructions
-from ..deal.rng import stream_state, uniform_int
 from ..cards.rules import legal_mask, next_active
 from ..cards.seating import declaring_mask
+from ..config import JIT, PARALLEL_JIT
+from ..deal.dealing import deal_hand
+from ..deal.record import reset_instructions
+from ..deal.rng import stream_state, uniform_int
+from ..hand.engine import new_agents, next_hand, play_hand
+from ..hand.tricks import hand_facts
+from ..play.analyzer_player import (
+    MAX_ACTIVE,
+    N_GROUPS,
+    X_LEN,
+    card_inputs,
+    view_context,
+    view_inputs,
+)
+from ..play.pimc import one_class, solve_card
 from ..slots import IN, TR, C, K, M, R
 from ..solver import new_deal, solver_arrays
-from ..hand.tricks import hand_facts
 from .forced import force_card
 
 STREAM_PICK = 7  # the stream that picks a hand's decision (apart from the deal and the play)

@@ -23,10 +23,10 @@ import numpy as np
 from numba import njit
 
 from ..cards.bits import ONE, highest_bit, lowest_bit, popcount
-from ..config import NRT_FREE
 from ..cards.layout import SLOT_MASKS, TRUMP_SLOT, beats
-from .pimc import one_class
+from ..config import NRT_FREE
 from ..slots import PLAY_LEN, PR, TR, K
+from .pimc import one_class
 
 RANKS = 10  # places in power order a suit has at most (trump with the joker, 32 cards)
 PLACES = 4 * RANKS  # card places: the network's outputs

@@ -14,7 +14,6 @@ from ..config import JIT
 from ..deal.rng import next_u64, shuffle, stream_state
 from .analyzer_player import card_score, view_layer
 
-
 STREAM_INIT = 11  # a new network's weights (stream index: which array)
 STREAM_ORDER = 12  # the positions' order in each epoch (stream index: the epoch)
 
@@ -74,11 +73,11 @@ def _position(view, cards, k, params, base, hidden, scores):
 @njit(**JIT)
 def train(data, order, params, grads, moments, lr, batch, step):
     """One epoch over the positions in ``order`` (``data`` = (view, cards, value, n):
-    ``view[p]`` its view's inputs that are on, -1 after them; ``cards[p, c]`` and
-    ``value[p, c]`` each of its ``n[p]`` legal cards' inputs and net points): ``params`` = (w_view, w_card, b1, lin, w2) of
-    ``kernels.play.analyzer_player.network``, ``grads`` shaped alike, ``moments`` Adam's two moments
-    of each (flat), ``step`` Adam's steps before. Returns ``(mean loss a card, steps
-    after)``."""
+    ``view[p]`` its view's inputs that are on, -1 after them; ``cards[p, c]`` and ``value[p,
+    c]`` each of its ``n[p]`` legal cards' inputs and net points): ``params`` = (w_view, w_card,
+    b1, lin, w2) of ``kernels.play.analyzer_player.network``, ``grads`` shaped alike,
+    ``moments`` Adam's two moments of each (flat), ``step`` Adam's steps before. Returns ``(mean
+    loss a card, steps after)``."""
     view, cards, value, n = data
     w_view, w_card, b1, lin, w2 = params
     g_view, g_card, g_b1, g_lin, g_w2 = grads

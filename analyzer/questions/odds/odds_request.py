@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from ...compute.seeds import MAX_SEED
 from ...errors import UserError
 from ...game.variants import Rules
-from ...strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
+from ...strategy.defaults import (
+    DEFAULT_METHOD,
+    DEFAULT_STRATEGY,
+    DEFAULT_WORLDS,
+    METHODS,
+    TREMBLE,
+)
 from .play_model import PlayModel
 
 
@@ -115,8 +121,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "call than its strategy's, so no auction is impossible (0: only the strategy's own "
           "calls; exact mode weighs each layout by the chance of its calls).", low=0.0,
           high=0.49),
-    Field("method", str, "dd", "How hands are played: dd (double dummy), heuristic or pimc "
-          "players.", choices=METHODS, page=True, words="card play"),
+    Field("method", str, DEFAULT_METHOD, "How hands are played: dd (double dummy), "
+          "heuristic, pimc or analyzer (the analyzer's card player, docs/card-player.md).",
+          choices=METHODS, page=True, words="card play"),
     Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
           high=10_000),
     Field("play_check", bool, True, "Double dummy: also play the same deals with heuristic "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import UserError
-from ...strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
+from ...strategy.defaults import DEFAULT_METHOD, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS, TREMBLE
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class PlayModel:
     another legal one)."""
 
     others: str = DEFAULT_STRATEGY
-    method: str = "dd"
+    method: str = DEFAULT_METHOD
     worlds: int = DEFAULT_WORLDS
     infer: bool = True
     tremble: float = TREMBLE

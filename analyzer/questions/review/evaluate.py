@@ -38,6 +38,7 @@ from ...game.notation import SEATS, CardReader, NotationError
 from ...game.variants import Rules
 from ...numbers import json_loads
 from ...outputs import check_output
+from ...strategy.defaults import DEFAULT_METHOD
 from ...strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from ...strategy.named import DEFAULT_WORLDS
 from ..odds.answer import odds
@@ -351,7 +352,7 @@ def _finish(out: Path) -> Path:
 
 
 def evaluate_file(path: Path, rules: Rules, out: Path | None, *, deals: int = DEFAULT_DEALS,
-                  method: str = "dd", seed: int = 0, others: str = DEFAULT_OTHERS,
+                  method: str = DEFAULT_METHOD, seed: int = 0, others: str = DEFAULT_OTHERS,
                   worlds: int = DEFAULT_WORLDS,
                   resume: bool = False, strict: bool = False,
                   on_row: Callable[[dict], None] | None = None,

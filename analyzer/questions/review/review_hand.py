@@ -304,21 +304,28 @@ def _sample_worlds(state, h: _Hand, hands, seat, know, layout, worlds) -> list:
     return worlds_out
 
 
-def _pimc_card_rows(record: Record, h: _Hand, worlds: int, seed: int, others: str) -> list:
+# how a review judges each card: dd on the true deal; pimc and analyzer each on worlds that fit
+# what its player saw, played out double dummy (pimc) or by the analyzer's card player
+REVIEW_METHODS = ("dd", "pimc", "analyzer")
+REVIEW_PLAY = {"pimc": "dd", "analyzer": "analyzer"}
+
+
+def _pimc_card_rows(record: Record, h: _Hand, judge: tuple) -> list:
     """Each card judged as its player could see it, by the odds code (``odds_at`` at the
     card's decision point, :func:`analyzer.game.record_points.card_points`, on ``worlds``
-    deals that fit the calls heard and the cards played, the rest double dummy): the same
-    values ``euchre odds --played ... --deals WORLDS --seed SEED`` gives. A point the
+    deals that fit the calls heard and the cards played, the rest played by ``judge``'s
+    method (worlds, seed, others, method): the same values ``euchre odds --played ...
+    --deals WORLDS --seed SEED --method METHOD`` gives. A point the
     questions cannot state yet (a lone defender's or a ghost swapper's hand, a renege
     before it) is judged on the PIMC players' own sampler's worlds instead, and says so."""
+    worlds, seed = judge[:2]
     positions = _positions(record, h)
     points = card_points(record)
     rows = []
     sampled = None
     for i, (t, _, card, *_) in enumerate(positions):
         try:
-            rows.append(_odds_card_row(record, h, points[i], (i, t, card),
-                                       (worlds, seed, others)))
+            rows.append(_odds_card_row(record, h, points[i], (i, t, card), judge))
         except UserError as e:
             sampled = sampled or _sampled_card_rows(record, h, worlds, seed)
             row = dict(sampled[i])
@@ -334,16 +341,17 @@ INFERENCE_FAILED = ("no deal fits", "no layout meets")
 
 def _odds_card_row(record: Record, h: _Hand, point, played: tuple, judge: tuple) -> dict:
     """The review row of a card ``played`` (position, trick, card) priced at its decision
-    point ``point`` as ``judge`` (worlds, seed, others) says; UserError when the point cannot
-    be asked."""
-    (i, t, card), (worlds, seed, others) = played, judge
+    point ``point`` as ``judge`` (worlds, seed, others, method) says; UserError when the
+    point cannot be asked."""
+    (i, t, card), (worlds, seed, others, method) = played, judge
     seat, n = point.seat, record.rules.hand_size
     effort = Effort(worlds, seed=seed)
     try:
-        result = odds_at(point, PlayModel(others), effort, play_check=False)
+        result = odds_at(point, PlayModel(others, method), effort, play_check=False)
     except (UserError, NotYourTurn, NothingToDecide) as e:
         if isinstance(e, UserError) and any(w in str(e) for w in INFERENCE_FAILED):
-            result = odds_at(point, PlayModel(others, infer=False), effort, play_check=False)
+            result = odds_at(point, PlayModel(others, method, infer=False), effort,
+                             play_check=False)
         else:
             raise UserError(str(e)) from None
     if result.interrupted:  # a shortened estimate would pass for a whole one
@@ -465,8 +473,9 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
     tricks and the cost average points. Each call is priced on ``call_deals`` deals (0: the
     calls are not priced), later calls by ``others``. Raises RecordError for a record that
     is illegal or was redealt, UserError for an unknown method."""
-    if method not in ("dd", "pimc"):
-        raise UserError(f"unknown review method {method!r}: choose dd or pimc")
+    if method not in REVIEW_METHODS:
+        raise UserError(f"unknown review method {method!r}: choose "
+                        f"{', '.join(REVIEW_METHODS)}")
     record = replay(record)
     rec = record.rec
     if rec[R.STATUS] != K.ST_PLAYED:
@@ -485,7 +494,8 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
     if rec[R.SWAP_SEAT] >= 0:
         notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; its calls "
                      f"after the swap are not priced")
-    rows += cards if method == "dd" else _pimc_card_rows(record, h, worlds, seed, others)
+    rows += cards if method == "dd" else _pimc_card_rows(record, h, (worlds, seed, others,
+                                                                     REVIEW_PLAY[method]))
     for i, row in enumerate(rows):
         row["step"] = i + 1
     frame = pd.DataFrame(rows, columns=DECISION_COLUMNS)

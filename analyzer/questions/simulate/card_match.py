@@ -22,7 +22,7 @@ exactly nothing.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -34,14 +34,17 @@ from ...compute.engine import GameLoop, duplicate_sides, play_hands, uses_solver
 from ...compute.runner import DEFAULT_CHUNK, run_chunks, using_threads
 from ...compute.seeds import check_seed
 from ...errors import UserError
+from ...game.notation import SEATS
 from ...game.variants import Rules
 from ...stats import mean_interval
 from ...strategy.defaults import (
     ADVISE_DEALS,
     ADVISED,
+    DEFAULT_METHOD,
     DEFAULT_STRATEGY,
     MATCH_PLAYERS,
     MATCH_WORLDS,
+    METHODS,
     PLAY_NAMES,
 )
 from ...strategy.seats import seat_policies
@@ -62,7 +65,7 @@ class MatchSettings:
 
     bidding: str = DEFAULT_STRATEGY
     worlds: int = MATCH_WORLDS
-    method: str = "dd"
+    method: str = DEFAULT_METHOD
     deals: int = ADVISE_DEALS
 
     def checked(self) -> MatchSettings:
@@ -81,16 +84,24 @@ class CardPlayer:
     name: str
     play: str
     asks: bool = False
+    method: str | None = None  # the advise player's method ("advise:dd"); None: the match's
 
 
 def card_player(name: str) -> CardPlayer:
-    """The player ``name`` (one of ``MATCH_PLAYERS``, any case); UserError naming the
-    choices (a strategy file bids: it is refused as a player, with where it goes)."""
+    """The player ``name`` (one of ``MATCH_PLAYERS``, any case; ``advise:METHOD`` the advise
+    player answering by that method, whatever the match's ``--method``); UserError naming
+    the choices (a strategy file bids: it is refused as a player, with where it goes)."""
     key = str(name).strip().lower()
     if key in PLAY_NAMES:
         return CardPlayer(key, key)
     if key == ADVISED:
         return CardPlayer(key, "heuristic", asks=True)
+    if key.startswith(ADVISED + ":"):
+        method = key.partition(":")[2]
+        if method not in METHODS:
+            raise UserError(f"unknown method in player {name!r}: choose one of "
+                            f"{', '.join(METHODS)}")
+        return CardPlayer(key, "heuristic", asks=True, method=method)
     if is_strategy_file(key):
         raise UserError(f"{name} is a strategy file: it bids, it plays no cards (give it as "
                         f"--bidding; the players are {', '.join(MATCH_PLAYERS)})")
@@ -102,8 +113,8 @@ class Lineup:
     """What a run of duplicate hands plays: the ``rules``, the ``players``, the ``matchups``
     (pairs of indices into players: A, B), each player's seat rows (``policies[p, 2]``,
     ``params[p, :]``: all bidding alike), the side of each seat in each seating (``sides``,
-    ``compute.engine.duplicate_sides``) and the advise player's question (None: no player
-    asks)."""
+    ``compute.engine.duplicate_sides``) and each player's question (``asks[p]``; None for a
+    player that does not ask)."""
 
     rules: Rules
     players: tuple[CardPlayer, ...]
@@ -111,7 +122,12 @@ class Lineup:
     policies: np.ndarray
     params: np.ndarray
     sides: np.ndarray
-    ask: Ask | None = None
+    asks: tuple = ()
+
+    @property
+    def ask(self) -> bool:
+        """Whether some player asks the card question."""
+        return any(a is not None for a in self.asks)
 
     @property
     def seats_a(self) -> int:
@@ -132,12 +148,12 @@ def lineup(rules: Rules, names: list[str], matchups, settings: MatchSettings,
     settings = settings.checked()
     players = tuple(card_player(n) for n in names)
     rows = [seat_policies(settings.bidding, p.play, settings.worlds, rules) for p in players]
-    ask = None
     if any(p.asks for p in players):
         check_rules(rules)
-        ask = advise_question(settings, seed)
+    asks = tuple(advise_question(replace(settings, method=p.method or settings.method), seed)
+                 if p.asks else None for p in players)
     return Lineup(rules, players, tuple(matchups), np.stack([r[0][0] for r in rows]),
-                  np.stack([r[1][0] for r in rows]), duplicate_sides(rules), ask)
+                  np.stack([r[1][0] for r in rows]), duplicate_sides(rules), asks)
 
 
 def advise_question(settings: MatchSettings, seed: int) -> Ask:
@@ -160,12 +176,16 @@ def seating_records(line: Lineup, matchup: tuple[int, int], seating: int, seed: 
     advised = sum(1 << s for s in range(4) if line.players[who[s]].asks)
     if not advised:
         return play_hands(line.rules, n, policies, params, seed, first)[1], 0, 0
+    asks = {SEATS[s]: line.asks[who[s]] for s in range(4) if advised >> s & 1}
+
+    def ask(view: dict) -> dict:  # each seat's question is its player's
+        return asks[view["seat"]](view)
     loop = GameLoop(line.rules, policies, params)
     recs = np.empty((n, R.LEN), dtype=np.int64)
     asked = fallbacks = 0
     for k, index in enumerate(range(first, first + n)):
         hand = AdvisedHand(loop, seed, index, index, index % line.rules.players)
-        recs[k] = hand.play(advised, line.ask, False)
+        recs[k] = hand.play(advised, ask, False)
         asked, fallbacks = asked + hand.asked, fallbacks + hand.fallbacks
     return recs, asked, fallbacks
 
@@ -255,7 +275,7 @@ class Played:
         out = {"pairs": self.pairs, "hands": self.pairs * len(self.line.sides),
                "seatings": len(self.line.sides), "redeals": int(self.counts["redeals"]),
                "seconds": self.seconds, "interrupted": self.interrupted}
-        if self.line.ask is not None:
+        if self.line.ask:
             out.update(questions=int(self.counts["asked"]),
                        fallbacks=int(self.counts["fallbacks"]))
         return out
@@ -270,7 +290,7 @@ def play_lineup(line: Lineup, pairs: int, seed: int, workers: int | None,
     if pairs < 1:
         raise UserError("--pairs must be at least 1")
     start = time.perf_counter()
-    chunk = 1 if line.ask is not None else \
+    chunk = 1 if line.ask else \
         SOLVER_CHUNK if uses_solver(line.policies) else DEFAULT_CHUNK
     with using_threads(workers):
         totals = run_chunks(pairs, lambda first, n: play_chunk(line, seed, first, n),

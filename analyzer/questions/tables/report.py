@@ -16,6 +16,7 @@ from ...compute.runner import current_limit, size_limit
 from ...errors import TooLong, UserError
 from ...game.variants import Rules
 from ...outputs import check_output
+from ...strategy.defaults import DEFAULT_METHOD
 from ...strategy.tables import CHUNK
 from ..equity.score_calls import readable, score_thresholds, shows_score
 from ..review.review_hand import all_decisions, reviewed, summarise
@@ -64,7 +65,7 @@ def report_path(path: Path | str, fmt: str | None, review_file: Path | None = No
     return path
 
 
-def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str = "dd",
+def build_report(rules: Rules, path: Path, *, deals: int = 100_000, method: str = DEFAULT_METHOD,
                  fmt: str | None = None, compare: bool = True,
                  review_file: Path | None = None, seed: int = 0,
                  others: str = DEFAULT_OTHERS, progress: bool = False,

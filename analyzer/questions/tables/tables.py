@@ -10,7 +10,7 @@ from ...compute.effort import Effort
 from ...game.describe import describe
 from ...game.variants import Rules
 from ...outputs import check_output_dir, written_whole
-from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.defaults import DEFAULT_METHOD, DEFAULT_STRATEGY
 from ...strategy.named import DEFAULT_WORLDS
 from ...strategy.seats import others_policies
 from ...strategy.tables import CHUNK, bid_rows, tabulate
@@ -20,7 +20,7 @@ DEFAULT_OTHERS = DEFAULT_STRATEGY
 
 
 def build_tables(rules: Rules, deals: int, out_dir: Path | None = None, *, seed: int = 0,
-                 method: str = "dd", others: str = DEFAULT_OTHERS,
+                 method: str = DEFAULT_METHOD, others: str = DEFAULT_OTHERS,
                  worlds: int = DEFAULT_WORLDS, progress: bool = False,
                  chunk: int = CHUNK) -> dict:
     """The tables of ``rules`` over ``deals`` random deals: every seat bids by the ``others``
