@@ -471,6 +471,24 @@ def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
     assert quiet.best["sentence"].startswith("Name D: worth about")
 
 
+def test_the_analyzers_card_play_is_checked_by_double_dummy(monkeypatch):
+    """The same published case played by the analyzer's card player: the answer is checked by
+    double dummy on the same deals (its verdict kept, with its method), and says so in one
+    note, naming both, exactly when double dummy prefers another call."""
+    for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
+        monkeypatch.delenv(name, raising=False)
+    r = odds("9H TD QC KC 9D", "knock", upcard="9S", seat="S", dealer="N",
+             auction="E pass, S pass, W pass, N pass, E pass", deals=4000, method="analyzer")
+    other = r.checked_play
+    assert other["method"] == "dd" and r.heuristic_play is None
+    assert r.to_dict()["checked_play"] == other
+    differs = (other["call"], other["trump"]) != (r.best["call"], r.best["trump"])
+    notes = [n for n in r.notes if n.startswith("the best call depends on how well")]
+    assert len(notes) == (1 if differs and not r.best["too_close"] else 0)
+    assert all("as the analyzer's card player plays" in n and "double dummy" in n
+               for n in notes)
+
+
 def test_a_table_that_pools_bids_says_so():
     """The analyzer table has three bid rows; the double deck (bids 3 to 11) values its bids
     by the share of the tricks they need, several to a row, and the answer says which — not in

@@ -98,6 +98,7 @@ class OddsResult:
     details: pd.DataFrame | None = None  # one row per option: every discard, every card given
     deals_asked: int = 0  # the deals (or layouts) run: ``deals`` are those that fit
     heuristic_play: dict | None = None  # the verdict on the same deals with heuristic card play
+    checked_play: dict | None = None  # the verdict on the same deals by the check's method
     uninformed: int = 0  # deals dealt ignoring the calls heard (no try fitted them)
     decision: str = "call"  # what is decided: call, discard, defend, keep or card
     played: str = ""  # the cards played so far (the point's)
@@ -136,6 +137,7 @@ class OddsResult:
                 "details": [] if self.details is None else records(self.details),
                 "tricks": records(self.tricks),
                 "best": self.best, "heuristic_play": self.heuristic_play,
+                "checked_play": self.checked_play,
                 "decision": self.decision, "played": self.played, "inferred": self.inferred,
                 "stopped": self.stopped, "score": self.score or None,
                 "notes": self.notes}
@@ -352,13 +354,14 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
         result = _run(d, play, effort,
                       uninformed=None if exact or not play.infer or not play.tremble
                       else lambda: played_as(d, infer=False))
-        if play_check and play.method == "dd" and not exact and not result.interrupted and \
+        check = CHECKED_BY.get(play.method)
+        if play_check and check and not exact and not result.interrupted and \
                 result.best.get("runner_up") is not None:
             kept = result.options[result.options["dropped_after"].isna()]
             called = zip(kept["option"], kept["trump"], kept["detail"], strict=True)
-            heuristic = played_as(d, solve=False, strategies=at_score(point, others_policies(
-                play.others, "heuristic", point.rules, play.worlds)))
-            _check_play(result, keep_options(heuristic, called), effort.seed, effort.chunk)
+            other = played_as(d, solve=check == "dd", strategies=at_score(
+                point, others_policies(play.others, check, point.rules, play.worlds)))
+            _check_play(result, keep_options(other, called), effort, (play.method, check))
     return result
 
 
@@ -387,12 +390,24 @@ def few_layouts(d: Decision, effort: Effort) -> bool:
     return d.query.layouts() <= most
 
 
-def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
-    """Play the same deals again with heuristic card play (``d``: each call at the detail
-    double dummy chose for it, such as the card given in an n-ask) and keep its verdict in
-    ``result.heuristic_play``; when heuristic play prefers another call to double dummy's
-    best (by its paired difference from it under heuristic play), say so in the notes
-    (issue 24: a margin that depends on perfect play should not look sure)."""
+# a question played by one method is checked by another on the same deals (play_check):
+# double dummy by heuristic play (issue 24), the analyzer's card player by double dummy
+CHECKED_BY = {"dd": "heuristic", "analyzer": "dd"}
+PLAY_WORDS = {"dd": "double dummy (everyone sees every card)",
+              "heuristic": "with heuristic play",
+              "analyzer": "as the analyzer's card player plays (docs/card-player.md)"}
+SENTENCE_WORDS = {"dd": "with perfect play", "heuristic": "with realistic play",
+                  "analyzer": "as a player plays the cards"}
+
+
+def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple) -> None:
+    """Play the same deals again by the check's method (``methods`` = (the question's, the
+    check's); ``d``: each call at the detail the question chose for it, such as the card
+    given in an n-ask) and keep its verdict in ``result.checked_play`` (and, for heuristic
+    play, ``result.heuristic_play``); when the check prefers another call to the question's
+    best (by its paired difference from it under the check's play), say so in one note
+    (issue 24: a margin that depends on how the cards are played should not look sure)."""
+    seed, chunk = effort.seed, effort.chunk
     totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk,
                         progress=False)
     result.seconds += totals.seconds  # the answer's time includes its check
@@ -400,7 +415,9 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     if not counts or totals.interrupted or int(counts["accepted"]) == 0:
         return
     other = verdict(d, counts, False)
-    result.heuristic_play = other
+    result.checked_play = {"method": methods[1], **other}
+    if methods[1] == "heuristic":
+        result.heuristic_play = other
     best = result.best
     if (other["call"], other["trump"]) == (best["call"], best["trump"]) or best["too_close"]:
         return  # the same call, or double dummy calls no call sure to begin with
@@ -413,14 +430,14 @@ def _check_play(result: OddsResult, d: Decision, seed: int, chunk: int) -> None:
     ours_i = max(ours, key=lambda i: value_counts(counts)[0][i])
     diff, lo, hi = paired(counts, theirs[0], ours_i)
     if diff <= 0:
-        return  # a tie under heuristic play (two equal cards): double dummy's best is as good
+        return  # a tie under the check's play (two equal cards): the best is as good
     what = "card" if result.decision == "card" else "call"
     result.notes.append(
         f"the best {what} depends on how well the cards are played: {best['label']} by "
-        f"{best['margin']:+.2f} double dummy (everyone sees every card), but with heuristic "
-        f"play the best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the "
-        f"same deals")
-    best["sentence"] = verdict_sentence(best, False, (other["label"], diff))
+        f"{best['margin']:+.2f} {PLAY_WORDS[methods[0]]}, but {PLAY_WORDS[methods[1]]} the "
+        f"best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the same deals")
+    best["sentence"] = verdict_sentence(best, False, (other["label"], diff,
+                                                      *(SENTENCE_WORDS[m] for m in methods)))
 
 
 def _work(d: Decision, seed: int, exact: bool):

@@ -502,16 +502,18 @@ def same_on_every_deal(counts: dict, a: int, b: int) -> bool:
 def verdict_sentence(v: dict, exact: bool = False, play_decides: tuple | None = None) -> str:
     """The verdict ``v`` (:func:`verdict`'s dict) as a player would say it: ``"Order up S:
     worth about 0.9 points a hand more than passing; sure."`` ``play_decides``: ``(label,
-    margin)`` of the option heuristic card play prefers on the same deals when it is not
-    ``v``'s (by ``margin``): the sentence then says first that the card play decides, never
-    "sure"."""
+    margin)`` of the option another card play (by default heuristic play, checking double
+    dummy) prefers on the same deals when it is not ``v``'s (by ``margin``), and optionally
+    how each was played in words (``"with perfect play"``, ``"with realistic play"``): the
+    sentence then says first that the card play decides, never "sure"."""
     best = v["label"][:1].upper() + v["label"][1:]
     if v["runner_up"] is None:
         return f"{best}: the only legal choice here."
     if play_decides is not None:
-        other, by = play_decides
-        return (f"The card play decides it: {v['label']} with perfect play (by "
-                f"{_margin_text(v, v['margin'])}), {other} with realistic play (by "
+        other, by, *how = play_decides
+        ours, theirs = how or ("with perfect play", "with realistic play")
+        return (f"The card play decides it: {v['label']} {ours} (by "
+                f"{_margin_text(v, v['margin'])}), {other} {theirs} (by "
                 f"{_margin_text(v, by)}).")
     other = "passing" if v["runner_up_label"] == "pass" else v["runner_up_label"]
     if v["same"]:

@@ -126,8 +126,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
           choices=METHODS, page=True, words="card play"),
     Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
           high=10_000),
-    Field("play_check", bool, True, "Double dummy: also play the same deals with heuristic "
-          "card play and say when the best call differs (--no-play-check: skip it)."),
+    Field("play_check", bool, True, "Also play the same deals another way (double dummy "
+          "with heuristic play, the analyzer's card player double dummy) and say when the best "
+          "differs (--no-play-check: skip it)."),
     Field("deals", int, None, "Random deals to play (default: until the verdict is clear and "
           "every chance within ±1%, at most 10,000).", low=1, page=True, words="deals"),
     Field("precision", float, None, "Deal until every probability's 95% interval is within "
