@@ -145,6 +145,17 @@ class GradedHand:
         """Make ``action`` (a label of the pending decision's options), grade it and run the
         hand to the player's next decision. Returns the decision made; UserError when the
         hand is over or the action is not one of the options."""
+        pending, text = self.decision, self.check(action)
+        chosen = pending.choices[pending.options.index(text)]
+        pending.grade = self.grade(pending, text)
+        pending.action = text
+        self._apply(chosen)
+        self._advance()
+        return pending
+
+    def check(self, action: str) -> str:
+        """``action`` as the pending decision's option it names (spaces tidied); UserError
+        when the hand is over or it is not one of the options."""
         pending = self.decision
         if pending is None:
             raise UserError("the hand is over: deal another")
@@ -152,12 +163,7 @@ class GradedHand:
         if text not in pending.options:
             raise UserError(f"{_shown(text)} is not one of the options: "
                             f"{', '.join(pending.options)}")
-        chosen = pending.choices[pending.options.index(text)]
-        pending.grade = self.grade(pending, text)
-        pending.action = text
-        self._apply(chosen)
-        self._advance()
-        return pending
+        return text
 
     def grade(self, pending: Decision, action: str) -> dict | None:
         """The grade of ``action`` at ``pending`` (see :func:`grade_of`); None when it cannot
