@@ -14,7 +14,8 @@ labelled by ``option_label``: ``order up S``, ``pick it up S (discard 9C)``, ``b
 ``6-ask H (give 9C)``, ``play JC``, ``keep ...``), and each decision is graded by the odds
 question at the seat's view (:func:`grade_of`): the best option's expected net points minus
 the chosen one's, over ``GRADE_DEALS`` deals that fit what the seat has seen (every layout
-late in the hand), with the paired 95% interval of that difference. Verdicts:
+late in the hand; the double deck's hands are played out by heuristic card play, not double
+dummy), with the paired 95% interval of that difference. Verdicts:
 :data:`THRESHOLDS`; a cost whose interval reaches 0 is never worse than "good".
 
 Not graded (``grade`` None, with ``ungraded`` saying why): the decisions of a player who has
@@ -54,6 +55,8 @@ from ..odds.play_model import PlayModel
 
 BOT_PLAY = "heuristic"  # how the bots play their cards: the one place to change it
 GRADE_DEALS = 200  # deals of a grade's odds question (late in the hand: every layout)
+DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a grade; the
+# double deck's 12 by heuristic card play (double dummy took 40 s a call on 200 deals)
 # the verdict of a cost (net points a hand): the first whose bound the cost is below
 THRESHOLDS = (("good", 0.1), ("inaccuracy", 0.3), ("mistake", 0.8))
 WORST = "blunder"
@@ -120,7 +123,7 @@ class GradedHand:
     seed: int
     dealer: int
     index: int = 0
-    deals: int = GRADE_DEALS
+    deals: int | None = None  # a grade's deals (None: GRADE_DEALS)
     calls: list = field(default_factory=list)  # (seat, call code), every call so far
     plays: list = field(default_factory=list)  # (seat, natural card), in play order
     own: dict = field(default_factory=dict)  # the player's forced choices: IN slot -> value
@@ -174,7 +177,8 @@ class GradedHand:
         if pending.point is None:
             return None
         try:
-            return grade_of(pending.point, action, self.deals, self.seed, pending.state)
+            return grade_of(pending.point, action, self.deals or GRADE_DEALS, self.seed,
+                            pending.state)
         except UserError as e:
             pending.ungraded = f"not graded: {e}"
             return None
@@ -419,16 +423,20 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     (:func:`verdict_of`), ``cost`` (the best option's expected net points minus the action's,
     never below 0), ``low``/``high`` its 95% interval (paired, the same deals), ``best`` (the
     best option's label) and ``deals``. The odds question at ``point`` over ``deals`` deals
-    of ``seed`` (every layout late in the hand), dealt to fit the calls heard by the analyzer
+    of ``seed`` (every layout late in the hand; played out double dummy, hands of more than
+    ``DD_CARDS`` cards by heuristic card play), dealt to fit the calls heard by the analyzer
     strategy or, when none fits, without inference. UserError when the action is not among
     its options. ``state``: what is decided there, when the engine said so already (a card:
     the point is then not opened again, which a defender's card could not be where a
     defender may go alone)."""
     effort = Effort(deals, seed=seed, all_details=True)  # the action may be any detail
+    method = "dd" if point.rules.hand_size <= DD_CARDS else "heuristic"
     try:
-        result = odds_at(point, PlayModel(), effort, play_check=False, state=state)
+        result = odds_at(point, PlayModel(method=method), effort, play_check=False,
+                         state=state)
     except UserError:
-        result = odds_at(point, PlayModel(infer=False), effort, play_check=False, state=state)
+        result = odds_at(point, PlayModel(method=method, infer=False), effort,
+                         play_check=False, state=state)
     if result.interrupted:
         raise KeyboardInterrupt
     table = result.details
