@@ -16,11 +16,13 @@ from ..questions.simulate.graded_hand import GradedHand
 Ask = Callable[[str], str]  # a prompt -> the line typed (input() by default)
 
 
-def play_interactive(hand: GradedHand, console: Console, ask: Ask = input) -> None:
+def play_interactive(hand: GradedHand, console: Console, ask: Ask | None = None) -> None:
     """Play ``hand`` (not yet dealt) at the prompt: deal it, show what the seat sees, ask
     each decision until the hand is over, grade each, and show the review. A line that is
     not an option is one line and the question again; the input ending is UserError;
-    Ctrl-C stops with one line and exit code 130."""
+    Ctrl-C stops with one line and exit code 130. ``ask``: how a line is read (None:
+    ``input``)."""
+    ask = ask or input
     try:
         hand.start()
         shown = _show_start(hand, console)
