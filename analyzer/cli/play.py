@@ -54,9 +54,9 @@ def play_cmd(
 ):
     """Deal and play one hand (or a whole game) with built-in players and print its record.
 
-    With --interactive you play --seat yourself (docs/play.md):
-
-      euchre play --variant knock --seat S --interactive
+    With --interactive you play --seat yourself against the analyzer's bots, each of
+    your decisions graded as you go and a review at the end (docs/play.md), e.g. `euchre
+    play --variant knock --seat S --interactive`.
 
     The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
     each with the score before it, so review prices its calls in games won):

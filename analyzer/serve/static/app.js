@@ -728,7 +728,7 @@ async function checkRunning() {
   try {
     const r = await getJSON("/api/jobs");
     const run = r.running;
-    if (!run || state.job || practice.dealing) { $("running").hidden = true; return; }
+    if (!run || state.job || practice.dealing || playHand.busy) { $("running").hidden = true; return; }
     $("running").hidden = false;
     const done = run.total ? `, ${Math.floor(100 * run.done / run.total)}% done` : "";
     $("running-text").textContent = `The analyzer is busy with ${run.label} (${Math.floor(run.seconds)} s so far${done}).`;
@@ -989,7 +989,7 @@ function showRecordChoice(count, which) {
 
 // the hand being played: its table as the server last sent it (``table``, with its id), what
 // of it is drawn (calls, plays), and whether a request of ours is on its way
-const play = { table: null, shownCalls: 0, shownPlays: 0, busy: false };
+const playHand = { table: null, shownCalls: 0, shownPlays: 0, busy: false };
 const STEP_MS = 250;  // the others' calls and cards arrive one at a time, this far apart
 const PLAY_PROMPTS = { call: "Your call:", discard: "Your discard (you took the upcard):",
                        defend: "Defend alone?", keep: "Keep five of your cards and the dummy's:",
@@ -1032,7 +1032,8 @@ function playBody() {
 }
 
 async function playRequest(url, body) {
-  play.busy = true;
+  playHand.busy = true;
+  $("running").hidden = true;  // the question running is ours
   $("play-error").textContent = "";
   try {
     return await getJSON(url, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -1041,12 +1042,12 @@ async function playRequest(url, body) {
     $("play-error").textContent = e.retryAfter ? `${e.message} (try again in ${e.retryAfter} s)` : e.message;
     return null;
   } finally {
-    play.busy = false;
+    playHand.busy = false;
   }
 }
 
 async function dealPlay() {
-  if (play.busy) return;
+  if (playHand.busy) return;
   if (!$("play-seed").value.trim()) $("play-seed").value = String(Math.floor(Math.random() * 1e9));
   const body = playBody();
   $("play-prompt").textContent = "Dealing…";
@@ -1057,7 +1058,7 @@ async function dealPlay() {
   history.replaceState(null, "", "?" + link);
   $("play-link").href = "?" + link;
   $("play-link").hidden = false;
-  play.table = null; play.shownCalls = 0; play.shownPlays = 0;
+  playHand.table = null; playHand.shownCalls = 0; playHand.shownPlays = 0;
   $("play-grade").textContent = "";
   $("play-end").hidden = true;
   $("play-board").hidden = false;
@@ -1083,16 +1084,16 @@ function drawPlayBoard(t) {
 async function showPlayTable(t) {
   drawPlayBoard(t);
   const calls = $("play-calls");
-  if (play.shownCalls === 0) calls.textContent = "";
-  for (const c of t.calls.slice(play.shownCalls)) {
+  if (playHand.shownCalls === 0) calls.textContent = "";
+  for (const c of t.calls.slice(playHand.shownCalls)) {
     calls.append(el("span", { className: "new" }, `${c.seat} ${c.call}`), "; ");
     await pause();
   }
-  play.shownCalls = t.calls.length;
+  playHand.shownCalls = t.calls.length;
   const plays = t.tricks.flatMap((trick, i) => trick.plays.map((p) => ({ ...p, trick: i })));
   const list = $("play-tricks");
-  if (play.shownPlays === 0) list.textContent = "";
-  for (const p of plays.slice(play.shownPlays)) {
+  if (playHand.shownPlays === 0) list.textContent = "";
+  for (const p of plays.slice(playHand.shownPlays)) {
     while (list.children.length <= p.trick) list.append(el("li"));
     const li = list.children[p.trick];
     const span = el("span", { className: "new" });
@@ -1100,12 +1101,12 @@ async function showPlayTable(t) {
     li.append(el("b", {}, p.seat), " ", span, " ");
     await pause();
   }
-  play.shownPlays = plays.length;
+  playHand.shownPlays = plays.length;
   t.tricks.forEach((trick, i) => {
     const li = list.children[i];
     if (trick.winner && li && !li.querySelector(".winner")) li.append(el("span", { className: "winner" }, `won by ${trick.winner}`));
   });
-  play.table = t;
+  playHand.table = t;
   $("play-choices").textContent = "";
   if (t.done) { $("play-prompt").textContent = "The hand is over."; showPlayEnd(t); return; }
   $("play-prompt").textContent = PLAY_PROMPTS[t.decision.kind] || "Your decision:";
@@ -1124,11 +1125,11 @@ function gradeText(g, ungraded) {
 }
 
 async function playAction(option) {
-  if (play.busy || !play.table) return;
+  if (playHand.busy || !playHand.table) return;
   for (const b of $("play-choices").querySelectorAll("button")) b.disabled = true;
   $("play-grade").textContent = `${option}: grading…`;
   $("play-grade").className = "verdict";
-  const t = await playRequest(`/api/play/${play.table.id}`, { action: option });
+  const t = await playRequest(`/api/play/${playHand.table.id}`, { action: option });
   if (!t) { for (const b of $("play-choices").querySelectorAll("button")) b.disabled = false; $("play-grade").textContent = ""; return; }
   $("play-grade").textContent = `${option} — ${gradeText(t.grade, t.ungraded)}`;
   $("play-grade").className = "verdict" + (t.grade ? " grade-" + t.grade.verdict : "");
