@@ -54,9 +54,8 @@ def play_cmd(
 ):
     """Deal and play one hand (or a whole game) with built-in players and print its record.
 
-    With --interactive you play --seat yourself against the analyzer's bots, each of
-    your decisions graded as you go and a review at the end (docs/play.md), e.g. `euchre
-    play --variant knock --seat S --interactive`.
+    With --interactive you play --seat against the analyzer's bots, each decision graded
+    (docs/play.md): `euchre play --variant knock --seat S --interactive`.
 
     The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
     each with the score before it, so review prices its calls in games won):
@@ -67,7 +66,7 @@ def play_cmd(
     """
     from ..game.game_score import parse_score
     from ..questions.simulate.play import play_game, play_one
-    from .views import print_game, print_record
+    from .views import print_record
 
     rules = rules_for(variant, rule_opts)
     dealing = parse_seat(dealer)
@@ -80,18 +79,24 @@ def play_cmd(
     if game:
         records, winner = play_game(rules, seed=seed, dealer=dealing, score=start,
                                     strategy=strategy, play=play, worlds=worlds)
-        if json_out:  # one line a hand: files of these are JSONL
-            for record in records:
-                print_json(to_json(record), indent=None)
-        else:
-            print_game(console, records, winner, f"{rules.variant}, seed {seed}, {how}")
-        return
+        return _print_game(records, winner, json_out, f"{rules.variant}, seed {seed}, {how}")
     record = play_one(rules, seed=seed, dealer=dealing, strategy=strategy, play=play, worlds=worlds,
                       score=start)
     if json_out:
         print_json(to_json(record), indent=None)  # one line: files of these are JSONL
     else:
         print_record(console, record, f"{rules.variant}, seed {seed}, {how}")
+
+
+def _print_game(records: list, winner: int, json_out: bool, title: str) -> None:
+    """A played game: one JSON line a hand (files of these are JSONL), or the hands."""
+    from .views import print_game
+
+    if json_out:
+        for record in records:
+            print_json(to_json(record), indent=None)
+    else:
+        print_game(console, records, winner, title)
 
 
 def _interactive(rules, seat: str | None, seed: int, dealer: int, other: bool) -> None:

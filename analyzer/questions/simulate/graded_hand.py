@@ -27,18 +27,18 @@ refuses it too) and any the odds question refuses."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from kernels.cards import codes as K
 from kernels.deal.record import new_instructions
-from kernels.drivers.forced import hear_call, hear_play, new_point, start_point
-from kernels.slots import IN, PT, M, R
+from kernels.drivers.forced import force_choices, hear_call, hear_play, new_point, start_point
+from kernels.slots import IN, OPT, PT, M, R
 
 from ...compute.effort import Effort
 from ...compute.engine import GameLoop
-from ...compute.point import KINDS, PointState, playing_seats, shown_out
+from ...compute.point import KINDS, PointState, option_row, playing_seats, shown_out
 from ...errors import UserError
 from ...game.decision_point import DecisionPoint
 from ...game.heard import Heard
@@ -126,7 +126,7 @@ class GradedHand:
     deals: int | None = None  # a grade's deals (None: GRADE_DEALS)
     calls: list = field(default_factory=list)  # (seat, call code), every call so far
     plays: list = field(default_factory=list)  # (seat, natural card), in play order
-    own: dict = field(default_factory=dict)  # the player's forced choices: IN slot -> value
+    own: list = field(default_factory=lambda: list(option_row()))  # its choices (slots OPT)
     decisions: list = field(default_factory=list)  # Decision, made and pending
     done: bool = False
     alone: int = 0  # the maker (4-bit mask) who went alone, once the engine said so
@@ -190,13 +190,9 @@ class GradedHand:
             return
         if o.call >= 0:
             self.calls.append((self.seat, o.call))
-        for slot, value in ((IN.F_ALONE, o.alone), (IN.F_DISCARD, o.discard),
-                            (IN.F_GIVE, o.give), (IN.F_TRUMP, o.names),
-                            (IN.F_DEFEND, o.defend)):
-            if value >= 0:
-                self.own[slot] = value
-        if o.drop:
-            self.own[IN.F_DROP] = np.int64(np.uint64(o.drop))
+        row = replace(o, call=-1, card=-1).row  # its own later choices, kept for every run
+        self.own = [mine if new < 0 or (k == OPT.DROP and new == 0) else new
+                    for k, (mine, new) in enumerate(zip(self.own, row, strict=True))]
 
     def run(self, stop: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The hand run by the engine with everything decided so far forced, to the player's
@@ -212,8 +208,7 @@ class GradedHand:
         start_point(hm, rec, ins, self.hm0, row)
         ins[IN.STOP] = K.STOP_IN_PLAY if stop else 0
         ins[IN.NAMED] = self.named
-        for slot, value in self.own.items():
-            ins[slot] = value
+        force_choices(ins, np.array(self.own, dtype=np.int64))
         self.loop.play(self.seed, self.index, hm, rec, ins)
         return hm, rec
 
