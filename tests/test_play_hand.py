@@ -2,7 +2,6 @@
 decisions, every decision graded, the same seed the same hand; the HTTP API of the page's
 "Play a hand" tab and ``euchre play --interactive``."""
 
-import numpy as np
 import pytest
 
 from analyzer.compute.engine import play_hands
@@ -194,6 +193,12 @@ def test_the_table_shows_no_other_hand_before_the_end(client):
     ({"variant": "nope", "seat": "S"}, 422, "nope"),
     ({"variant": "knock", "seat": "S", "seed": "9" * 40}, 422, "seed"),
     ([1, 2], 422, "JSON object"),
+    ({"variant": "knock", "seat": "S", "seed": "١٠"}, 422, "seed"),
+    ({"variant": "knock", "seat": "S", "seed": " 5"}, 422, "seed"),
+    ({"variant": "knock", "seat": "S", "seed": "9" * 5000}, 422, "seed"),
+    ({"variant": "knock", "seat": "S", "stick_the_dealer": "maybe"}, 422, "stick_the_dealer"),
+    ({"variant": "bid", "seat": "S", "failed_moon_points": 10**30}, 422, "failed_moon_points"),
+    ({"variant": "knock", "seat": "S", "dealer": "X"}, 422, "dealer"),
 ])
 def test_a_bad_deal_is_one_line(client, body, status, words):
     r = client.post("/api/play", json=body)

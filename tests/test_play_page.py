@@ -9,7 +9,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.served import PHONE, browser, console_errors, server, wait_for
+from tests import test_serve_page
+from tests.served import PHONE, console_errors, server, wait_for
+
+desktop, phone = test_serve_page.desktop, test_serve_page.phone  # the browsers, as fixtures
 
 pytestmark = pytest.mark.serve
 
@@ -21,20 +24,6 @@ HANDS = [("knock", "S", 11, {}), ("bid", "N", 12, {}), ("ghost", "E", 13, {}),
 def url():
     with server(log_name="play-page.log") as (address, proc, log):
         yield address
-
-
-@pytest.fixture(scope="module")
-def desktop():
-    chrome = browser()
-    yield chrome
-    chrome.quit()
-
-
-@pytest.fixture(scope="module")
-def phone():
-    chrome = browser(*PHONE)
-    yield chrome
-    chrome.quit()
 
 
 def _css(chrome, selector):

@@ -9,7 +9,8 @@ the same question run in the background with progress (``GET /api/jobs/{id}``) a
 (``DELETE``); ``/api/jobs`` the question running now, whoever asked it (``DELETE
 /api/jobs/running`` cancels it); ``/api/practice`` a position to practise on;
 ``/api/review`` the review of a record; ``/api/play`` a hand played against the analyzer,
-every decision graded (``POST /api/play/{id}`` a decision). Bad input is HTTP 422 with ``{"error": "one line"}``;
+every decision graded (``POST /api/play/{id}`` a decision). Bad input is HTTP 422 with
+``{"error": "one line"}``;
 a question while another runs is 409 with ``Retry-After``. Who may ask at all is
 :mod:`analyzer.serve.guard`'s business."""
 

@@ -61,6 +61,7 @@ DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a 
 THRESHOLDS = (("good", 0.1), ("inaccuracy", 0.3), ("mistake", 0.8))
 WORST = "blunder"
 VERDICTS = ("best", "good", "inaccuracy", "mistake", WORST)
+LISTED = 12  # options an error line lists (a double deck's bids are over 50)
 SWAPPED = ("not graded: the odds question cannot hold a hand swapped for the ghost hand, nor "
            "deal the play after a swap")
 ASKED = "not graded: the odds question cannot hold an asker's hand after the n-ask's exchange"
@@ -164,8 +165,9 @@ class GradedHand:
             raise UserError("the hand is over: deal another")
         text = " ".join(str(action).split())
         if text not in pending.options:
-            raise UserError(f"{_shown(text)} is not one of the options: "
-                            f"{', '.join(pending.options)}")
+            listed = pending.options[:LISTED] + (["..."] if len(pending.options) > LISTED
+                                                 else [])
+            raise UserError(f"{_shown(text)} is not one of the options: {', '.join(listed)}")
         return text
 
     def grade(self, pending: Decision, action: str) -> dict | None:
