@@ -43,10 +43,19 @@ def play_cmd(
     game: Annotated[bool, typer.Option(
         "--game", help="Play a whole game (from --score, else 0-0), the deal passing each "
                        "hand: one record per hand, each with the score before it.")] = False,
+    interactive: Annotated[bool, typer.Option(
+        "--interactive", help="Play --seat's decisions yourself at a prompt against the "
+                              "analyzer's bots, each graded as you go, a review at the "
+                              "end.")] = False,
+    seat: Annotated[str | None, typer.Option(help="Your seat with --interactive (default "
+                                             "S).")] = None,
     json_out: JsonOption = False,
     rule_opts: dict | None = None,
 ):
     """Deal and play one hand (or a whole game) with built-in players and print its record.
+
+    With --interactive you play --seat against the analyzer's bots, each decision graded
+    (docs/play.md): `euchre play --variant knock --seat S --interactive`.
 
     The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
     each with the score before it, so review prices its calls in games won):
@@ -57,29 +66,53 @@ def play_cmd(
     """
     from ..game.game_score import parse_score
     from ..questions.simulate.play import play_game, play_one
-    from .views import print_game, print_record
+    from .views import print_record
 
     rules = rules_for(variant, rule_opts)
-    seat = parse_seat(dealer)
-    if seat >= rules.players:
+    dealing = parse_seat(dealer)
+    if dealing >= rules.players:
         raise UserError(f"in {rules.variant} W holds the {rules.seat_w} and cannot deal")
+    if interactive or seat is not None:
+        return _interactive(rules, seat, seed, dealing, game or json_out or score is not None)
     start = parse_score(score, rules, 0) if score is not None else ()
     how = f"strategy {strategy}" + (f", play {play}" if play else "")
     if game:
-        records, winner = play_game(rules, seed=seed, dealer=seat, score=start,
+        records, winner = play_game(rules, seed=seed, dealer=dealing, score=start,
                                     strategy=strategy, play=play, worlds=worlds)
-        if json_out:  # one line a hand: files of these are JSONL
-            for record in records:
-                print_json(to_json(record), indent=None)
-        else:
-            print_game(console, records, winner, f"{rules.variant}, seed {seed}, {how}")
-        return
-    record = play_one(rules, seed=seed, dealer=seat, strategy=strategy, play=play, worlds=worlds,
+        return _print_game(records, winner, json_out, f"{rules.variant}, seed {seed}, {how}")
+    record = play_one(rules, seed=seed, dealer=dealing, strategy=strategy, play=play, worlds=worlds,
                       score=start)
     if json_out:
         print_json(to_json(record), indent=None)  # one line: files of these are JSONL
     else:
         print_record(console, record, f"{rules.variant}, seed {seed}, {how}")
+
+
+def _print_game(records: list, winner: int, json_out: bool, title: str) -> None:
+    """A played game: one JSON line a hand (files of these are JSONL), or the hands."""
+    from .views import print_game
+
+    if json_out:
+        for record in records:
+            print_json(to_json(record), indent=None)
+    else:
+        print_game(console, records, winner, title)
+
+
+def _interactive(rules, seat: str | None, seed: int, dealer: int, other: bool) -> None:
+    """``--interactive``: the player's hand at the prompt (``cli.play_interactive``)."""
+    from ..questions.simulate.graded_hand import GradedHand
+    from .play_interactive import play_interactive
+
+    if seat is None:
+        raise UserError("--interactive plays a seat: give --seat (N, E, S or W)")
+    if other:
+        raise UserError("--interactive plays one hand on the screen: leave out --game, "
+                        "--json and --score")
+    me = parse_seat(seat)
+    if me >= rules.players:
+        raise UserError(f"--seat: {seat.upper()} does not play in {rules.variant}")
+    play_interactive(GradedHand(rules, me, seed, dealer), console)
 
 
 @app.command("score")

@@ -8,7 +8,9 @@ and in the play the contract, the tricks and the cards the seat to play may play
 the same question run in the background with progress (``GET /api/jobs/{id}``) and cancel
 (``DELETE``); ``/api/jobs`` the question running now, whoever asked it (``DELETE
 /api/jobs/running`` cancels it); ``/api/practice`` a position to practise on;
-``/api/review`` the review of a record. Bad input is HTTP 422 with ``{"error": "one line"}``;
+``/api/review`` the review of a record; ``/api/play`` a hand played against the analyzer,
+every decision graded (``POST /api/play/{id}`` a decision). Bad input is HTTP 422 with
+``{"error": "one line"}``;
 a question while another runs is 409 with ``Retry-After``. Who may ask at all is
 :mod:`analyzer.serve.guard`'s business."""
 
@@ -30,6 +32,7 @@ from ..numbers import json_loads
 from ..outputs import strict
 from .guard import LOOPBACK_NAMES, Guard
 from .jobs import Busy, JobRunner
+from .play_store import PlayStore, UnknownHand
 from .requests import (
     Limits,
     limited,
@@ -59,6 +62,8 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
 async def _user_error(request: Request, exc: UserError):
     if isinstance(exc, Busy):
         return _error(409, str(exc), {"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, UnknownHand):
+        return _error(404, str(exc))
     return _error(422, served_text(str(exc)))
 
 
@@ -87,6 +92,7 @@ def create_app(limits: Limits | None = None, hosts: frozenset | None = LOOPBACK_
                   lifespan=lifespan,
                   description="The analyzer's questions over HTTP; see docs/serve.md.")
     app.state.runner, app.state.limits = runner, limits or Limits()
+    app.state.plays = PlayStore()
     app.add_middleware(Guard, hosts=hosts, token=token, body_limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.add_exception_handler(UserError, _user_error)
@@ -227,20 +233,76 @@ async def api_practice(request: Request):
     return await _answer(request, job)
 
 
+async def _json_body(request: Request):
+    """The request's body read as JSON (null when empty); UserError when it is not JSON."""
+    try:
+        return json_loads(await request.body() or b"null")
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UserError(f"the body is not JSON: {e}") from None
+    except RecursionError:
+        raise UserError("the body is nested too deeply to be a record") from None
+
+
 @router.post("/api/review")
 async def api_review(request: Request):
     """Review a played hand: the body is ``{"record": ...}`` (a record as ``euchre play
     --json`` writes it, as an object or its text) with optional ``method`` (dd or pimc),
     ``worlds``, ``seed``, ``call_deals``, ``others``; the answer is what ``euchre review
     --json`` prints."""
-    try:
-        body = json_loads(await request.body() or b"null")
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise UserError(f"the body is not JSON: {e}") from None
-    except RecursionError:
-        raise UserError("the body is nested too deeply to be a record") from None
+    body = await _json_body(request)
     limits = request.app.state.limits
     label, work = review_work(body, limits)
+    runner = request.app.state.runner
+    job = await anyio.to_thread.run_sync(
+        lambda: runner.start(label, served(work), watched=False, wait=QUEUE_SECONDS))
+    return await _answer(request, job)
+
+
+@router.post("/api/play")
+async def api_play(request: Request):
+    """Deal a hand to play against the analyzer (docs/play.md): the body is ``{"variant",
+    "seat", "seed"}`` with optional ``dealer`` and house rules; the answer is the hand's
+    ``id`` and the table as the seat sees it, the bots' decisions before the player's first
+    made, ``decision``: what the player decides and its ``options``."""
+    from .play_store import new_hand
+
+    hand = new_hand(await _json_body(request))  # a bad request is refused before its turn
+    store = request.app.state.plays
+
+    def work() -> dict:
+        hand.start()
+        return {"id": store.add(hand), **hand.table()}
+    return await _queued(request, "a played hand", work)
+
+
+@router.get("/api/play/{key}")
+def api_play_table(key: str, request: Request) -> dict:
+    """The table of hand ``key`` as its seat sees it now (404 when it expired)."""
+    hand = request.app.state.plays.get(key)
+    return {"id": key, **hand.table()}
+
+
+@router.post("/api/play/{key}")
+async def api_play_action(key: str, request: Request):
+    """Make the pending decision of hand ``key``: the body is ``{"action": label}``, one of
+    ``decision.options``; the answer is the table after it (the bots' decisions up to the
+    player's next one made) and ``grade``: the action's ``verdict``, ``cost``, ``best``."""
+    from .play_store import action_of
+
+    action = action_of(await _json_body(request))
+    hand = request.app.state.plays.get(key)
+    hand.check(action)  # not one of the options: 422 at once
+
+    def work() -> dict:
+        made = hand.act(action)
+        return {"id": key, **hand.table(), "grade": made.grade,
+                "ungraded": made.ungraded if made.grade is None else None}
+    return await _queued(request, "a played hand's decision", work)
+
+
+async def _queued(request: Request, label: str, work) -> JSONResponse:
+    """``work``'s answer, run as the one question at a time (a request waits its turn for up
+    to ``QUEUE_SECONDS``)."""
     runner = request.app.state.runner
     job = await anyio.to_thread.run_sync(
         lambda: runner.start(label, served(work), watched=False, wait=QUEUE_SECONDS))

@@ -193,7 +193,7 @@ def plays_of(rec: np.ndarray, hm: np.ndarray) -> list[tuple[int, int]]:
     out = []
     for t in range(12):
         seat = int(rec[R.TRICK_LEADER + t])
-        for pos in range(4):
+        for pos in range(active.bit_count()):  # three cards a trick when three seats play
             card = int(rec[R.PLAYS + 4 * t + pos])
             if card < 0 or seat < 0:
                 return out

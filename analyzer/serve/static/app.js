@@ -728,7 +728,7 @@ async function checkRunning() {
   try {
     const r = await getJSON("/api/jobs");
     const run = r.running;
-    if (!run || state.job || practice.dealing) { $("running").hidden = true; return; }
+    if (!run || state.job || practice.dealing || playHand.busy) { $("running").hidden = true; return; }
     $("running").hidden = false;
     const done = run.total ? `, ${Math.floor(100 * run.done / run.total)}% done` : "";
     $("running-text").textContent = `The analyzer is busy with ${run.label} (${Math.floor(run.seconds)} s so far${done}).`;
@@ -985,10 +985,203 @@ function showRecordChoice(count, which) {
   $("review-count").textContent = String(count);
 }
 
+// ---------------------------------------------------------------- play a hand
+
+// the hand being played: its table as the server last sent it (``table``, with its id), what
+// of it is drawn (calls, plays), and whether a request of ours is on its way
+const playHand = { table: null, shownCalls: 0, shownPlays: 0, busy: false };
+const STEP_MS = 250;  // the others' calls and cards arrive one at a time, this far apart
+const PLAY_PROMPTS = { call: "Your call:", discard: "Your discard (you took the upcard):",
+                       defend: "Defend alone?", keep: "Keep five of your cards and the dummy's:",
+                       card: "Your card:" };
+
+function playRulesBox() {
+  const box = $("play-rules");
+  box.textContent = "";
+  for (const opt of state.spec.variants[$("play-variant").value].options) {
+    const label = el("label", { title: opt.help });
+    const input = el("input", { id: "play-rule-" + opt.name, dataset: { rule: opt.name } });
+    if (opt.kind === "bool") { input.type = "checkbox"; input.checked = !!opt.default; }
+    else { input.setAttribute("inputmode", "numeric"); input.size = 5; input.value = opt.default ?? ""; }
+    label.append(input, " ", opt.label);
+    box.append(label);
+  }
+}
+
+function fillPlaySeats() {
+  const v = state.spec.variants[$("play-variant").value];
+  $("play-variant-title").textContent = v.title;
+  const box = $("play-seat");
+  const before = box.value;
+  box.textContent = "";
+  for (const s of v.seats) box.append(el("option", { value: s }, s));
+  box.value = v.seats.includes(before) ? before : (v.seats.includes("S") ? "S" : v.seats[0]);
+  playRulesBox();
+}
+
+// the deal's fields: variant, seat, seed and each house rule that differs from its default
+function playBody() {
+  const body = { variant: $("play-variant").value, seat: $("play-seat").value,
+                 seed: $("play-seed").value.trim() || "0" };
+  for (const opt of state.spec.variants[body.variant].options) {
+    const input = $("play-rule-" + opt.name);
+    const value = opt.kind === "bool" ? input.checked : input.value.trim();
+    if (value !== "" && String(value) !== String(opt.default ?? "")) body[opt.name] = value;
+  }
+  return body;
+}
+
+async function playRequest(url, body) {
+  playHand.busy = true;
+  $("running").hidden = true;  // the question running is ours
+  $("play-error").textContent = "";
+  try {
+    return await getJSON(url, { method: "POST", headers: { "Content-Type": "application/json" },
+                                body: JSON.stringify(body) });
+  } catch (e) {
+    $("play-error").textContent = e.retryAfter ? `${e.message} (try again in ${e.retryAfter} s)` : e.message;
+    return null;
+  } finally {
+    playHand.busy = false;
+  }
+}
+
+async function dealPlay() {
+  if (playHand.busy) return;
+  if (!$("play-seed").value.trim()) $("play-seed").value = String(Math.floor(Math.random() * 1e9));
+  const body = playBody();
+  $("play-prompt").textContent = "Dealing…";
+  $("play-choices").textContent = "";
+  const table = await playRequest("/api/play", body);
+  if (!table) { $("play-prompt").textContent = ""; return; }
+  const link = new URLSearchParams({ tab: "play", ...body });
+  history.replaceState(null, "", "?" + link);
+  $("play-link").href = "?" + link;
+  $("play-link").hidden = false;
+  playHand.table = null; playHand.shownCalls = 0; playHand.shownPlays = 0;
+  $("play-grade").textContent = "";
+  $("play-end").hidden = true;
+  $("play-board").hidden = false;
+  await showPlayTable(table);
+}
+
+function playCardButton(label, onClick) {
+  const card = label.startsWith("play ") ? label.slice(5) : null;
+  const b = el("button", { type: "button", className: card ? "card" + (/[HD]$/.test(card) ? " red" : " black") : "call",
+                           dataset: { action: label } }, card || label);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function drawPlayBoard(t) {
+  drawTable($("play-table"), t.seats, { dealer: t.dealer, you: t.seat, upcard: t.upcard });
+  $("play-contract").textContent = t.contract ? `${t.declarer}: ${t.contract}, trump ${SUIT_NAMES[t.trump]}` +
+    (t.discarded ? `; you discarded ${t.discarded}` : "") : "";
+  cardsInto($("play-hand"), t.hand);
+}
+
+// the calls and cards that came since the last answer, drawn one at a time
+async function showPlayTable(t) {
+  drawPlayBoard(t);
+  const calls = $("play-calls");
+  if (playHand.shownCalls === 0) calls.textContent = "";
+  for (const c of t.calls.slice(playHand.shownCalls)) {
+    calls.append(el("span", { className: "new" }, `${c.seat} ${c.call}`), "; ");
+    await pause();
+  }
+  playHand.shownCalls = t.calls.length;
+  const plays = t.tricks.flatMap((trick, i) => trick.plays.map((p) => ({ ...p, trick: i })));
+  const list = $("play-tricks");
+  if (playHand.shownPlays === 0) list.textContent = "";
+  for (const p of plays.slice(playHand.shownPlays)) {
+    while (list.children.length <= p.trick) list.append(el("li"));
+    const li = list.children[p.trick];
+    const span = el("span", { className: "new" });
+    cardsInto(span, [p.card]);
+    li.append(el("b", {}, p.seat), " ", span, " ");
+    await pause();
+  }
+  playHand.shownPlays = plays.length;
+  t.tricks.forEach((trick, i) => {
+    const li = list.children[i];
+    if (trick.winner && li && !li.querySelector(".winner")) li.append(el("span", { className: "winner" }, `won by ${trick.winner}`));
+  });
+  playHand.table = t;
+  $("play-choices").textContent = "";
+  if (t.done) { $("play-prompt").textContent = "The hand is over."; showPlayEnd(t); return; }
+  $("play-prompt").textContent = PLAY_PROMPTS[t.decision.kind] || "Your decision:";
+  for (const option of t.decision.options) {
+    $("play-choices").append(playCardButton(option, () => playAction(option)));
+  }
+}
+
+function pause() { return new Promise((resolve) => setTimeout(resolve, STEP_MS)); }
+
+function gradeText(g, ungraded) {
+  if (!g) return ungraded || "not graded";
+  const verdict = capitalized(g.verdict);
+  if (g.verdict === "best") return `${verdict}.`;
+  return `${verdict}: ${g.cost.toFixed(2)} points a hand (${g.low.toFixed(2)} to ${g.high.toFixed(2)}) behind the best, ${g.best}.`;
+}
+
+async function playAction(option) {
+  if (playHand.busy || !playHand.table) return;
+  for (const b of $("play-choices").querySelectorAll("button")) b.disabled = true;
+  $("play-grade").textContent = `${option}: grading…`;
+  $("play-grade").className = "verdict";
+  const t = await playRequest(`/api/play/${playHand.table.id}`, { action: option });
+  if (!t) { for (const b of $("play-choices").querySelectorAll("button")) b.disabled = false; $("play-grade").textContent = ""; return; }
+  $("play-grade").textContent = `${option} — ${gradeText(t.grade, t.ungraded)}`;
+  $("play-grade").className = "verdict" + (t.grade ? " grade-" + t.grade.verdict : "");
+  $("play-choices").textContent = "";
+  await showPlayTable(t);
+}
+
+function showPlayEnd(t) {
+  const pts = t.points;
+  $("play-points").textContent = (pts.status === "played" ? `${pts.declarer} ${pts.contract}, trump ${SUIT_NAMES[pts.trump]}: ` : `${capitalized(pts.status)}: `) +
+    Object.entries(pts.points).map(([side, n]) => `${side} ${n}`).join(", ");
+  const by = t.summary.by_verdict;
+  $("play-summary").textContent = "Your decisions: " +
+    Object.entries(by).filter(([, n]) => n).map(([v, n]) => `${n} ${v}`).join(", ") +
+    `; ${t.summary.points_given_away.toFixed(2)} points a hand given away.`;
+  const table = $("play-review");
+  table.textContent = "";
+  const headers = ["decision", "you chose", "grade", "cost", "best"];
+  const head = el("tr");
+  for (const h of headers) head.append(el("th", {}, h));
+  table.append(el("thead"));
+  table.firstChild.append(head);
+  const body = el("tbody");
+  t.decisions.forEach((d, i) => {
+    const row = el("tr", { className: d.grade ? "grade-" + d.grade.verdict : "" });
+    const cells = [`${i + 1}. ${d.trick ? "trick " + d.trick : d.kind}`, d.action,
+                   d.grade ? d.grade.verdict : (d.ungraded || "not graded"),
+                   d.grade ? d.grade.cost.toFixed(2) : "", d.grade && d.grade.best !== d.action ? d.grade.best : ""];
+    cells.forEach((text, k) => row.append(el("td", { dataset: { label: headers[k] } }, text)));
+    body.append(row);
+  });
+  table.append(body);
+  $("play-hands").textContent = "Hands as dealt: " + Object.entries(t.hands).map(([s, h]) => `${s} ${h}`).join("; ");
+  $("play-end").hidden = false;
+}
+
+function playFromURL(p) {
+  $("play-variant").value = p.has("variant") && state.spec.variants[p.get("variant")] ? p.get("variant") : "knock";
+  fillPlaySeats();
+  if (p.has("seat")) $("play-seat").value = p.get("seat");
+  if (p.has("seed")) $("play-seed").value = p.get("seed");
+  for (const opt of state.spec.variants[$("play-variant").value].options) {
+    if (!p.has(opt.name)) continue;
+    const input = $("play-rule-" + opt.name);
+    if (opt.kind === "bool") input.checked = p.get(opt.name) === "true"; else input.value = p.get(opt.name);
+  }
+}
+
 // ---------------------------------------------------------------- start
 
 function showTab(name) {
-  for (const t of ["ask", "practice", "review"]) {
+  for (const t of ["ask", "practice", "play", "review"]) {
     $("tab-" + t).classList.toggle("active", t === name);
     $(t).hidden = t !== name;
   }
@@ -1046,6 +1239,7 @@ async function start() {
   const variants = Object.entries(state.spec.variants).map(([value, v]) => ({ value, text: v.short }));
   fillSelect($("variant"), variants);
   fillSelect($("practice-variant"), variants);
+  fillSelect($("play-variant"), variants);
   buildFields();
   const p = fromURL();
   $("variant").value = state.variant;
@@ -1076,7 +1270,7 @@ async function start() {
   });
   $("record-text").addEventListener("input", () => showRecordChoice(1, 1));
   $("review-which").addEventListener("change", review);
-  for (const t of ["ask", "practice", "review"]) $("tab-" + t).addEventListener("click", () => showTab(t));
+  for (const t of ["ask", "practice", "play", "review"]) $("tab-" + t).addEventListener("click", () => showTab(t));
   $("practice-variant").value = p.get("tab") === "practice" && p.has("variant") ? state.variant : "knock";
   fillPracticeSeats();
   if (p.get("tab") === "practice" && p.has("seat")) $("practice-seat").value = p.get("seat");
@@ -1087,6 +1281,10 @@ async function start() {
     practice.seed = Math.floor(Math.random() * 1e9); practice.n = 0; showTally(); dealPractice();
   });
   $("practice-next").addEventListener("click", () => { practice.n += 1; dealPractice(); });
+  playFromURL(p.get("tab") === "play" ? p : new URLSearchParams());
+  $("play-variant").addEventListener("change", fillPlaySeats);
+  $("play-deal").addEventListener("click", dealPlay);
+  $("play-again").addEventListener("click", () => { $("play-seed").value = ""; dealPlay(); });
   buildRules();
   await placeCardsFromURL(p);
   redraw();
@@ -1098,6 +1296,9 @@ async function start() {
     practice.n = p.get("n") ?? "0";
     showTally();
     dealPractice();
+  } else if (p.get("tab") === "play") {
+    showTab("play");
+    dealPlay();
   } else if (p.get("tab") === "review") {
     showTab("review");
   } else if (p.get("ask") === "1") {
