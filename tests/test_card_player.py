@@ -74,3 +74,15 @@ def test_the_shipped_player_beats_the_heuristic():
     result = match(make_rules("knock"), "analyzer", "heuristic", 3000, 11,
                    MatchSettings(bidding=BIDDING)).to_dict()
     assert result["points_diff_low"] > 0, result
+
+
+def test_every_shipped_rule_set_has_its_small_player():
+    """Each rule set of ``SHIPPED_PLAYERS`` ships its network (a first question learns
+    nothing: an hour), under the name a build caches it by, small and whole."""
+    for variant, options in cp.SHIPPED_PLAYERS:
+        path = cp.weights_path(make_rules(variant, **options), cp.BUILT_DIR)
+        assert path.exists(), f"{path.name}: run 'make strategies'"
+        assert path.stat().st_size < 600_000
+        with np.load(path) as data:
+            vector = data["network"]
+        assert vector.size == cp.network_size(int(vector[0])) and np.isfinite(vector).all()

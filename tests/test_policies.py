@@ -384,7 +384,9 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
     assert shipped.exists(), f"{shipped.name}: run 'make strategies'"
     # the strategies, models and equity hands, and the score lenses and iterated rounds of
     # knock and bid (about 120 KB: analyzer.questions.equity.build.ship_score)
-    assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")) < 600_000
+    # (the card players' networks, about 400 KB each, are bounded in test_card_player)
+    assert sum(p.stat().st_size for p in A.BUILT_DIR.glob("*.npz")
+               if "-cards" not in p.name) < 600_000
     with np.load(shipped) as data:
         assert data["grid"].size == B.STRAT_OPTIONS * B.STRAT_CONTEXTS * B.STRAT_BINS
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1

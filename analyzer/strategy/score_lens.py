@@ -289,7 +289,7 @@ def fill_lens(params_row: np.ndarray, lens: ScoreLens) -> None:
     kinds, places, bins, k = chances.shape
     block = np.zeros((LENS_KINDS, 4, LENS_BIN_MAX, LENS_K))
     block[:kinds, :places, :bins, :k] = chances
-    params_row[PR.LENS:PR.LEN] = block.reshape(-1)
+    params_row[PR.LENS:PR.LENS + block.size] = block.reshape(-1)
     params_row[PR.OUTCOMES] = k
     params_row[PR.LENS_LOW] = lens.low
     params_row[PR.LENS_STEP] = lens.step
