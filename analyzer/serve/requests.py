@@ -49,7 +49,7 @@ PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
 METHOD_WORDS = {"dd": "perfect (everyone sees every card)",
                 "heuristic": "realistic (heuristic players)",
                 "pimc": "sampled (PIMC players)",
-                "analyzer": "as a player plays (the analyzer's card player)"}
+                "analyzer": "learned (the analyzer's player)"}
 STRATEGY_WORDS = {"analyzer": "the analyzer's best",
                   "table": "the analyzer's tables alone",
                   "points": "a point count",
