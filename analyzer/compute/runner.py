@@ -387,6 +387,12 @@ def current_limit() -> float | None:
     return getattr(_local, "limit", None)
 
 
+def seconds_left(elapsed: float, done: float, total: float) -> float:
+    """The seconds a run is likely still to take, ``elapsed`` seconds in, when ``done`` of
+    ``total`` is the share of its work done (what the runner reports, see :func:`observed`)."""
+    return elapsed / done * (total - done) if done > 0 else float("inf")
+
+
 def duration_text(seconds: float) -> str:
     """A duration in words: ``40 s``, ``12 minutes``, ``3.5 hours``, ``2.1 years``."""
     if seconds < 120:

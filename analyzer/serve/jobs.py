@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..compute.runner import observed
+from ..compute.runner import observed, seconds_left
 from ..errors import UserError
 
 KEEP_JOBS = 32  # finished jobs remembered, for a page that polls late
@@ -61,7 +61,7 @@ class Job:
         """The estimated seconds left (None until a first part is done)."""
         if self.state != "running" or not 0 < self.done < self.total:
             return None
-        return (time.monotonic() - self.started) / self.done * (self.total - self.done)
+        return seconds_left(time.monotonic() - self.started, self.done, self.total)
 
     def public(self) -> dict:
         """What anyone may see of it: its kind, progress and time, no cards, no answer."""
