@@ -433,3 +433,29 @@ def test_a_first_piece_that_compiles_is_not_refused_and_one_that_is_slow_is(monk
     finally:
         release.set()
         event.unregister("numba:compile", watch)
+
+
+def test_progress_counts_the_work_likely_left_not_every_deal_left():
+    """Issue 55: a run that will likely stop early (racing, stopping once clear) said "about
+    14 min left" for 23 s: the share of the work done counted every deal of its most.
+    ``Course.left`` says what is likely left, and the share (hence the page's and the
+    command line's time left, ``seconds_left``) follows it: here half the work after the
+    first chunk, as ``left`` says, where every deal left would make it a tenth."""
+    from analyzer.compute.runner import seconds_left
+
+    seen, asked = [], []
+
+    def likely_left(totals, at):
+        asked.append((totals.done, at))
+        return 100.0 if at == 100 else 0.0  # one more chunk's worth, then done
+
+    def work(first, n):
+        return {"n": np.array([n])}
+
+    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
+        run_chunks(1_000, in_whole_chunks(work), chunk=100, progress=False,
+                   course=Course(left=likely_left))
+    assert asked[0] == (100, 100)
+    assert seen[1] == (500, 1_000)  # half, not 100 of 1,000
+    assert seconds_left(10.0, *seen[1]) == 10.0  # as long again, not nine times
+    assert seconds_left(10.0, 0, 1_000) == float("inf")

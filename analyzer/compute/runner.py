@@ -33,7 +33,7 @@ from typing import Protocol
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn
 
 from kernels.threads import max_threads, num_threads, set_threads
 
@@ -263,11 +263,13 @@ class Course:
     """How a run may change on its way: stop early when ``enough(totals)`` says so (checked
     after each chunk, in order); ``then``, the work changes part-way (:class:`Switch`, one or
     a list); ``cost()``, what a deal of the work costs now (progress then counts the work,
-    not the deals)."""
+    not the deals); ``left(totals, at)``, the work (deals times their cost) the run is
+    likely still to do from deal ``at`` on (default: every deal left at today's cost)."""
 
     enough: Callable[[Totals], bool] | None = None
     then: Switch | list[Switch] | None = None
     cost: Callable[[], float] | None = None
+    left: Callable[[Totals, int], float] | None = None
 
 
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
@@ -298,7 +300,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         switches = sorted([then] if isinstance(then, Switch) else then, key=lambda w: w.at)
         results = _switched(results_of, work, switches, (total, chunk), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
-               enough, cost)
+               enough, cost, course.left)
     watcher = getattr(_local, "observer", None)
     if watcher is not None:
         watcher[0](0, total)  # the size is known before the first piece is done
@@ -389,7 +391,9 @@ def current_limit() -> float | None:
 
 def seconds_left(elapsed: float, done: float, total: float) -> float:
     """The seconds a run is likely still to take, ``elapsed`` seconds in, when ``done`` of
-    ``total`` is the share of its work done (what the runner reports, see :func:`observed`)."""
+    ``total`` is the share of its work done (what the runner reports, see :func:`observed`:
+    the work left already counts the calls racing is likely to drop and the deals a run that
+    stops once clear is likely to need)."""
     return elapsed / done * (total - done) if done > 0 else float("inf")
 
 
@@ -488,9 +492,30 @@ class _Run:
     collect: Callable[[int, int, dict], None] | None
     enough: Callable[[Totals], bool] | None
     cost: Callable[[], float] | None = None  # what a deal of the current work costs
+    left: Callable[[Totals, int], float] | None = None  # the work likely left (Course.left)
 
 
 ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against the limit
+PROJECT_EVERY = 1.0  # seconds between a run's projections of the work left (Course.left)
+
+
+class _Projection:
+    """The work a run is likely still to do (``run.left``, projected at most every
+    ``PROJECT_EVERY`` seconds: it weighs every option; in between, the last projection less
+    the work done since), or every deal left at the current cost without a ``run.left``."""
+
+    def __init__(self, run: _Run):
+        self.run, self.at, self.projected, self.work = run, -PROJECT_EVERY, 0.0, 0.0
+
+    def left(self, totals: Totals, done: int, work: float, cost: float) -> float:
+        """The work left after ``done`` deals, ``work`` done so far at ``cost`` a deal now."""
+        if self.run.left is None:
+            return (self.run.total - done) * cost
+        now = time.perf_counter()
+        if now - self.at >= PROJECT_EVERY:
+            self.at, self.work = now, work
+            self.projected = self.run.left(totals, done)
+        return max(0.0, self.projected - (work - self.work))
 
 
 def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
@@ -502,6 +527,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     watcher = getattr(_local, "observer", None)
     checked = run.enough is not None  # a run to a precision has no fixed size to refuse
     work = 0.0  # the work done, in deals times their cost (``run.cost``)
+    projection = _Projection(run)
     try:
         for first, n, part, whole in results:
             if part is None:
@@ -514,18 +540,21 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
             elapsed = time.perf_counter() - start
             cost = run.cost() if run.cost is not None else 1.0
             work += n * cost
-            # the share of the work done: the deals left cost what the last ones did (a run
-            # that stops playing some options gets cheaper a deal)
-            done = total * work / (work + (total - first - n) * cost) if work else first + n
+            # the share of the work done, of what is likely left (a run that stops playing
+            # some options gets cheaper a deal, one that stops once clear ends early)
+            left = projection.left(totals, first + n, work, cost) \
+                if run.progress or watcher is not None else (total - first - n) * cost
+            done = total * work / (work + left) if work else first + n
             if bar is None and run.progress and elapsed > 1.0 and first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.fields[deals]:,}/{task.total:,.0f} deals"),
-                               TimeRemainingColumn(), transient=True,
+                               TextColumn("{task.fields[left]}"), transient=True,
                                console=Console(stderr=True))
                 bar.start()
-                task = bar.add_task(label, total=total, deals=0)
-            if bar is not None:
-                bar.update(task, completed=done, deals=first + n)
+                task = bar.add_task(label, total=total, deals=0, left="")
+            if bar is not None:  # the time left as the page says it (``seconds_left``)
+                bar.update(task, completed=done, deals=first + n,
+                           left=f"about {duration_text(seconds_left(elapsed, done, total))} left")
             if watcher is not None:
                 watcher[0](int(done), total)
             if stop.is_set():
