@@ -327,30 +327,25 @@ def random_double_deck_hands(count: int, seed: int = RANDOM_HANDS_SEED) -> list[
 def timed_question(question: dict) -> dict:
     """Ask the odds ``question`` here, watching its progress as the page does: its
     ``seconds`` (the answer's own), ``deals``, whether the run stopped on a clear answer
-    (``clear``) and the best two were apart (``separated``), and the time-left estimate at
-    its first progress line, on the page (the first deals done) and on the command line (the
-    first after a second), each as a ratio to the seconds that were really left
-    (``estimate_page``, ``estimate_cli``; None when the run ended first)."""
-    seen = []  # (seconds since asked, the share of the work done, total) of the first run
+    (``clear``) and the best two were apart (``separated``), and ``estimate``: the first
+    time-left estimate (the page's and the command line's) as a ratio to the seconds that
+    were really left then (None when the run ended before it had one)."""
+    estimates = []  # (seconds since asked, seconds left) of the first run
 
-    def heard(done: int, total: int) -> None:
-        if not seen or seen[-1][1] <= done:  # the play check's run starts at 0 again
-            seen.append((time.perf_counter() - start, done, total))
+    def heard(seconds: float | None) -> None:
+        if seconds is not None and not estimates:
+            estimates.append((time.perf_counter() - start, seconds))
 
     start = time.perf_counter()
-    with runner.observed(heard, threading.Event()):
+    with runner.observed(lambda done, total: None, threading.Event(), heard):
         result = odds(**question)
     end = time.perf_counter() - start
-    ratios = {}
-    for name, after in (("estimate_page", 0.0), ("estimate_cli", 1.0)):
-        first = next((s for s in seen if s[1] > 0 and s[0] > after and s[1] < s[2]), None)
-        ratios[name] = None if first is None else \
-            runner.seconds_left(first[0], first[1], first[2]) / max(end - first[0], 1e-3)
     best = result.best
     return {"seconds": result.seconds, "deals": result.deals,
             "clear": result.stopped.startswith("stopped once"),
             "separated": bool(best.get("runner_up") is None or not best["too_close"]),
-            **ratios}
+            "estimate": estimates[0][1] / max(end - estimates[0][0], 1e-3) if estimates
+            else None}
 
 
 def random_hand_figures(hands: int = RANDOM_HANDS, others: str = "analyzer",
@@ -359,9 +354,8 @@ def random_hand_figures(hands: int = RANDOM_HANDS, others: str = "analyzer",
     --double-deck --seat N --dealer W``) on ``hands`` random hands
     (:func:`random_double_deck_hands`), each after one that compiles: the median and
     slowest seconds, the median deals, how many stopped on a clear answer and how many had
-    the best two apart, and the time-left estimates' error at the first progress line (the
-    ratio estimate/truth: median and worst of each of page and command line, the worst the
-    farthest from 1 either way)."""
+    the best two apart, and the first time-left estimate's error (the ratio estimate/truth:
+    median, and the worst, the farthest from 1 either way)."""
     ask = {"rules": make_rules("bid", double_deck=True), **RANDOM_SEATS, "others": others}
     odds(DOUBLE_DECK_HAND, **ask, deals=4)  # compile, and build the strategy
     runs = []
@@ -373,11 +367,10 @@ def random_hand_figures(hands: int = RANDOM_HANDS, others: str = "analyzer",
     out = {"hands": hands, "median_s": statistics.median(seconds), "slowest_s": max(seconds),
            "median_deals": statistics.median(r["deals"] for r in runs),
            "clear": sum(r["clear"] for r in runs), "separated": sum(r["separated"] for r in runs)}
-    for name in ("estimate_page", "estimate_cli"):
-        ratios = [r[name] for r in runs if r[name] is not None]
-        if ratios:
-            out[f"{name}_median"] = statistics.median(ratios)
-            out[f"{name}_worst"] = max(ratios, key=lambda r: max(r, 1 / r))
+    ratios = [r["estimate"] for r in runs if r["estimate"] is not None]
+    if ratios:
+        out["estimate_median"] = statistics.median(ratios)
+        out["estimate_worst"] = max(ratios, key=lambda r: max(r, 1 / r))
     out["runs"] = runs
     return out
 
@@ -459,14 +452,10 @@ FIGURES = {
         Figure("double_deck_random.median_deals", "... the median deals", "", None, False),
         Figure("double_deck_random.clear", "... hands stopped on a clear answer", "", None),
         Figure("double_deck_random.separated", "... hands with the best two apart", "", None),
-        Figure("double_deck_random.estimate_page_median",
-               "... time left at the first line ÷ the truth, page: median", "×", None, False),
-        Figure("double_deck_random.estimate_page_worst", "... page: farthest from 1", "×",
-               None, False),
-        Figure("double_deck_random.estimate_cli_median", "... command line: median", "×", None,
+        Figure("double_deck_random.estimate_median",
+               "... first time-left estimate ÷ the truth: median", "×", None, False),
+        Figure("double_deck_random.estimate_worst", "... the farthest from 1", "×", None,
                False),
-        Figure("double_deck_random.estimate_cli_worst", "... command line: farthest from 1",
-               "×", None, False),
         Figure("default_bid_s", "bid, the default query at 10,000 deals", "s", 2, False),
         Figure("all_options_s", "bid, 100,000 deals, every option in every trump", "s", 8,
                False),

@@ -29,8 +29,7 @@ def test_a_timed_question_says_its_seconds_deals_and_estimate_errors():
     assert figures["deals"] == 3000 and figures["seconds"] > 0
     assert figures["clear"] is False  # a run of a size asked does not stop once clear
     assert isinstance(figures["separated"], bool)
-    for name in ("estimate_page", "estimate_cli"):
-        assert figures[name] is None or figures[name] > 0
+    assert figures["estimate"] is None or figures["estimate"] > 0
 
 
 @pytest.mark.parametrize("hands", ["0", "201", "many"])

@@ -22,6 +22,7 @@ of the chunks finished so far, marked interrupted.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import queue
 import signal
@@ -72,12 +73,15 @@ class Totals:
 _local = threading.local()
 
 
-def observed(on_progress: Callable[[int, int], None], stop: threading.Event):
+def observed(on_progress: Callable[[int, int], None], stop: threading.Event,
+             on_left: Callable[[float | None], None] | None = None):
     """Within this block (in this thread) every ``run_chunks`` reports ``on_progress(done,
-    total)`` after each chunk and stops, as on Ctrl-C (the totals so far, marked
-    interrupted), once ``stop`` is set: how a caller without a terminal (the web page) shows
-    progress and cancels."""
-    return thread_setting(_local, "observer", (on_progress, stop))
+    total)`` after each chunk (``done`` of ``total``: the share of the work done, of what is
+    likely left, see :class:`Course`), and ``on_left(seconds)`` its estimate of the seconds
+    left (None until it has one, see :class:`_TimeLeft`), and stops, as on Ctrl-C (the
+    totals so far, marked interrupted), once ``stop`` is set: how a caller without a
+    terminal (the web page) shows progress and cancels."""
+    return thread_setting(_local, "observer", (on_progress, stop, on_left))
 
 
 def set_backend(backend) -> None:
@@ -389,14 +393,6 @@ def current_limit() -> float | None:
     return getattr(_local, "limit", None)
 
 
-def seconds_left(elapsed: float, done: float, total: float) -> float:
-    """The seconds a run is likely still to take, ``elapsed`` seconds in, when ``done`` of
-    ``total`` is the share of its work done (what the runner reports, see :func:`observed`:
-    the work left already counts the calls racing is likely to drop and the deals a run that
-    stops once clear is likely to need)."""
-    return elapsed / done * (total - done) if done > 0 else float("inf")
-
-
 def duration_text(seconds: float) -> str:
     """A duration in words: ``40 s``, ``12 minutes``, ``3.5 hours``, ``2.1 years``."""
     if seconds < 120:
@@ -499,15 +495,26 @@ ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against
 PROJECT_EVERY = 1.0  # seconds between a run's projections of the work left (Course.left)
 
 
-class _Projection:
-    """The work a run is likely still to do (``run.left``, projected at most every
-    ``PROJECT_EVERY`` seconds: it weighs every option; in between, the last projection less
-    the work done since), or every deal left at the current cost without a ``run.left``."""
+RATE_WINDOW = 2.0  # seconds of the latest pieces whose pace the time left assumes
+PACE_SECONDS = 1.0  # ... at least (after the first piece): the lanes' first pieces are slow
+
+
+class _TimeLeft:
+    """What a run likely still has to do: the work (``run.left``, projected at most every
+    ``PROJECT_EVERY`` seconds as it weighs every option, in between the last projection
+    less the work done since; every deal left at the current cost without a ``run.left``)
+    and, once the run has taken ``ESTIMATE_AFTER`` seconds, the seconds: that work at the
+    pace of the pieces of the last ``RATE_WINDOW`` seconds (and of ``PACE_SECONDS`` at
+    least), the first piece never counted.
+    Not the pace of the whole run: its first pieces are small and dear a deal (the first
+    4 deals of the default bid question at its whole pace said 50-100 times its time left;
+    the double deck's first 4 deals, its tables first touched, 600 ms a deal, later 40)."""
 
     def __init__(self, run: _Run):
         self.run, self.at, self.projected, self.work = run, -PROJECT_EVERY, 0.0, 0.0
+        self.paces: collections.deque = collections.deque()  # (perf_counter, work done)
 
-    def left(self, totals: Totals, done: int, work: float, cost: float) -> float:
+    def work_left(self, totals: Totals, done: int, work: float, cost: float) -> float:
         """The work left after ``done`` deals, ``work`` done so far at ``cost`` a deal now."""
         if self.run.left is None:
             return (self.run.total - done) * cost
@@ -516,6 +523,19 @@ class _Projection:
             self.at, self.work = now, work
             self.projected = self.run.left(totals, done)
         return max(0.0, self.projected - (work - self.work))
+
+    def seconds(self, now: float, work: float, left: float) -> float | None:
+        """The seconds ``left`` (work) will take at the recent pace, ``work`` done by
+        ``now`` (perf_counter); None before ``ESTIMATE_AFTER`` seconds of the run."""
+        paces = self.paces
+        paces.append((now, work))
+        while len(paces) > 2 and now - paces[1][0] >= RATE_WINDOW:
+            paces.popleft()
+        then, before = paces[0]
+        if now - self.run.start < ESTIMATE_AFTER or now - then < PACE_SECONDS or \
+                work <= before:
+            return None
+        return (now - then) / (work - before) * left
 
 
 def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
@@ -527,7 +547,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     watcher = getattr(_local, "observer", None)
     checked = run.enough is not None  # a run to a precision has no fixed size to refuse
     work = 0.0  # the work done, in deals times their cost (``run.cost``)
-    projection = _Projection(run)
+    estimate = _TimeLeft(run)
     try:
         for first, n, part, whole in results:
             if part is None:
@@ -542,9 +562,10 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
             work += n * cost
             # the share of the work done, of what is likely left (a run that stops playing
             # some options gets cheaper a deal, one that stops once clear ends early)
-            left = projection.left(totals, first + n, work, cost) \
+            left = estimate.work_left(totals, first + n, work, cost) \
                 if run.progress or watcher is not None else (total - first - n) * cost
             done = total * work / (work + left) if work else first + n
+            seconds = estimate.seconds(time.perf_counter(), work, left)
             if bar is None and run.progress and elapsed > 1.0 and first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.fields[deals]:,}/{task.total:,.0f} deals"),
@@ -552,11 +573,13 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
                                console=Console(stderr=True))
                 bar.start()
                 task = bar.add_task(label, total=total, deals=0, left="")
-            if bar is not None:  # the time left as the page says it (``seconds_left``)
-                bar.update(task, completed=done, deals=first + n,
-                           left=f"about {duration_text(seconds_left(elapsed, done, total))} left")
+            if bar is not None:  # the time left as the page says it
+                bar.update(task, completed=done, deals=first + n, left="" if seconds is None
+                           else f"about {duration_text(seconds)} left")
             if watcher is not None:
                 watcher[0](int(done), total)
+                if watcher[2] is not None:
+                    watcher[2](seconds)
             if stop.is_set():
                 totals.interrupted = True
                 break

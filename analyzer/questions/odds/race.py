@@ -143,7 +143,7 @@ class RunPlan:
         did (their counts scaled: the same means, intervals narrower by the square root),
         so the calls likely raced out and the deals a run that stops once clear likely needs
         are not counted (issue 55: "about 14 min left" for a question that took 23 s)."""
-        d, counts = self.d, totals.counts
+        d, counts = self.d, dict(totals.counts)  # a copy: the calls dropped here leave it
         if not (self.race or self.until_clear) or at <= 0 or counts.get("accepted", 0) < 2:
             return (total - at) * deal_cost(d)
         work, here = 0.0, at
@@ -151,11 +151,10 @@ class RunPlan:
             work += (checkpoint - here) * deal_cost(d)
             here = checkpoint
             ahead = _scaled(counts, checkpoint / at)
-            if self.race:
-                dropped = behind(d, ahead)
-                if dropped:
-                    d = without(d, [i for i in range(len(d.options)) if i not in dropped],
-                                ahead)
+            dropped = behind(d, ahead) if self.race else []
+            if dropped:
+                d = without(d, [i for i in range(len(d.options)) if i not in dropped], counts)
+                ahead = _scaled(counts, checkpoint / at)
             if self.until_clear and counts_clear(d, ahead):
                 return work
         return work + (total - here) * deal_cost(d)
@@ -219,15 +218,22 @@ class RunPlan:
 
 def _scaled(counts: dict, factor: float) -> dict:
     """``counts`` as if ``factor`` times their deals had gone as these did: every sum scaled
-    (the same means, intervals narrower by the square root), each chance first drawn half a
-    deal toward a half (a chance of 0 on four deals is not yet known to be 0: a question's
-    first projection is made on its first few deals)."""
+    (the same means, intervals narrower by the square root), each chance first drawn
+    ``PRIOR_DEALS`` toward a half (a chance of 0 on four deals is not yet known to be 0: a
+    question's first projection is made on its first few deals)."""
     out = {key: np.asarray(value) * factor for key, value in counts.items()}
     deals = float(counts["accepted"])
     for name in PROBABILITIES:
         if name in counts:
-            out[name] = (np.asarray(counts[name]) + 0.5) * (deals * factor / (deals + 1))
+            out[name] = (np.asarray(counts[name]) + PRIOR_DEALS / 2) * (
+                deals * factor / (deals + PRIOR_DEALS))
     return out
+
+
+# a projection's chances count this many deals more, half of them each way: without, a knock
+# question's first projection (4 deals) said it would stop at 100 (3.7x its share of the
+# work at half a deal, 2.0x at one; ten single-deck questions 0.37-2.0x)
+PRIOR_DEALS = 1.0
 
 
 # what a deal of a trick-table row costs beside a call's: a row is a four-seat solve in its
