@@ -36,3 +36,10 @@ def test_a_timed_question_says_its_seconds_deals_and_estimate_errors():
 def test_bench_odds_refuses_a_bad_hand_count_in_one_line(capsys, hands):
     code, out, err = cli(capsys, "bench", "odds", "--hands", hands)
     assert code == 2 and out == "" and err.strip().splitlines()[-1].startswith("error: "), err
+
+
+def test_a_ratio_figure_keeps_its_decimals():
+    """The estimate's error and solve_deal's ratio are ratios near 1: '1×' said nothing."""
+    from analyzer.cli.bench import _fmt
+
+    assert _fmt(1.4321, "×") == "1.43×" and _fmt(12.34, "s") == "12.3 s"

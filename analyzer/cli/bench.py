@@ -24,6 +24,8 @@ def _fmt(value: float | None, unit: str) -> str:
         return f"{value:,.1f} s"
     if unit in ("ms", "MB"):
         return f"{value:,.0f} {unit}"
+    if unit == "×":  # a ratio: 1.4×, not 1×
+        return f"{value:,.2f}×"
     return f"{value:,.0f}{unit}"
 
 
