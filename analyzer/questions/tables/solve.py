@@ -12,7 +12,7 @@ import numpy as np
 
 from kernels.bidding.exchange_rules import ask_returns, exchange_pool, made_on_upcard
 
-from ...compute.solver import Solver, shared_solver, solve_positions
+from ...compute.solver import shared_solver, solve_positions
 from ...errors import UserError
 from ...game.notation import CARD_TEXT, SEATS, Deal, format_card, format_hand
 from ...game.seating import default_leader, partner, seating
@@ -110,7 +110,9 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
         tricks, nodes = int(values[best]), int(used.sum())
     else:
         best = 0
-        solver = c.solver
+        # not kept in the cached contract: 256 of them would each keep a solver alive
+        # (59 MB in the double deck) after shared_solver let it go
+        solver = shared_solver(rules)
         tricks = solver.solve(options[0], trump, c.leader, c.active, c.decl)
         nodes = solver.nodes
     return SolveResult(rules, options[best], (trump, c.leader, c.active, c.decl), declarer,
@@ -123,7 +125,7 @@ class _Contract:
     after deal asks the same few; ``solve_deal`` is its one-call path): the seats that play
     (``active``, ``seats``), the declaring side, the dealer and the leader, the cards a hand
     holds at the first lead, whether trump is made by a ladder auction (no upcard),
-    whether the maker may take the dummy (W), and the rules' shared one-position solver."""
+    and whether the maker may take the dummy (W)."""
 
     active: int
     decl: int
@@ -134,7 +136,6 @@ class _Contract:
     ladder: bool
     partnership: bool
     dummy: bool
-    solver: Solver
 
 
 @lru_cache(maxsize=256)
@@ -155,7 +156,7 @@ def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader
     return _Contract(active, decl, dealer, leader,
                      tuple(s for s in range(4) if (active >> s) & 1), rules.hand_size,
                      rules.auction == LADDER, rules.partnership,
-                     rules.seat_w == DUMMY and mode != "alone", shared_solver(rules))
+                     rules.seat_w == DUMMY and mode != "alone")
 
 
 def _bits(mask: int) -> list[int]:
