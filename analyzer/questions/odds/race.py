@@ -239,8 +239,8 @@ PRIOR_DEALS = 1.0
 # what a deal of a trick-table row costs beside a call's, roughly: a row is a four-seat solve
 # in its trump, where most calls end in a contract solved already (docs/solver.md, "A
 # question's solves"). A guess from the double deck's first question: the rows of the trumps
-# racing drops are the dearest (N declaring a suit it is short in), so there a deal's first
-# 100 deals cost 4-5 times this weight's share of the rest (docs/performance.md, issue 55)
+# racing drops are the dearest (N declaring a suit it is short in), so there the first 100
+# deals cost 4-5 times what this weight makes them beside the rest (docs/performance.md, issue 55)
 ROW_COST = 4.0
 
 
