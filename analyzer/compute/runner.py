@@ -501,17 +501,18 @@ PACE_SECONDS = 1.0  # ... at least (after the first piece): the lanes' first pie
 
 class _TimeLeft:
     """What a run likely still has to do: the work (``run.left``, projected at most every
-    ``PROJECT_EVERY`` seconds as it weighs every option, in between the last projection
-    less the work done since; every deal left at the current cost without a ``run.left``)
-    and, once the run has taken ``ESTIMATE_AFTER`` seconds, the seconds: that work at the
-    pace of the pieces of the last ``RATE_WINDOW`` seconds (and of ``PACE_SECONDS`` at
-    least), the first piece never counted.
-    Not the pace of the whole run: its first pieces are small and dear a deal (the first
-    4 deals of the default bid question at its whole pace said 50-100 times its time left;
-    the double deck's first 4 deals, its tables first touched, 600 ms a deal, later 40)."""
+    ``PROJECT_EVERY`` seconds and 20 times its own time, as it weighs every option; in
+    between, the last projection less the work done since; every deal left at the current
+    cost without a ``run.left``) and, once the run has taken ``ESTIMATE_AFTER`` seconds,
+    the seconds: that work at the pace of the pieces of the last ``RATE_WINDOW`` seconds
+    (``PACE_SECONDS`` at least), the first piece never counted. Not the pace of the whole
+    run: its first pieces are small and dear a deal (the first 4 deals of the default bid
+    question at its whole pace said 50-100 times its time left; the double deck's first 4
+    deals, its tables first touched, 600 ms a deal, later 40)."""
 
     def __init__(self, run: _Run):
         self.run, self.at, self.projected, self.work = run, -PROJECT_EVERY, 0.0, 0.0
+        self.every = PROJECT_EVERY  # seconds until the next projection
         self.paces: collections.deque = collections.deque()  # (perf_counter, work done)
 
     def work_left(self, totals: Totals, done: int, work: float, cost: float) -> float:
@@ -519,9 +520,12 @@ class _TimeLeft:
         if self.run.left is None:
             return (self.run.total - done) * cost
         now = time.perf_counter()
-        if now - self.at >= PROJECT_EVERY:
-            self.at, self.work = now, work
+        if now - self.at >= self.every:
             self.projected = self.run.left(totals, done)
+            self.at, self.work = now, work
+            # a projection weighs every option (0.24 s on the double deck's first deals,
+            # 5% of its run): at most a 20th of the run's time
+            self.every = max(PROJECT_EVERY, 20 * (time.perf_counter() - now))
         return max(0.0, self.projected - (work - self.work))
 
     def seconds(self, now: float, work: float, left: float) -> float | None:
