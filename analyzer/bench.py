@@ -10,6 +10,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -310,6 +311,70 @@ def question_figures(root: Path, args: list[str], others: str = "analyzer") -> d
             "dropped": len(dropped)}
 
 
+RANDOM_HANDS = 4  # random double-deck hands ``euchre bench odds`` times by default
+RANDOM_HANDS_SEED = 55  # they are drawn by this seed (issue 55), never chosen
+RANDOM_SEATS = {"seat": "N", "dealer": "W"}  # as the issue asked them
+
+
+def random_double_deck_hands(count: int, seed: int = RANDOM_HANDS_SEED) -> list[str]:
+    """``count`` random 12-card double-deck hands (text), drawn by ``seed``."""
+    cards = [rank + suit for rank in "9TJQKA" for suit in "CDHS"] * 2
+    rng = np.random.default_rng(seed)
+    return [" ".join(cards[i] for i in sorted(rng.choice(len(cards), 12, replace=False)))
+            for _ in range(count)]
+
+
+def timed_question(question: dict) -> dict:
+    """Ask the odds ``question`` here, watching its progress as the page does: its
+    ``seconds`` (the answer's own), ``deals``, whether the run stopped on a clear answer
+    (``clear``) and the best two were apart (``separated``), and ``estimate``: the first
+    time-left estimate (the page's and the command line's) as a ratio to the seconds that
+    were really left then (None when the run ended before it had one)."""
+    estimates = []  # (seconds since asked, seconds left) of the first run
+
+    def heard(seconds: float | None) -> None:
+        if seconds is not None and not estimates:
+            estimates.append((time.perf_counter() - start, seconds))
+
+    start = time.perf_counter()
+    with runner.observed(lambda done, total: None, threading.Event(), heard):
+        result = odds(**question)
+    end = time.perf_counter() - start
+    best = result.best
+    return {"seconds": result.seconds, "deals": result.deals,
+            "clear": result.stopped.startswith("stopped once"),
+            "separated": bool(best.get("runner_up") is None or not best["too_close"]),
+            "estimate": estimates[0][1] / max(end - estimates[0][0], 1e-3) if estimates
+            else None}
+
+
+def random_hand_figures(hands: int = RANDOM_HANDS, others: str = "analyzer",
+                        progress=None) -> dict:
+    """The double deck's default bid question (``euchre odds HAND --variant bid
+    --double-deck --seat N --dealer W``) on ``hands`` random hands
+    (:func:`random_double_deck_hands`), each after one that compiles: the median and
+    slowest seconds, the median deals, how many stopped on a clear answer and how many had
+    the best two apart, and the first time-left estimate's error (the ratio estimate/truth:
+    median, and the worst, the farthest from 1 either way)."""
+    ask = {"rules": make_rules("bid", double_deck=True), **RANDOM_SEATS, "others": others}
+    odds(DOUBLE_DECK_HAND, **ask, deals=4)  # compile, and build the strategy
+    runs = []
+    for i, hand in enumerate(random_double_deck_hands(hands)):
+        if progress:
+            progress(f"random double-deck hand {i + 1} of {hands}")
+        runs.append(timed_question({"hand": hand, **ask}))
+    seconds = [r["seconds"] for r in runs]
+    out = {"hands": hands, "median_s": statistics.median(seconds), "slowest_s": max(seconds),
+           "median_deals": statistics.median(r["deals"] for r in runs),
+           "clear": sum(r["clear"] for r in runs), "separated": sum(r["separated"] for r in runs)}
+    ratios = [r["estimate"] for r in runs if r["estimate"] is not None]
+    if ratios:
+        out["estimate_median"] = statistics.median(ratios)
+        out["estimate_worst"] = max(ratios, key=lambda r: max(r, 1 / r))
+    out["runs"] = runs
+    return out
+
+
 def odds_question_figures(root: Path, others: str = "analyzer", progress=None) -> dict:
     """:func:`question_figures` of every question of :data:`ODDS_QUESTIONS`."""
     out = {}
@@ -381,6 +446,16 @@ FIGURES = {
                False),
         Figure("double_deck.deals", "... the deals it used", "", None, False),
         Figure("double_deck.dropped", "... calls racing dropped, of 56", "", None),
+        Figure("double_deck_random.median_s", "double deck, default, random hands: median",
+               "s", 10, False),
+        Figure("double_deck_random.slowest_s", "... the slowest", "s", 10, False),
+        Figure("double_deck_random.median_deals", "... the median deals", "", None, False),
+        Figure("double_deck_random.clear", "... hands stopped on a clear answer", "", None),
+        Figure("double_deck_random.separated", "... hands with the best two apart", "", None),
+        Figure("double_deck_random.estimate_median",
+               "... first time-left estimate ÷ the truth: median", "×", None, False),
+        Figure("double_deck_random.estimate_worst", "... the farthest from 1", "×", None,
+               False),
         Figure("default_bid_s", "bid, the default query at 10,000 deals", "s", 2, False),
         Figure("all_options_s", "bid, 100,000 deals, every option in every trump", "s", 8,
                False),
@@ -420,7 +495,8 @@ def _timed(**question) -> float:
     return time.perf_counter() - start
 
 
-def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) -> dict:
+def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None,
+               hands: int = RANDOM_HANDS) -> dict:
     """The odds engine's figures (seconds): the default
     bid query (10,000 deals, first to speak); a bid hand with ``deals`` deals, every option
     in every trump, and the trick distribution of bid 3 alone; a knock decision point and a
@@ -428,8 +504,9 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     (2,000 deals), a knock dealer's discard and a bid lead (10,000 deals); exact mode for one
     hand and trump, extrapolated from timing 4,096 layouts; the peak memory; and the
     questions of ``ODDS_QUESTIONS`` as a player asks them (the default bid and ghost
-    questions, the double-deck bid question: seconds, deals used, calls dropped). Later
-    calls by ``others``. Their targets are in ``FIGURES``."""
+    questions, the double-deck bid question: seconds, deals used, calls dropped); the
+    double deck's default question on ``hands`` random hands (:func:`random_hand_figures`).
+    Later calls by ``others``. Their targets are in ``FIGURES``."""
     import resource
 
     out = {"hand": BENCH_HAND, "deals": deals, "threads": max_threads(), "others": others}
@@ -462,6 +539,7 @@ def bench_odds(deals: int = 100_000, others: str = "analyzer", progress=None) ->
     out["exact_layouts"], out["exact_estimated_s"] = exact_estimate(d, 1, 4096)
     out["peak_memory_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.update(odds_question_figures(Path(__file__).resolve().parent.parent, others, progress))
+    out["double_deck_random"] = random_hand_figures(hands, others, progress)
     return out
 
 

@@ -3,11 +3,14 @@ with every call played on every deal (``all_calls``) gives the same verdict, and
 racing kept have identical figures (a deal's outcome depends only on the seed and its
 number); a dropped call is still shown, with the deals it was played on."""
 
+import threading
+
 import pandas as pd
 import pytest
 
+from analyzer.compute.runner import FIRST_PIECE, observed
 from analyzer.questions.odds.answer import odds
-from analyzer.questions.odds.race import CHECKPOINTS
+from analyzer.questions.odds.race import CHECKPOINTS, ROW_COST
 
 pytestmark = pytest.mark.odds
 
@@ -97,3 +100,29 @@ def test_the_trick_table_races_with_its_calls():
                                       first.tricks.loc[stopped, figures].reset_index(drop=True),
                                       check_exact=True)
         assert any(n.startswith("*: trick-table rows") for n in r.notes)
+
+
+def _work_done(r) -> float:
+    """The work a raced answer ``r`` did, in calls' plays (``race.deal_cost``'s units): each
+    option and each trick-table row over the deals it was played on."""
+    deals = r.deals_asked
+    rows = r.tricks.get("dropped_after", pd.Series([None] * len(r.tricks)))
+    return sum(deals if pd.isna(at) else at for at in r.details["dropped_after"]) + \
+        ROW_COST * sum(deals if pd.isna(at) else at for at in rows)
+
+
+@pytest.mark.parametrize("hand, variant, question", [QUESTIONS[0], QUESTIONS[1]],
+                         ids=["bid", "bid-heard"])
+def test_the_first_progress_counts_the_calls_raced_out(hand, variant, question):
+    """Issue 55: the time left ran ten times high ("about 14 min left" for 23 s) because the
+    share of the work done counted every call on every deal left, where racing drops most of
+    them. At the first progress (the first piece: ``FIRST_PIECE`` deals) the share reported
+    is now within 2x of the share of the work the run really did (it was a third to a
+    sixth of it: every deal left at the first deals' cost)."""
+    seen = []
+    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
+        r = odds(hand, variant, seed=1, others="points", play_check=False, **question)
+    done, total = next(s for s in seen if s[0] > 0)
+    first = FIRST_PIECE * (len(r.details) + ROW_COST * len(r.tricks))
+    truth = first / _work_done(r)
+    assert 0.5 <= (done / total) / truth <= 2, (done, total, truth)

@@ -433,3 +433,48 @@ def test_a_first_piece_that_compiles_is_not_refused_and_one_that_is_slow_is(monk
     finally:
         release.set()
         event.unregister("numba:compile", watch)
+
+
+def test_progress_counts_the_work_likely_left_not_every_deal_left():
+    """Issue 55: a run that will likely stop early (racing, stopping once clear) said "about
+    14 min left" for 23 s: the share of the work done counted every deal of its most.
+    ``Course.left`` says what is likely left, and the share follows it: here half the work
+    after the first chunk, as ``left`` says, where every deal left would make it a tenth."""
+    seen, asked = [], []
+
+    def likely_left(totals, at):
+        asked.append((totals.done, at))
+        return 100.0 if at == 100 else 0.0  # one more chunk's worth, then done
+
+    def work(first, n):
+        return {"n": np.array([n])}
+
+    with observed(lambda done, total: seen.append((done, total)), threading.Event()):
+        run_chunks(1_000, in_whole_chunks(work), chunk=100, progress=False,
+                   course=Course(left=likely_left))
+    assert asked[0] == (100, 100)
+    assert seen[1] == (500, 1_000)  # half, not 100 of 1,000
+
+
+def test_the_time_left_is_the_work_left_at_the_recent_pace(monkeypatch):
+    """Issue 55: the first pieces of a run are small and dear a deal, so the whole run's
+    pace said 50-100 times the time left of the default bid question. On a fake clock: the
+    first chunk takes 10 s, each later one 1 s; the estimate (none before a second of the
+    run, nor on its first piece alone: its tables are first touched there) is the work left
+    at the last ``RATE_WINDOW`` seconds' pace."""
+    from analyzer.compute import runner
+
+    clock = [0.0]
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    left = []
+
+    def work(first, n):
+        clock[0] += 10.0 if first == 0 else 1.0
+        return {"n": np.array([n])}
+
+    with observed(lambda done, total: None, threading.Event(), left.append):
+        run_chunks(1_000, in_whole_chunks(work), chunk=100, progress=False)
+    assert left[0] is None  # the first chunk's pace is not the run's
+    assert left[1] == 1.0 * 8  # 8 chunks left at 1 s each (not at 11/2 s)
+    assert left[4] == 1.0 * 5
+    assert left[-1] == 0.0

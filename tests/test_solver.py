@@ -19,6 +19,7 @@ from analyzer.compute.solver import (
 )
 from analyzer.compute.solver import _positions as positions_of
 from analyzer.compute.solver import solver_arrays as kept_arrays
+from analyzer.game import notation
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
 from analyzer.questions.tables.solve import solve_deal
@@ -442,3 +443,26 @@ def test_solve_deal_tricks_and_leads_read_later_agree_with_brute_force():
         assert result.leads == ref.dd_card_values(*args)
         assert result.nodes > before
         assert result.to_dict()["leads"] == result.leads
+
+
+def test_solve_deal_still_chooses_where_a_side_has_a_choice():
+    """``solve_deal``'s quick path for a deal with one way to play it (issue 55: a bot's
+    call, 2x a batch's solve) leaves every choice to the slow path: a knock dealer holding six
+    cards without an upcard given discards the best one (the best of the deals with each
+    discard given), and a cutthroat maker with the dummy keeps the best five of ten."""
+    rules = make_rules("knock")
+    n, e, s, w = (notation.parse_hand(h, rules) for h in (
+        "9H TH 9C TC 9S JH", "9D TD QD KD AD", "JC QC KC AC QS", "TS JS KS AS AH"))
+    six = Deal(hands={0: n, 1: e, 2: s, 3: w})
+    chosen = solve_deal(rules, six, 2, 0, dealer=0)
+    assert set(chosen.choices) == {"discard"}
+    each = [solve_deal(rules, Deal(hands=six.hands, discard=1 << c), 2, 0, dealer=0)
+            for c in range(64) if (n >> c) & 1]
+    assert chosen.declarer_tricks == max(r.declarer_tricks for r in each)
+    cutthroat = make_rules("cutthroat")
+    hands = [notation.parse_hand(h, cutthroat) for h in (
+        "9H TH 9C TC 9S", "9D TD QD KD AD", "JC QC KC AC QS", "TS JS KS AS AH")]
+    made = solve_deal(cutthroat, Deal(hands=dict(enumerate(hands))), 2, 0)
+    assert "dummy_discard" in made.choices
+    assert made.declarer_tricks >= solve_deal(
+        cutthroat, Deal(hands=dict(enumerate(hands[:3]))), 2, 0).declarer_tricks

@@ -24,6 +24,8 @@ def _fmt(value: float | None, unit: str) -> str:
         return f"{value:,.1f} s"
     if unit in ("ms", "MB"):
         return f"{value:,.0f} {unit}"
+    if unit == "×":  # a ratio: 1.4×, not 1×
+        return f"{value:,.2f}×"
     return f"{value:,.0f}{unit}"
 
 
@@ -115,6 +117,9 @@ def bench_odds_cmd(
     deals: Annotated[int, typer.Option(help="Deals for the all-trumps query.", min=100)]
     = 100_000,
     others: OthersOption = "analyzer",
+    hands: Annotated[int | None, typer.Option(
+        help="Random double-deck hands the default question is timed on (drawn by a fixed "
+             "seed; default 4, 20 for the figure).", min=1, max=200)] = None,
     against: AgainstOption = None,
     rounds: RoundsOption = 1,
 ):
@@ -125,18 +130,24 @@ def bench_odds_cmd(
     one hand and trump (extrapolated), the peak memory, and the default bid, ghost and
     double-deck bid questions as a player asks them (each in a fresh process: the seconds,
     the deals the default used and the calls racing dropped; with --against, timed in that
-    revision too).
+    revision too), and the double-deck question on --hands random hands (median and slowest
+    seconds, how often the answer was clear, the time-left estimate's error at the first
+    progress line).
 
       euchre bench odds --json
 
       euchre bench odds --others points --deals 20000
+
+      euchre bench odds --hands 20
     """
 
     from .. import bench
 
-    args = ["--deals", str(deals), "--others", others]
+    args = ["--deals", str(deals), "--others", others] + (
+        ["--hands", str(hands)] if hands is not None else [])
     _run("odds", args, against, rounds, json_out,
-         lambda progress: bench.bench_odds(deals, others, progress=progress))
+         lambda progress: bench.bench_odds(deals, others, progress=progress,
+                                           hands=hands or bench.RANDOM_HANDS))
 
 
 @bench_app.command("play")

@@ -22,6 +22,7 @@ of the chunks finished so far, marked interrupted.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import queue
 import signal
@@ -33,7 +34,7 @@ from typing import Protocol
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn
 
 from kernels.threads import max_threads, num_threads, set_threads
 
@@ -72,12 +73,15 @@ class Totals:
 _local = threading.local()
 
 
-def observed(on_progress: Callable[[int, int], None], stop: threading.Event):
+def observed(on_progress: Callable[[int, int], None], stop: threading.Event,
+             on_left: Callable[[float | None], None] | None = None):
     """Within this block (in this thread) every ``run_chunks`` reports ``on_progress(done,
-    total)`` after each chunk and stops, as on Ctrl-C (the totals so far, marked
-    interrupted), once ``stop`` is set: how a caller without a terminal (the web page) shows
-    progress and cancels."""
-    return thread_setting(_local, "observer", (on_progress, stop))
+    total)`` after each chunk (``done`` of ``total``: the share of the work done, of what is
+    likely left, see :class:`Course`), and ``on_left(seconds)`` its estimate of the seconds
+    left (None until it has one, see :class:`_TimeLeft`), and stops, as on Ctrl-C (the
+    totals so far, marked interrupted), once ``stop`` is set: how a caller without a
+    terminal (the web page) shows progress and cancels."""
+    return thread_setting(_local, "observer", (on_progress, stop, on_left))
 
 
 def set_backend(backend) -> None:
@@ -263,11 +267,13 @@ class Course:
     """How a run may change on its way: stop early when ``enough(totals)`` says so (checked
     after each chunk, in order); ``then``, the work changes part-way (:class:`Switch`, one or
     a list); ``cost()``, what a deal of the work costs now (progress then counts the work,
-    not the deals)."""
+    not the deals); ``left(totals, at)``, the work (deals times their cost) the run is
+    likely still to do from deal ``at`` on (default: every deal left at today's cost)."""
 
     enough: Callable[[Totals], bool] | None = None
     then: Switch | list[Switch] | None = None
     cost: Callable[[], float] | None = None
+    left: Callable[[Totals, int], float] | None = None
 
 
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
@@ -298,7 +304,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         switches = sorted([then] if isinstance(then, Switch) else then, key=lambda w: w.at)
         results = _switched(results_of, work, switches, (total, chunk), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
-               enough, cost)
+               enough, cost, course.left)
     watcher = getattr(_local, "observer", None)
     if watcher is not None:
         watcher[0](0, total)  # the size is known before the first piece is done
@@ -482,9 +488,58 @@ class _Run:
     collect: Callable[[int, int, dict], None] | None
     enough: Callable[[Totals], bool] | None
     cost: Callable[[], float] | None = None  # what a deal of the current work costs
+    left: Callable[[Totals, int], float] | None = None  # the work likely left (Course.left)
 
 
 ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against the limit
+PROJECT_EVERY = 1.0  # seconds between a run's projections of the work left (Course.left)
+
+
+RATE_WINDOW = 2.0  # seconds of the latest pieces whose pace the time left assumes
+PACE_SECONDS = 1.0  # ... at least (after the first piece): the lanes' first pieces are slow
+
+
+class _TimeLeft:
+    """What a run likely still has to do: the work (``run.left``, projected at most every
+    ``PROJECT_EVERY`` seconds and 20 times its own time, as it weighs every option; in
+    between, the last projection less the work done since; every deal left at the current
+    cost without a ``run.left``) and, once the run has taken ``ESTIMATE_AFTER`` seconds,
+    the seconds: that work at the pace of the pieces of the last ``RATE_WINDOW`` seconds
+    (``PACE_SECONDS`` at least), the first piece never counted. Not the pace of the whole
+    run: its first pieces are small and dear a deal (the first 4 deals of the default bid
+    question at its whole pace said 50-100 times its time left; the double deck's first 4
+    deals, its tables first touched, 600 ms a deal, later 40)."""
+
+    def __init__(self, run: _Run):
+        self.run, self.at, self.projected, self.work = run, -PROJECT_EVERY, 0.0, 0.0
+        self.every = PROJECT_EVERY  # seconds until the next projection
+        self.paces: collections.deque = collections.deque()  # (perf_counter, work done)
+
+    def work_left(self, totals: Totals, done: int, work: float, cost: float) -> float:
+        """The work left after ``done`` deals, ``work`` done so far at ``cost`` a deal now."""
+        if self.run.left is None:
+            return (self.run.total - done) * cost
+        now = time.perf_counter()
+        if now - self.at >= self.every:
+            self.projected = self.run.left(totals, done)
+            self.at, self.work = now, work
+            # a projection weighs every option (0.24 s on the double deck's first deals,
+            # 5% of its run): at most a 20th of the run's time
+            self.every = max(PROJECT_EVERY, 20 * (time.perf_counter() - now))
+        return max(0.0, self.projected - (work - self.work))
+
+    def seconds(self, now: float, work: float, left: float) -> float | None:
+        """The seconds ``left`` (work) will take at the recent pace, ``work`` done by
+        ``now`` (perf_counter); None before ``ESTIMATE_AFTER`` seconds of the run."""
+        paces = self.paces
+        paces.append((now, work))
+        while len(paces) > 2 and now - paces[1][0] >= RATE_WINDOW:
+            paces.popleft()
+        then, before = paces[0]
+        if now - self.run.start < ESTIMATE_AFTER or now - then < PACE_SECONDS or \
+                work <= before:
+            return None
+        return (now - then) / (work - before) * left
 
 
 def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
@@ -496,6 +551,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     watcher = getattr(_local, "observer", None)
     checked = run.enough is not None  # a run to a precision has no fixed size to refuse
     work = 0.0  # the work done, in deals times their cost (``run.cost``)
+    estimate = _TimeLeft(run)
     try:
         for first, n, part, whole in results:
             if part is None:
@@ -508,20 +564,26 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
             elapsed = time.perf_counter() - start
             cost = run.cost() if run.cost is not None else 1.0
             work += n * cost
-            # the share of the work done: the deals left cost what the last ones did (a run
-            # that stops playing some options gets cheaper a deal)
-            done = total * work / (work + (total - first - n) * cost) if work else first + n
+            # the share of the work done, of what is likely left (a run that stops playing
+            # some options gets cheaper a deal, one that stops once clear ends early)
+            left = estimate.work_left(totals, first + n, work, cost) \
+                if run.progress or watcher is not None else (total - first - n) * cost
+            done = total * work / (work + left) if work else first + n
+            seconds = estimate.seconds(time.perf_counter(), work, left)
             if bar is None and run.progress and elapsed > 1.0 and first + n < total:
                 bar = Progress(TextColumn(f"{label}"), BarColumn(),
                                TextColumn("{task.fields[deals]:,}/{task.total:,.0f} deals"),
-                               TimeRemainingColumn(), transient=True,
+                               TextColumn("{task.fields[left]}"), transient=True,
                                console=Console(stderr=True))
                 bar.start()
-                task = bar.add_task(label, total=total, deals=0)
-            if bar is not None:
-                bar.update(task, completed=done, deals=first + n)
+                task = bar.add_task(label, total=total, deals=0, left="")
+            if bar is not None:  # the time left as the page says it
+                bar.update(task, completed=done, deals=first + n, left="" if seconds is None
+                           else f"about {duration_text(seconds)} left")
             if watcher is not None:
                 watcher[0](int(done), total)
+                if watcher[2] is not None:
+                    watcher[2](seconds)
             if stop.is_set():
                 totals.interrupted = True
                 break

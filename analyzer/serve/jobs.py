@@ -54,14 +54,17 @@ class Job:
     result: dict | None = None
     error: str | None = None
     internal: bool = False  # the error is the server's fault, not the question's
+    left: float | None = None  # the runner's estimate of the seconds left ...
+    left_at: float = 0.0  # ... made at this time.monotonic()
     stop: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
 
     def seconds_left(self) -> float | None:
-        """The estimated seconds left (None until a first part is done)."""
-        if self.state != "running" or not 0 < self.done < self.total:
+        """The estimated seconds left: the runner's last estimate less the time since (None
+        until it has one)."""
+        if self.state != "running" or self.left is None:
             return None
-        return (time.monotonic() - self.started) / self.done * (self.total - self.done)
+        return max(0.0, self.left - (time.monotonic() - self.left_at))
 
     def public(self) -> dict:
         """What anyone may see of it: its kind, progress and time, no cards, no answer."""
@@ -143,8 +146,11 @@ class JobRunner:
             if job.watched and time.monotonic() - job.seen > self.orphan_seconds:
                 job.stop.set()  # its page went away: stop at the next piece
 
+        def heard_left(seconds: float | None) -> None:
+            job.left, job.left_at = seconds, time.monotonic()
+
         try:
-            with observed(progress, job.stop):
+            with observed(progress, job.stop, heard_left):
                 job.result = work()
             job.state = "cancelled" if job.stop.is_set() else "done"
         except UserError as e:

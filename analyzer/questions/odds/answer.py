@@ -61,7 +61,7 @@ from .decide import (
 from .given import parse_given
 from .odds_request import ODDS_FIELDS, OddsRequest, request
 from .play_model import PlayModel
-from .race import RunPlan, unclear
+from .race import RunPlan, deal_cost, unclear
 
 EXACT_LIMIT_SECONDS = 30 * 60
 
@@ -532,8 +532,8 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
             t = option_table(plan.d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
     totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, progress=effort.progress,
-                        course=Course(enough, plan.switches(total),
-                                      lambda: len(plan.d.options)))
+                        course=Course(enough, plan.switches(total), lambda: deal_cost(plan.d),
+                                      lambda totals, at: plan.work_left(totals, at, total)))
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")

@@ -11,10 +11,11 @@ plays every call throughout (tested); ``--all-calls`` plays every call on every 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ...compute.runner import Switch, Totals
-from ...game.outcomes import SHOWN_OUTCOMES
+from ...game.outcomes import PROBABILITIES, SHOWN_OUTCOMES
 from .decide import (
     Decision,
     best_per_call,
@@ -117,19 +118,10 @@ class RunPlan:
 
     def _race(self, totals: Totals) -> None:
         d, counts = self.d, totals.counts
-        calls = best_per_call(d, counts)
-        if len(calls) <= 2 or not counts.get("accepted"):
+        dropped = behind(d, counts)
+        if not dropped:
             return
-        value = value_counts(counts)[0]
-        order = sorted(calls, key=lambda i: -value[i])
-        group = _call_groups(d)
-        # against the runner-up, not the best: a call clearly behind the best may still end
-        # second, and the verdict is the best against the runner-up of a full run
-        behind = {group[i] for i in order[2:] if paired(counts, i, order[1], z=RACE_Z)[2] < 0}
-        if not behind:
-            return
-        dropped = [i for i in range(len(d.options)) if group[i] in behind]
-        kept = [i for i in range(len(d.options)) if group[i] not in behind]
+        kept = [i for i in range(len(d.options)) if i not in dropped]
         details = option_table(d, counts, False, details=True).iloc[dropped]
         calls_table = option_table(d, counts, False)
         gone = set(option_labels(d, dropped))
@@ -138,26 +130,34 @@ class RunPlan:
         for table, into in ((details, self.dropped), (calls_table, self.dropped_calls)):
             into.append(table.assign(dropped_after=int(counts["accepted"])))
         self.dropped_options += [d.options[i] for i in dropped]
-        self.d = keep_options(d, option_labels(d, kept), scenarios=True)
-        restrict_counts(counts, kept)
-        self._race_tricks(counts)
-
-    def _race_tricks(self, counts: dict) -> None:
-        """Stop the trick table's rows of the trumps no call still played names (in the
-        double deck three of its four solves a deal, each dearer than every kept call):
-        each keeps its figures over the deals it was played on, as a dropped call does."""
-        d = self.d
-        named = {o.trump for o in d.options}
-        gone = [t for t in d.tricks if t not in named]
-        if not gone:
-            return
-        for t in gone:
+        for t in unnamed_rows(keep_options(d, option_labels(d, kept), scenarios=True)):
             self.dropped_tricks.append(
                 {**trick_row(t, counts["hist"][d.tricks[t]], False),
                  "dropped_after": int(counts["accepted"])})
-        kept = [t for t in d.tricks if t in named]
-        counts["hist"] = counts["hist"][[d.tricks[t] for t in kept]]
-        self.d = keep_tricks(d, kept)
+        self.d = without(d, kept, counts)
+
+    def work_left(self, totals: Totals, at: int, total: int) -> float:
+        """The work (deals times :func:`deal_cost`) this run is likely still to do from deal
+        ``at`` (of ``total``) on, ``totals`` being the first ``at`` deals': at each
+        checkpoint ahead it races and stops as it would if the deals to there went as these
+        did (their counts scaled: the same means, intervals narrower by the square root),
+        so the calls likely raced out and the deals a run that stops once clear likely needs
+        are not counted (issue 55: "about 14 min left" for a question that took 23 s)."""
+        d, counts = self.d, dict(totals.counts)  # a copy: the calls dropped here leave it
+        if not (self.race or self.until_clear) or at <= 0 or counts.get("accepted", 0) < 2:
+            return (total - at) * deal_cost(d)
+        work, here = 0.0, at
+        for checkpoint in (c for c in CHECKPOINTS if at < c < total):
+            work += (checkpoint - here) * deal_cost(d)
+            here = checkpoint
+            ahead = _scaled(counts, checkpoint / at)
+            dropped = behind(d, ahead) if self.race else []
+            if dropped:
+                d = without(d, [i for i in range(len(d.options)) if i not in dropped], counts)
+                ahead = _scaled(counts, checkpoint / at)
+            if self.until_clear and counts_clear(d, ahead):
+                return work
+        return work + (total - here) * deal_cost(d)
 
     def with_dropped_tricks(self, tricks: pd.DataFrame) -> pd.DataFrame:
         """The trick table ``tricks`` of the rows still played with the rows stopped, in
@@ -214,6 +214,77 @@ class RunPlan:
                 f"difference below zero) stopped being played (their figures are over the "
                 f"deals they were played on; --all-calls plays every one on every deal): "
                 + "; ".join(parts))
+
+
+def _scaled(counts: dict, factor: float) -> dict:
+    """``counts`` as if ``factor`` times their deals had gone as these did: every sum scaled
+    (the same means, intervals narrower by the square root), each chance first drawn
+    ``PRIOR_DEALS`` toward a half (a chance of 0 on four deals is not yet known to be 0: a
+    question's first projection is made on its first few deals)."""
+    out = {key: np.asarray(value) * factor for key, value in counts.items()}
+    deals = float(counts["accepted"])
+    for name in PROBABILITIES:
+        if name in counts:
+            out[name] = (np.asarray(counts[name]) + PRIOR_DEALS / 2) * (
+                deals * factor / (deals + PRIOR_DEALS))
+    return out
+
+
+# a projection's chances count this many deals more, half of them each way: without, a knock
+# question's first projection (4 deals) said it would stop at 100 (3.7x its share of the
+# work at half a deal, 2.0x at one; ten single-deck questions 0.37-2.0x)
+PRIOR_DEALS = 1.0
+
+
+# what a deal of a trick-table row costs beside a call's, roughly: a row is a four-seat solve
+# in its trump, where most calls end in a contract solved already (docs/solver.md, "A
+# question's solves"). A guess from the double deck's first question: the rows of the trumps
+# racing drops are the dearest (N declaring a suit it is short in), so there the first 100
+# deals cost 4-5 times what this weight makes them beside the rest (docs/performance.md, issue 55)
+ROW_COST = 4.0
+
+
+def deal_cost(d: Decision) -> float:
+    """What a deal of ``d`` costs, in calls' plays: its calls and its trick table's rows
+    (:data:`ROW_COST` each)."""
+    return len(d.options) + ROW_COST * len(d.tricks)
+
+
+def behind(d: Decision, counts: dict) -> list[int]:
+    """The options of ``d`` (indices) whose call is clearly behind the best two over
+    ``counts``: its paired difference from the runner-up has its whole ``RACE_LEVEL``
+    interval below zero (every detail of such a call); none while at most two calls are
+    played."""
+    calls = best_per_call(d, counts)
+    if len(calls) <= 2 or not counts.get("accepted"):
+        return []
+    value = value_counts(counts)[0]
+    order = sorted(calls, key=lambda i: -value[i])
+    group = _call_groups(d)
+    # against the runner-up, not the best: a call clearly behind the best may still end
+    # second, and the verdict is the best against the runner-up of a full run
+    out = {group[i] for i in order[2:] if paired(counts, i, order[1], z=RACE_Z)[2] < 0}
+    return [i for i in range(len(d.options)) if group[i] in out]
+
+
+def unnamed_rows(d: Decision) -> list:
+    """The trumps of ``d``'s trick-table rows that no call of ``d`` names."""
+    named = {o.trump for o in d.options}
+    return [t for t in d.tricks if t not in named]
+
+
+def without(d: Decision, kept: list[int], counts: dict) -> Decision:
+    """``d`` playing only the options ``kept`` (indices) and the trick-table rows of the
+    trumps they name (in the double deck three of its four solves a deal, each dearer than
+    every kept call); ``counts`` become theirs, in place."""
+    d = keep_options(d, option_labels(d, kept), scenarios=True)
+    restrict_counts(counts, kept)
+    gone = unnamed_rows(d)
+    if not gone:
+        return d
+    rows = [t for t in d.tricks if t not in gone]
+    counts["hist"] = counts["hist"][[d.tricks[t] for t in rows]]
+    return keep_tricks(d, rows)
 
 
 def _call_groups(d: Decision) -> list:

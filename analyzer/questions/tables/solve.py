@@ -4,6 +4,7 @@ given away in an n-ask) made best for that side."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations
 
@@ -26,14 +27,15 @@ class SolveResult:
     solve; ``nodes`` counts what was searched so far, the leads included once valued."""
 
     def __init__(self, rules: Rules, played: list, position: tuple, declarer: int,
-                 tricks: int, nodes: int, choices: dict):
+                 tricks: int, nodes: int, choices: dict, hand_size: int | None = None):
         """``played`` the hands (natural masks) as played, ``position`` the numbers of the
-        solver's call ``(trump, leader, active, decl)``, ``tricks`` the declaring side's, and
-        ``nodes`` those searched for them."""
+        solver's call ``(trump, leader, active, decl)``, ``tricks`` the declaring side's,
+        ``nodes`` those searched for them and ``hand_size`` the rules' (None: read from
+        them)."""
         trump, leader = position[0], position[1]
         self.declarer, self.leader, self.trump = SEATS[declarer], SEATS[leader], "CDHS"[trump]
         self.declarer_tricks = tricks
-        self.defender_tricks = rules.hand_size - tricks
+        self.defender_tricks = (hand_size or rules.hand_size) - tricks
         self.choices = choices
         self._rules, self._played, self._position = rules, played, position
         self._nodes = nodes
@@ -92,37 +94,55 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
     the card given away in a 6-ask) every option is solved and the best one for that side is
     used. The result values each opening lead when its ``leads`` are first read. Raises
     UserError for an impossible deal."""
-    active, decl, dealer, leader = _contract(rules, declarer, mode, dealer, leader,
-                                             defender_alone)
-    options, chooser, labels = _options(rules, deal, trump, declarer, mode, dealer, active)
-    n = rules.hand_size
-    seats = [s for s in range(4) if (active >> s) & 1]
+    c = _contract(rules, declarer, mode, dealer, leader, defender_alone)
+    options, chooser, labels = _options(rules, deal, trump, declarer, mode, c)
+    n = c.hand_size
     for hands in options:
-        for s in seats:
+        for s in c.seats:
             if hands[s].bit_count() != n:
                 raise UserError(f"{SEATS[s]} holds {hands[s].bit_count()} cards; "
                                 f"{rules.variant} hands have {n} at the first lead")
     if len(options) > 1:
         hands = np.array(options, dtype=np.uint64)
-        values, used = solve_positions(rules, hands, trump, leader, active, decl, -1)
-        picks = values if (decl >> chooser) & 1 else -values.astype(np.int64)
+        values, used = solve_positions(rules, hands, trump, c.leader, c.active, c.decl, -1)
+        picks = values if (c.decl >> chooser) & 1 else -values.astype(np.int64)
         best = int(np.argmax(picks))
         tricks, nodes = int(values[best]), int(used.sum())
     else:
         best = 0
+        # not kept in the cached contract: 256 of them would each keep a solver alive
+        # (59 MB in the double deck) after shared_solver let it go
         solver = shared_solver(rules)
-        tricks = solver.solve(options[0], trump, leader, active, decl)
+        tricks = solver.solve(options[0], trump, c.leader, c.active, c.decl)
         nodes = solver.nodes
-    return SolveResult(rules, options[best], (trump, leader, active, decl), declarer, tricks,
-                       nodes, labels[best])
+    return SolveResult(rules, options[best], (trump, c.leader, c.active, c.decl), declarer,
+                       tricks, nodes, labels[best], n)
+
+
+@dataclass(frozen=True)
+class _Contract:
+    """What a deal's solve needs of its contract and rules, read once (a bot solving deal
+    after deal asks the same few; ``solve_deal`` is its one-call path): the seats that play
+    (``active``, ``seats``), the declaring side, the dealer and the leader, the cards a hand
+    holds at the first lead, whether trump is made by a ladder auction (no upcard),
+    and whether the maker may take the dummy (W)."""
+
+    active: int
+    decl: int
+    dealer: int
+    leader: int
+    seats: tuple
+    hand_size: int
+    ladder: bool
+    partnership: bool
+    dummy: bool
 
 
 @lru_cache(maxsize=256)
 def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader: int | None,
-              defender_alone: int | None) -> tuple[int, int, int, int]:
-    """``(active, decl, dealer, leader)`` of a contract, the dealer and leader defaulted by
-    the variant's rules (a bot solving position after position asks the same few; cached).
-    Raises UserError for a contract, dealer or leader the variant does not have."""
+              defender_alone: int | None) -> _Contract:
+    """The contract of a deal's solve, the dealer and leader defaulted by the variant's rules
+    (cached). Raises UserError for a contract, dealer or leader the variant does not have."""
     active, decl = seating(rules, declarer, mode, defender_alone)
     if dealer is None:
         dealer = rules.players - 1  # so that N is left of the dealer
@@ -133,31 +153,45 @@ def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader
                                 defender_alone)
     if not (active >> leader) & 1:
         raise UserError(f"{SEATS[leader]} sits out this hand, so it cannot lead")
-    return active, decl, dealer, leader
+    return _Contract(active, decl, dealer, leader,
+                     tuple(s for s in range(4) if (active >> s) & 1), rules.hand_size,
+                     rules.auction == LADDER, rules.partnership,
+                     rules.seat_w == DUMMY and mode != "alone")
 
 
-def _options(rules: Rules, deal: Deal, trump: int, declarer: int, mode: str, dealer: int,
-             active: int):
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(64) if (mask >> i) & 1]
+
+
+def _popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def _options(rules: Rules, deal: Deal, trump: int, declarer: int, mode: str, c: _Contract):
     """The hand sets to choose from (each a list of 4 natural masks), the seat whose side
     chooses among them, and a label (dict) describing each for the output."""
-    given = dict(deal.hands)
-    for s in range(4):
-        if (active >> s) & 1 and s not in given:
+    given = deal.hands
+    base = [0, 0, 0, 0]
+    for s in c.seats:
+        if s not in given:
             raise UserError(f"the deal has no hand for {SEATS[s]}, who plays")
-    base = [given.get(s, 0) if (active >> s) & 1 else 0 for s in range(4)]
-    if rules.auction == LADDER:
-        if rules.partnership and len(given) < 4:  # the partner's hand plays or is asked
+        base[s] = given[s]
+    if c.ladder:
+        if c.partnership and len(given) < 4:  # the partner's hand plays or is asked
             raise UserError(f"a {rules.variant} deal needs all four hands (N, E, S, W)")
         if mode != "ask":
             return [base], declarer, [{}]
         return _ask_options(rules, given, base, trump, declarer)
-    choices, labels = _pickup_options(rules, deal, base, trump, dealer, active)
-    if rules.seat_w == DUMMY and mode != "alone" and 3 in given:
+    if deal.upcard is None and deal.discard is None and \
+            base[c.dealer].bit_count() != c.hand_size + 1 and not (c.dummy and 3 in given):
+        return [base], c.dealer, [{}]  # nothing to choose: no pick-up, no dummy
+    choices, labels = _pickup_options(rules, deal, base, trump, c.dealer, c.active)
+    if c.dummy and 3 in given:
         if len(choices) > 1:
             raise UserError("give the dealer's discard ('discard: …') when the solver also "
                             "chooses the maker's best five of ten")
         return _dummy_options(rules, choices[0], labels[0], given[3], declarer)
-    return choices, dealer, labels
+    return choices, c.dealer, labels
 
 
 def _ask_options(rules: Rules, given: dict, base: list, trump: int, declarer: int):
