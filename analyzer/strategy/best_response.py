@@ -58,6 +58,20 @@ def cache_dir() -> Path:
     return Path(base) / "euchre-analyzer" / "strategy"
 
 
+def read_cached(cached: Path, shipped: Path, key: str) -> np.ndarray | None:
+    """Array ``key`` of the first of the ``cached`` and ``shipped`` ``.npz`` files that reads;
+    a cached file that does not read is removed (it is built again); None when neither."""
+    for found in (cached, shipped):
+        if found.exists():
+            try:
+                with np.load(found) as data:
+                    return data[key]
+            except (OSError, ValueError, KeyError, EOFError):
+                if found == cached:
+                    cached.unlink(missing_ok=True)
+    return None
+
+
 def _pool(rules: Rules, context):
     """The group a context's estimate is shrunk towards: the same context but for its least
     telling part (a ladder call's trump count; round 1's upcard rank; round 2's suit)."""

@@ -29,7 +29,7 @@ from ..compute.engine import uses_solver
 from ..compute.solver import table_bits
 from ..game.scoring import net_points
 from ..game.variants import Rules, make_rules
-from .best_response import BUILT_DIR, cache_dir
+from .best_response import BUILT_DIR, cache_dir, read_cached
 
 # the stages of learning (rollout policy iteration): how a stage's positions are labelled
 # (double dummy, or the last player's own rollouts), how many (a share of POSITIONS), whether
@@ -226,14 +226,9 @@ def card_network(rules: Rules, players) -> np.ndarray:
     from (see :func:`learn_network`)."""
     rules = learned_on(rules)
     path = weights_path(rules)
-    for found in (path, weights_path(rules, BUILT_DIR)):
-        if found.exists():
-            try:
-                with np.load(found) as data:
-                    return data["network"].astype(np.float64)
-            except (OSError, ValueError, KeyError, EOFError):
-                if found == path:
-                    path.unlink(missing_ok=True)
+    vector = read_cached(path, weights_path(rules, BUILT_DIR), "network")
+    if vector is not None:
+        return vector.astype(np.float64)
     print(f"learning the analyzer's card play for {rules.variant} (first use; cached after): "
           f"{len(STAGES)} stages of up to {POSITIONS:,} positions, an hour or more",
           file=sys.stderr, flush=True)

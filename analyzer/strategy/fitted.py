@@ -35,6 +35,7 @@ from .best_response import (
     built_deals,
     cache_path,
     max_rounds,
+    read_cached,
 )
 
 FIT_DEALS = 1_000_000  # deals each generation is fitted on (in chunks of 100,000)
@@ -191,14 +192,9 @@ def fitted_model(rules: Rules) -> np.ndarray:
     """The fitted model of ``rules``: cached, shipped, or fitted now (minutes, said on stderr)
     and cached."""
     path = model_path(rules)
-    for found in model_files(rules):
-        if found.exists():
-            try:
-                with np.load(found) as data:
-                    return data["weights"]
-            except (OSError, ValueError, KeyError, EOFError):
-                if found == path:
-                    path.unlink(missing_ok=True)
+    weights = read_cached(*model_files(rules), "weights")
+    if weights is not None:
+        return weights
     print(f"fitting the analyzer's model of these {rules.variant} house rules (first use; "
           f"cached after): {fit_generations()} generations of {fit_deals():,} deals",
           file=sys.stderr, flush=True)
