@@ -113,6 +113,8 @@ def network_parts(vector: np.ndarray) -> tuple:
     """``(w_view, w_card, b1, lin, w2)`` of a network vector (the layout a parameter row
     holds at ``PR.PLAY``, the hidden width first; see ``kernels.play.analyzer_player.network``), as
     views."""
+    # the kernel's network() reads the same layout; its views, handed back to Python, do not
+    # type as the 2-d arrays the fitting kernel indexes (tried), so the layout is read here too
     width = int(vector[0])
     at = 1
     w_view = vector[at:at + N_VIEW * width].reshape(N_VIEW, width)
