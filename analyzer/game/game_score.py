@@ -82,6 +82,12 @@ def checked_score(scores, rules: Rules, where: str = "the score") -> tuple[int, 
 UNIT_NAMES = {2: ("NS", "EW"), 3: ("N", "E", "S")}  # a record's score, by unit
 
 
+def score_dict(score) -> dict:
+    """A score (one per unit, in unit order) as a record writes it: ``{"NS": 9, "EW": 6}``,
+    or ``{"N": .., "E": .., "S": ..}`` with three players."""
+    return dict(zip(UNIT_NAMES[len(score)], (int(s) for s in score), strict=True))
+
+
 def record_score(value, rules: Rules) -> tuple[int, ...]:
     """The score a record gives (``{"NS": 9, "EW": 6}``, or ``{"N": .., "E": .., "S": ..}``
     with three players) in unit order; UserError (one line) when it is not one."""

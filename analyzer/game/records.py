@@ -24,7 +24,7 @@ from kernels.slots import M, R
 
 from ..errors import UserError
 from ..numbers import json_loads
-from .game_score import UNIT_NAMES, record_score
+from .game_score import record_score, score_dict
 from .notation import (
     SEATS,
     SUITS,
@@ -530,7 +530,7 @@ def to_json(record: Record) -> dict:
                          for t in range(rules.hand_size)]
     out["result"] = result_of(record)
     if record.score:
-        out["score"] = dict(zip(UNIT_NAMES[len(record.score)], record.score, strict=True))
+        out["score"] = score_dict(record.score)
     return out
 
 

@@ -260,10 +260,12 @@ async def api_review(request: Request):
 
 @router.post("/api/play")
 async def api_play(request: Request):
-    """Deal a hand to play against the analyzer (docs/play.md): the body is ``{"variant",
-    "seat", "seed"}`` with optional ``dealer`` and house rules; the answer is the hand's
-    ``id`` and the table as the seat sees it, the bots' decisions before the player's first
-    made, ``decision``: what the player decides and its ``options``."""
+    """Deal a hand (``"game": true``: a game's first hand) to play against the analyzer
+    (docs/play.md): the body is ``{"variant", "seat", "seed"}`` with optional ``dealer``,
+    ``game``, ``score`` and house rules; the answer is the hand's ``id`` and the table as the
+    seat sees it, the bots' decisions before the player's first made, ``decision``: what the
+    player decides and its ``options`` (a game's: ``game``, the score and the hand's
+    number)."""
     from .play_store import new_hand
 
     hand = new_hand(await _json_body(request))  # a bad request is refused before its turn
@@ -284,9 +286,10 @@ def api_play_table(key: str, request: Request) -> dict:
 
 @router.post("/api/play/{key}")
 async def api_play_action(key: str, request: Request):
-    """Make the pending decision of hand ``key``: the body is ``{"action": label}``, one of
-    ``decision.options``; the answer is the table after it (the bots' decisions up to the
-    player's next one made) and ``grade``: the action's ``verdict``, ``cost``, ``best``."""
+    """Make the pending decision of hand (or game) ``key``: the body is ``{"action":
+    label}``, one of ``decision.options`` (in a game between hands, ``next hand``); the
+    answer is the table after it (the bots' decisions up to the player's next one made) and
+    ``grade``: the action's ``verdict``, ``cost``, ``best`` (None for ``next hand``)."""
     from .play_store import action_of
 
     action = action_of(await _json_body(request))
@@ -294,9 +297,10 @@ async def api_play_action(key: str, request: Request):
     hand.check(action)  # not one of the options: 422 at once
 
     def work() -> dict:
-        made = hand.act(action)
-        return {"id": key, **hand.table(), "grade": made.grade,
-                "ungraded": made.ungraded if made.grade is None else None}
+        made = hand.act(action)  # None: a game's next hand dealt
+        grade = None if made is None else made.grade
+        return {"id": key, **hand.table(), "grade": grade,
+                "ungraded": made.ungraded if made is not None and grade is None else None}
     return await _queued(request, "a played hand's decision", work)
 
 

@@ -41,6 +41,7 @@ from ...compute.engine import GameLoop
 from ...compute.point import KINDS, PointState, option_row, playing_seats, shown_out
 from ...errors import UserError
 from ...game.decision_point import DecisionPoint
+from ...game.game_score import score_dict
 from ...game.heard import Heard
 from ...game.notation import SEATS, SUITS, format_card, format_hand
 from ...game.record_points import put_away
@@ -49,6 +50,7 @@ from ...game.variants import DUMMY, LADDER, Rules
 from ...strategy.defaults import DEFAULT_STRATEGY
 from ...strategy.seats import seat_policies
 from ..advise.advise_games import legal_cards, plays_of
+from ..equity.to_score import tell_score
 from ..odds.answer import odds_at
 from ..odds.options import CallOption, option_label, point_options
 from ..odds.play_model import PlayModel
@@ -59,6 +61,9 @@ DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a 
 # double deck's 12 by heuristic card play (double dummy took 40 s a call on 200 deals)
 # the verdict of a cost (net points a hand): the first whose bound the cost is below
 THRESHOLDS = (("good", 0.1), ("inaccuracy", 0.3), ("mistake", 0.8))
+# at a score, of a cost in the chance of winning the game: the bounds above times what a net
+# point is worth at 0-0 in knock (about 7 points of percentage: docs/play.md)
+WIN_THRESHOLDS = (("good", 0.007), ("inaccuracy", 0.02), ("mistake", 0.05))
 WORST = "blunder"
 VERDICTS = ("best", "good", "inaccuracy", "mistake", WORST)
 LISTED = 12  # options an error line lists (a double deck's bids are over 50)
@@ -67,15 +72,16 @@ SWAPPED = ("not graded: the odds question cannot hold a hand swapped for the gho
 ASKED = "not graded: the odds question cannot hold an asker's hand after the n-ask's exchange"
 
 
-def verdict_of(cost: float, low: float) -> str:
+def verdict_of(cost: float, low: float, thresholds: tuple = THRESHOLDS) -> str:
     """The verdict of a decision that cost ``cost`` net points a hand (``low``: the low end
-    of its 95% interval): best at no cost, then by :data:`THRESHOLDS`; a cost whose interval
+    of its 95% interval): best at no cost, then by ``thresholds`` (:data:`THRESHOLDS`; a
+    cost in the chance of winning the game, :data:`WIN_THRESHOLDS`); a cost whose interval
     reaches 0 is within the noise and never worse than good."""
     if cost <= 0:
         return "best"
     if low <= 0:
         return "good"
-    return next((name for name, bound in THRESHOLDS if cost < bound), WORST)
+    return next((name for name, bound in thresholds if cost < bound), WORST)
 
 
 @dataclass
@@ -105,19 +111,25 @@ class Decision:
         return out
 
 
-def bots(rules: Rules) -> GameLoop:
+def bots(rules: Rules, score: tuple = (), dealer: int = 0) -> GameLoop:
     """The engine of a played hand: every seat bidding by the analyzer strategy and playing
     by ``BOT_PLAY`` (the player's seat decides nothing by them: its runs stop at each of its
-    decisions)."""
+    decisions); with a game's ``score`` (per unit) before the hand ``dealer`` deals, the
+    seats that play to the score told it."""
     policies, params = seat_policies(DEFAULT_STRATEGY, BOT_PLAY, rules=rules)
+    if score:
+        params = params.copy()
+        tell_score(rules, params, score, dealer)
     return GameLoop(rules, policies, params)
 
 
 @dataclass
 class GradedHand:
     """A hand of ``rules`` dealt from ``seed`` (``dealer`` deals; hand ``index`` of the
-    seed), the player at ``seat``: :meth:`start` runs it to the player's first decision,
-    :meth:`act` makes one (a label of ``decision.options``) and runs it to the next."""
+    seed), the player at ``seat``, the game's ``score`` before it (per unit; () none: the
+    grades in net points a hand, else in the chance of winning the game): :meth:`start` runs
+    it to the player's first decision, :meth:`act` makes one (a label of ``decision.options``)
+    and runs it to the next."""
 
     rules: Rules
     seat: int
@@ -125,6 +137,7 @@ class GradedHand:
     dealer: int
     index: int = 0
     deals: int | None = None  # a grade's deals (None: GRADE_DEALS)
+    score: tuple = ()  # the game's score before the hand, per unit (() none)
     calls: list = field(default_factory=list)  # (seat, call code), every call so far
     plays: list = field(default_factory=list)  # (seat, natural card), in play order
     own: list = field(default_factory=lambda: list(option_row()))  # its choices (slots OPT)
@@ -135,7 +148,7 @@ class GradedHand:
 
     def start(self) -> GradedHand:
         """Deal and run the hand to the player's first decision (or its end)."""
-        self.loop = bots(self.rules)
+        self.loop = bots(self.rules, self.score, self.dealer)
         self.hm0, self.rec0 = self.loop.deal(self.seed, self.index, self.dealer)
         self._advance()
         return self
@@ -175,7 +188,7 @@ class GradedHand:
         be graded."""
         if len(pending.options) == 1:
             return {"verdict": "best", "cost": 0.0, "best": action, "low": 0.0, "high": 0.0,
-                    "deals": 0}
+                    "deals": 0, "unit": "win" if self.score else "points", "points": 0.0}
         if pending.point is None:
             return None
         try:
@@ -330,13 +343,14 @@ class GradedHand:
                 away = 1 << int(rec[R.DEALER_DISCARD])  # the dealer took the upcard
                 hand = (self.dealt | 1 << int(rec[R.UPCARD])) & ~away
             return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, hand,
-                                 int(rec[R.UPCARD]), heard, discarded=away, dummy=dummy)
+                                 int(rec[R.UPCARD]), heard, discarded=away, dummy=dummy,
+                                 score=self.score)
         record = Record(rules, hm, rec)
         took_dummy = rules.seat_w == DUMMY and int(hm[M.DUMMY_DISCARD]) != 0
         dummy = int(hm[M.DEALT + 3]) if took_dummy and self.seat == rec[R.DECLARER] else 0
         return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, self.held(),
                              int(rec[R.UPCARD]), heard, tuple(self.plays), self.named,
-                             put_away(record, self.seat, took_dummy), (), dummy)
+                             put_away(record, self.seat, took_dummy), (), dummy, self.score)
 
     def points(self) -> dict:
         """The hand's result once it is over: status, contract, tricks and points by side."""
@@ -356,6 +370,8 @@ class GradedHand:
                "seats": [SEATS[s] for s in range(rules.players)], "sides": side_names(rules),
                "hand": format_hand(self.held()).split(), "done": self.done,
                "calls": self.call_texts(), "tricks": self.tricks()}
+        if self.score:
+            out["score"] = score_dict(self.score)
         if rules.has_upcard:
             out["upcard"] = format_card(int(rec[R.UPCARD]))
         out.update(self.contract())
@@ -417,15 +433,19 @@ class GradedHand:
 def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
              seed: int = 0, state: PointState | None = None) -> dict:
     """The grade of ``action`` (an option's label) at the seat's view ``point``: ``verdict``
-    (:func:`verdict_of`), ``cost`` (the best option's expected net points minus the action's,
-    never below 0), ``low``/``high`` its 95% interval (paired, the same deals), ``best`` (the
-    best option's label) and ``deals``. The odds question at ``point`` over ``deals`` deals
-    of ``seed`` (every layout late in the hand; played out double dummy, hands of more than
-    ``DD_CARDS`` cards by heuristic card play), dealt to fit the calls heard by the analyzer
-    strategy or, when none fits, without inference. UserError when the action is not among
-    its options. ``state``: what is decided there, when the engine said so already (a card:
-    the point is then not opened again, which a defender's card could not be where a
-    defender may go alone)."""
+    (:func:`verdict_of`), ``cost`` (the best option's value minus the action's, never below
+    0), ``low``/``high`` its 95% interval (paired, the same deals), ``best`` (the best
+    option's label), ``deals``, ``unit`` and ``points``. The value is the expected net points
+    a hand (``unit`` "points"), or at a score (``point.score``) the chance of winning the
+    game after the hand by the match-equity table (``unit`` "win", graded by
+    :data:`WIN_THRESHOLDS`); ``points`` is the action's net points a hand behind the option
+    with the most (never below 0; the cost itself without a score). The odds question at
+    ``point`` over ``deals`` deals of ``seed`` (every layout late in the hand; played out
+    double dummy, hands of more than ``DD_CARDS`` cards by heuristic card play), dealt to fit
+    the calls heard by the analyzer strategy or, when none fits, without inference. UserError
+    when the action is not among its options. ``state``: what is decided there, when the
+    engine said so already (a card: the point is then not opened again, which a defender's
+    card could not be where a defender may go alone)."""
     effort = Effort(deals, seed=seed, all_details=True)  # the action may be any detail
     method = "dd" if point.rules.hand_size <= DD_CARDS else "heuristic"
     try:
@@ -440,27 +460,41 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     labels = [option_label(o.name, o.trump_text, o.detail) for o in result.choices]
     if action not in labels:
         raise UserError(f"{action} is not among the odds question's options")
-    k, best = labels.index(action), int(table["ev"].idxmax())
+    at_score = "p_win" in table
+    k, best = labels.index(action), int(table["p_win" if at_score else "ev"].idxmax())
     cost, low, high = (max(0.0, float(-table[c].iloc[k]))
                        for c in ("vs_best", "vs_best_high", "vs_best_low"))
     if k == best or not math.isfinite(cost):
         cost = low = high = 0.0
-    return {"verdict": verdict_of(cost, low), "cost": round(cost, 3), "low": round(low, 3),
-            "high": round(high, 3), "best": labels[best], "deals": int(result.deals)}
+    points = max(0.0, float(table["ev"].max() - table["ev"].iloc[k]))
+    thresholds, digits = (WIN_THRESHOLDS, 4) if at_score else (THRESHOLDS, 3)
+    return {"verdict": verdict_of(cost, low, thresholds), "cost": round(cost, digits),
+            "low": round(low, digits), "high": round(high, digits),
+            "best": labels[best], "deals": int(result.deals),
+            "unit": "win" if at_score else "points",
+            "points": round(points if math.isfinite(points) else 0.0, 3)}
 
 
 def summary(grades: list) -> dict:
-    """The decisions of a hand (or a game) by verdict, and the net points given away (the
-    sum of the costs); ``ungraded`` counts those without a grade."""
+    """The decisions of a hand (or a game) by verdict, the net points a hand given away (the
+    sum of the grades' ``points``) and, when any was graded at a score, the chance of
+    winning the game given away (``win_given_away``: the sum of those costs); ``ungraded``
+    counts those without a grade."""
     out = {v: 0 for v in VERDICTS}
-    given = 0.0
+    given = win = 0.0
+    at_score = False
     for g in grades:
         if g is None:
             out["ungraded"] = out.get("ungraded", 0) + 1
             continue
         out[g["verdict"]] += 1
-        given += g["cost"]
-    return {"by_verdict": out, "points_given_away": round(given, 3)}
+        given += g["points"]
+        if g["unit"] == "win":
+            at_score, win = True, win + g["cost"]
+    answer = {"by_verdict": out, "points_given_away": round(given, 3)}
+    if at_score:
+        answer["win_given_away"] = round(win, 4)
+    return answer
 
 
 def _shown(text: str) -> str:
