@@ -259,7 +259,8 @@ def test_interactive_plays_a_hand_at_the_prompt(monkeypatch, capsys, fewer_deals
 @pytest.mark.parametrize("argv, words", [
     (["--variant", "ghost", "--seat", "W"], "W does not play in ghost"),
     (["--variant", "knock"], "give --seat"),
-    (["--variant", "knock", "--seat", "S", "--game"], "leave out --game"),
+    (["--variant", "knock", "--seat", "S", "--json"], "leave out --json"),
+    (["--variant", "knock", "--seat", "S", "--game", "--score", "10-2"], "game is over"),
     (["--variant", "knock", "--seat", "Q"], "seat"),
 ])
 def test_interactive_bad_input_is_one_line(capsys, argv, words):

@@ -45,8 +45,9 @@ def play_cmd(
                        "hand: one record per hand, each with the score before it.")] = False,
     interactive: Annotated[bool, typer.Option(
         "--interactive", help="Play --seat's decisions yourself at a prompt against the "
-                              "analyzer's bots, each graded as you go, a review at the "
-                              "end.")] = False,
+                              "analyzer's bots, each graded as you go (at --score in the "
+                              "chance of winning the game), a review at the end; with "
+                              "--game hand after hand to the game's end.")] = False,
     seat: Annotated[str | None, typer.Option(help="Your seat with --interactive (default "
                                              "S).")] = None,
     json_out: JsonOption = False,
@@ -55,7 +56,8 @@ def play_cmd(
     """Deal and play one hand (or a whole game) with built-in players and print its record.
 
     With --interactive you play --seat against the analyzer's bots, each decision graded
-    (docs/play.md): `euchre play --variant knock --seat S --interactive`.
+    (docs/play.md): `euchre play --variant knock --seat S --interactive`; a whole game,
+    graded at the score: add --game (and --score to start from one).
 
     The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
     each with the score before it, so review prices its calls in games won):
@@ -73,7 +75,7 @@ def play_cmd(
     if dealing >= rules.players:
         raise UserError(f"in {rules.variant} W holds the {rules.seat_w} and cannot deal")
     if interactive or seat is not None:
-        return _interactive(rules, seat, seed, dealing, game or json_out or score is not None)
+        return _interactive(rules, seat, seed, dealing, game, score, json_out)
     start = parse_score(score, rules, 0) if score is not None else ()
     how = f"strategy {strategy}" + (f", play {play}" if play else "")
     if game:
@@ -99,20 +101,26 @@ def _print_game(records: list, winner: int, json_out: bool, title: str) -> None:
         print_game(console, records, winner, title)
 
 
-def _interactive(rules, seat: str | None, seed: int, dealer: int, other: bool) -> None:
-    """``--interactive``: the player's hand at the prompt (``cli.play_interactive``)."""
+def _interactive(rules, seat: str | None, seed: int, dealer: int, game: bool,
+                 score: str | None, json_out: bool) -> None:
+    """``--interactive``: the player's hand (``--game``: a game from ``--score``), graded at
+    ``--score`` when given, at the prompt (``cli.play_interactive``)."""
+    from ..game.game_score import parse_score
+    from ..questions.simulate.graded_game import GradedGame
     from ..questions.simulate.graded_hand import GradedHand
     from .play_interactive import play_interactive
 
     if seat is None:
         raise UserError("--interactive plays a seat: give --seat (N, E, S or W)")
-    if other:
-        raise UserError("--interactive plays one hand on the screen: leave out --game, "
-                        "--json and --score")
+    if json_out:
+        raise UserError("--interactive plays on the screen: leave out --json")
     me = parse_seat(seat)
     if me >= rules.players:
         raise UserError(f"--seat: {seat.upper()} does not play in {rules.variant}")
-    play_interactive(GradedHand(rules, me, seed, dealer), console)
+    start = parse_score(score, rules, me) if score is not None else ()
+    table = GradedGame(rules, me, seed, dealer, start) if game else \
+        GradedHand(rules, me, seed, dealer, score=start)
+    play_interactive(table, console)
 
 
 @app.command("score")

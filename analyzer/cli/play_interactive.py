@@ -1,7 +1,9 @@
-"""``euchre play --interactive``: a hand against the analyzer in the terminal. The table is
-printed as the player's seat sees it, each decision is asked at a prompt (an option's number
-or its words), graded at once, and the hand ends with the points and every decision with its
-grade (``questions.simulate.graded_hand``, as the page's "Play a hand" tab)."""
+"""``euchre play --interactive``: a hand (``--game``: a game) against the analyzer in the
+terminal. The table is printed as the player's seat sees it, each decision is asked at a
+prompt (an option's number or its words), graded at once, and the hand ends with the points
+and every decision with its grade (``questions.simulate.graded_hand``, as the page's "Play a
+hand" tab); a game plays hand after hand at the score to its end and its summary
+(``questions.simulate.graded_game``)."""
 
 from __future__ import annotations
 
@@ -11,30 +13,77 @@ import typer
 from rich.console import Console
 
 from ..errors import UserError
+from ..game.game_score import score_dict
+from ..questions.simulate.graded_game import NEXT, GradedGame
 from ..questions.simulate.graded_hand import GradedHand
 
 Ask = Callable[[str], str]  # a prompt -> the line typed (input() by default)
 
 
-def play_interactive(hand: GradedHand, console: Console, ask: Ask | None = None) -> None:
-    """Play ``hand`` (not yet dealt) at the prompt: deal it, show what the seat sees, ask
-    each decision until the hand is over, grade each, and show the review. A line that is
-    not an option is one line and the question again; the input ending is UserError;
-    Ctrl-C stops with one line and exit code 130. ``ask``: how a line is read (None:
-    ``input``)."""
+def play_interactive(table: GradedHand | GradedGame, console: Console,
+                     ask: Ask | None = None) -> None:
+    """Play ``table`` (a hand or a game, not yet dealt) at the prompt: deal it, show what the
+    seat sees, ask each decision until the hand (every hand of the game) is over, grade each,
+    and show the review (a game's: after each hand, and the game's summary at the end). A
+    line that is not an option is one line and the question again; the input ending is
+    UserError; Ctrl-C stops with one line and exit code 130. ``ask``: how a line is read
+    (None: ``input``)."""
     ask = ask or input
+    what = "game" if isinstance(table, GradedGame) else "hand"
     try:
-        hand.start()
-        shown = _show_start(hand, console)
-        while not hand.done:
-            shown = _show_news(hand, console, shown)
-            made = hand.act(_choose(hand, console, ask))
-            console.print("  " + grade_line(made.grade, made.ungraded))
-        _show_news(hand, console, shown)
-        _show_review(hand, console)
+        table.start()
+        if isinstance(table, GradedGame):
+            _play_game(table, console, ask)
+        else:
+            _play_hand(table, table, console, ask)
     except KeyboardInterrupt:
-        console.print("stopped: the hand was not finished")
+        console.print(f"stopped: the {what} was not finished")
         raise typer.Exit(130) from None
+
+
+def _play_hand(table: GradedHand | GradedGame, hand: GradedHand, console: Console,
+               ask: Ask) -> None:
+    """Play ``hand`` (dealt) to its end at the prompt, each decision made by ``table`` (the
+    hand, or the game it is in), and show its review."""
+    shown = _show_start(hand, console)
+    while not hand.done:
+        shown = _show_news(hand, console, shown)
+        made = table.act(_choose(hand, console, ask))
+        console.print("  " + grade_line(made.grade, made.ungraded))
+    _show_news(hand, console, shown)
+    _show_review(hand, console)
+
+
+def _play_game(game: GradedGame, console: Console, ask: Ask) -> None:
+    """Play ``game`` (dealt) hand after hand to its end, then its summary."""
+    while True:
+        chance = game.win_chance()
+        console.print(f"[bold]hand {game.number}[/bold], {score_line(game.score)}"
+                      f" (your chance of winning the game: {chance:.0%})")
+        _play_hand(game, game.hand, console, ask)
+        if game.done:
+            break
+        game.act(NEXT)
+    t = game.table()["game"]
+    won = f"{t['winner']} won" if t["winner"] else "no winner"
+    console.print(f"[bold]game over: {won}[/bold] after {len(t['hands'])} hands, "
+                  f"{score_line(game.score)}")
+    console.print("the game: " + summary_line(t["summary"]))
+
+
+def score_line(score: tuple) -> str:
+    """A score in words: ``score: NS 8, EW 6``."""
+    return "score: " + ", ".join(f"{k} {v}" for k, v in score_dict(score).items())
+
+
+def summary_line(s: dict) -> str:
+    """A summary (``graded_hand.summary``) in one line: the decisions by verdict and what
+    they gave away."""
+    counts = ", ".join(f"{v} {k}" for k, v in s["by_verdict"].items() if v)
+    line = f"{counts or 'no decisions'}; {s['points_given_away']:.2f} net points"
+    if "win_given_away" in s:
+        line += f" and {100 * s['win_given_away']:.1f} points of win chance"
+    return line + " given away"
 
 
 def _show_start(hand: GradedHand, console: Console) -> tuple:
@@ -93,6 +142,10 @@ def grade_line(grade: dict | None, ungraded: str = "") -> str:
         return ungraded or "not graded"
     if grade["verdict"] == "best":
         return "best"
+    if grade["unit"] == "win":
+        return (f"{grade['verdict']}: {100 * grade['cost']:.1f}% win chance "
+                f"({100 * grade['low']:.1f}% to {100 * grade['high']:.1f}%) behind "
+                f"{grade['best']}")
     return (f"{grade['verdict']}: {grade['cost']:.2f} net points ({grade['low']:.2f} to "
             f"{grade['high']:.2f}) behind {grade['best']}")
 
@@ -111,7 +164,4 @@ def _show_review(hand: GradedHand, console: Console) -> None:
         where = f"trick {d['trick']}" if d["trick"] else d["kind"]
         console.print(f"  {i:>2}. {where}: {d['action']} — "
                       f"{grade_line(d['grade'], d.get('ungraded', ''))}")
-    s = t["summary"]
-    counts = ", ".join(f"{v} {k}" for k, v in s["by_verdict"].items() if v)
-    console.print(f"summary: {counts or 'no decisions'}; {s['points_given_away']:.2f} net "
-                  f"points given away")
+    console.print("summary: " + summary_line(t["summary"]))
