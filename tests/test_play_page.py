@@ -98,3 +98,47 @@ def test_deal_from_the_form(url, desktop):
     link = desktop.find_element("css selector", "#play-link").get_attribute("href")
     assert "variant=cutthroat" in link and "seat=E" in link and "seed=" in link
     assert console_errors(desktop) == []
+
+
+def _open_game(chrome, url: str, seed: int) -> None:
+    _open(chrome, url, "knock", "S", seed, {"game": "true"})
+
+
+def _score_line(chrome) -> str:
+    return _text(chrome, "play-score")
+
+
+def test_a_game_by_tapping(url, desktop):
+    """The first two hands of a game by tapping: the score line above the table, each grade
+    in win chance, after a hand the game's panel with the score, and the next hand dealt by
+    the button."""
+    _open_game(desktop, url, 31)
+    assert _score_line(desktop).startswith("Game to 10, hand 1. Score: NS 0, EW 0; your "
+                                           "chance of winning the game: ")
+    rnd = random.Random(31)
+    for number in (1, 2):
+        made = _play_by_tapping(desktop, rnd)
+        assert len(_css(desktop, "#play-review tbody tr")) == made
+        costs = [row.text for row in _css(desktop, "#play-review tbody td:nth-child(4)")]
+        assert all(c.endswith("%") for c in costs if c), costs  # in the chance of winning
+        assert "points of win chance" in _text(desktop, "play-game-summary")
+        assert len(_css(desktop, "#play-game-hands tbody tr")) == number
+        result = _text(desktop, "play-game-result")
+        assert result.startswith(f"After hand {number}: NS ") or result.startswith("Game over")
+        if result.startswith("Game over"):
+            break
+        desktop.find_element("css selector", "#play-again").click()
+        wait_for(lambda n=number: f"hand {n + 1}." in _score_line(desktop), 60,
+                 "the next hand")
+        assert _css(desktop, "#play-end[hidden]")
+    assert console_errors(desktop) == []
+
+
+def test_a_game_on_a_phone(url, phone):
+    _open_game(phone, url, 32)
+    made = _play_by_tapping(phone, random.Random(32))
+    assert len(_css(phone, "#play-review tbody tr")) == made
+    assert _css(phone, "#play-game-end:not([hidden])")
+    width = phone.execute_script("return document.documentElement.scrollWidth")
+    assert width <= PHONE[0] + 1
+    assert console_errors(phone) == []

@@ -1019,10 +1019,12 @@ function fillPlaySeats() {
   playRulesBox();
 }
 
-// the deal's fields: variant, seat, seed and each house rule that differs from its default
+// the deal's fields: variant, seat, seed, a game or a hand and each house rule that differs
+// from its default
 function playBody() {
   const body = { variant: $("play-variant").value, seat: $("play-seat").value,
                  seed: $("play-seed").value.trim() || "0" };
+  if ($("play-mode").value === "game") body.game = true;
   for (const opt of state.spec.variants[body.variant].options) {
     const input = $("play-rule-" + opt.name);
     const value = opt.kind === "bool" ? input.checked : input.value.trim();
@@ -1058,11 +1060,40 @@ async function dealPlay() {
   history.replaceState(null, "", "?" + link);
   $("play-link").href = "?" + link;
   $("play-link").hidden = false;
-  playHand.table = null; playHand.shownCalls = 0; playHand.shownPlays = 0;
+  playHand.table = null;
+  $("play-game-end").hidden = true;
+  await showNewHand(table);
+}
+
+// a hand dealt (a game's first or next one): the board cleared and the hand drawn
+async function showNewHand(table) {
+  playHand.shownCalls = 0; playHand.shownPlays = 0;
   $("play-grade").textContent = "";
   $("play-end").hidden = true;
   $("play-board").hidden = false;
   await showPlayTable(table);
+}
+
+// a game's next hand, once the player has seen the last one's review
+async function nextGameHand() {
+  if (playHand.busy || !playHand.table) return;
+  $("play-again").disabled = true;
+  const t = await playRequest(`/api/play/${playHand.table.id}`, { action: "next hand" });
+  $("play-again").disabled = false;
+  if (t) await showNewHand(t);
+}
+
+function scoreText(score) {
+  return Object.entries(score).map(([unit, n]) => `${unit} ${n}`).join(", ");
+}
+
+// a game's line above the table: the hand's number, the score and the chance of winning
+function drawGameLine(t) {
+  $("play-score").hidden = !t.game;
+  if (!t.game) return;
+  const g = t.game;
+  $("play-score").textContent = `Game to ${g.target}, hand ${g.hand}. Score: ${scoreText(g.score)}` +
+    (g.win_chance === null ? "." : `; your chance of winning the game: ${(100 * g.win_chance).toFixed(0)}%.`);
 }
 
 function playCardButton(label, onClick) {
@@ -1083,6 +1114,7 @@ function drawPlayBoard(t) {
 // the calls and cards that came since the last answer, drawn one at a time
 async function showPlayTable(t) {
   drawPlayBoard(t);
+  drawGameLine(t);
   const calls = $("play-calls");
   if (playHand.shownCalls === 0) calls.textContent = "";
   for (const c of t.calls.slice(playHand.shownCalls)) {
@@ -1108,7 +1140,7 @@ async function showPlayTable(t) {
   });
   playHand.table = t;
   $("play-choices").textContent = "";
-  if (t.done) { $("play-prompt").textContent = "The hand is over."; showPlayEnd(t); return; }
+  if (t.done || t.hand_done) { $("play-prompt").textContent = "The hand is over."; showPlayEnd(t); return; }
   $("play-prompt").textContent = PLAY_PROMPTS[t.decision.kind] || "Your decision:";
   for (const option of t.decision.options) {
     $("play-choices").append(playCardButton(option, () => playAction(option)));
@@ -1117,11 +1149,24 @@ async function showPlayTable(t) {
 
 function pause() { return new Promise((resolve) => setTimeout(resolve, STEP_MS)); }
 
+// a cost as its grade gives it: net points a hand, or at a score the chance of winning
+function costText(g, cost) {
+  return g.unit === "win" ? `${(100 * cost).toFixed(1)}%` : cost.toFixed(2);
+}
+
 function gradeText(g, ungraded) {
   if (!g) return ungraded || "not graded";
   const verdict = capitalized(g.verdict);
   if (g.verdict === "best") return `${verdict}.`;
-  return `${verdict}: ${g.cost.toFixed(2)} points a hand (${g.low.toFixed(2)} to ${g.high.toFixed(2)}) behind the best, ${g.best}.`;
+  const what = g.unit === "win" ? "win chance" : "points a hand";
+  return `${verdict}: ${costText(g, g.cost)} ${what} (${costText(g, g.low)} to ${costText(g, g.high)}) behind the best, ${g.best}.`;
+}
+
+// a summary's decisions by verdict and what they gave away, in words
+function summaryText(s) {
+  return Object.entries(s.by_verdict).filter(([, n]) => n).map(([v, n]) => `${n} ${v}`).join(", ") +
+    `; ${s.points_given_away.toFixed(2)} points a hand given away` +
+    (s.win_given_away === undefined ? "." : `, ${(100 * s.win_given_away).toFixed(1)} points of win chance.`);
 }
 
 async function playAction(option) {
@@ -1141,10 +1186,7 @@ function showPlayEnd(t) {
   const pts = t.points;
   $("play-points").textContent = (pts.status === "played" ? `${pts.declarer} ${pts.contract}, trump ${SUIT_NAMES[pts.trump]}: ` : `${capitalized(pts.status)}: `) +
     Object.entries(pts.points).map(([side, n]) => `${side} ${n}`).join(", ");
-  const by = t.summary.by_verdict;
-  $("play-summary").textContent = "Your decisions: " +
-    Object.entries(by).filter(([, n]) => n).map(([v, n]) => `${n} ${v}`).join(", ") +
-    `; ${t.summary.points_given_away.toFixed(2)} points a hand given away.`;
+  $("play-summary").textContent = "Your decisions: " + summaryText(t.summary);
   const table = $("play-review");
   table.textContent = "";
   const headers = ["decision", "you chose", "grade", "cost", "best"];
@@ -1157,13 +1199,42 @@ function showPlayEnd(t) {
     const row = el("tr", { className: d.grade ? "grade-" + d.grade.verdict : "" });
     const cells = [`${i + 1}. ${d.trick ? "trick " + d.trick : d.kind}`, d.action,
                    d.grade ? d.grade.verdict : (d.ungraded || "not graded"),
-                   d.grade ? d.grade.cost.toFixed(2) : "", d.grade && d.grade.best !== d.action ? d.grade.best : ""];
+                   d.grade ? costText(d.grade, d.grade.cost) : "", d.grade && d.grade.best !== d.action ? d.grade.best : ""];
     cells.forEach((text, k) => row.append(el("td", { dataset: { label: headers[k] } }, text)));
     body.append(row);
   });
   table.append(body);
   $("play-hands").textContent = "Hands as dealt: " + Object.entries(t.hands).map(([s, h]) => `${s} ${h}`).join("; ");
+  $("play-again").hidden = !!(t.game && t.done);
   $("play-end").hidden = false;
+  if (t.game) showGameEnd(t);
+}
+
+// a game's panel after each hand: the score, every decision so far by verdict, a row a hand;
+// at the end the winner
+function showGameEnd(t) {
+  const g = t.game;
+  $("play-game-result").textContent = t.done
+    ? `Game over: ${g.winner ? g.winner + " won" : "no winner"} after ${g.hands.length} hands. Score: ${scoreText(g.score)}.`
+    : `After hand ${g.hand}: ${scoreText(g.score)}.`;
+  $("play-game-summary").textContent = "Your decisions in the game: " + summaryText(g.summary);
+  const table = $("play-game-hands");
+  table.textContent = "";
+  const headers = ["hand", "dealer", "contract", "points", "score"];
+  const head = el("tr");
+  for (const h of headers) head.append(el("th", {}, h));
+  table.append(el("thead"));
+  table.firstChild.append(head);
+  const body = el("tbody");
+  for (const h of g.hands) {
+    const row = el("tr");
+    const cells = [String(h.hand), h.dealer, h.contract || h.status, scoreText(h.points), scoreText(h.score)];
+    cells.forEach((text, k) => row.append(el("td", { dataset: { label: headers[k] } }, text)));
+    body.append(row);
+  }
+  table.append(body);
+  $("play-new-game").hidden = !t.done;
+  $("play-game-end").hidden = false;
 }
 
 function playFromURL(p) {
@@ -1171,6 +1242,7 @@ function playFromURL(p) {
   fillPlaySeats();
   if (p.has("seat")) $("play-seat").value = p.get("seat");
   if (p.has("seed")) $("play-seed").value = p.get("seed");
+  $("play-mode").value = p.get("game") === "true" ? "game" : "hand";
   for (const opt of state.spec.variants[$("play-variant").value].options) {
     if (!p.has(opt.name)) continue;
     const input = $("play-rule-" + opt.name);
@@ -1284,7 +1356,11 @@ async function start() {
   playFromURL(p.get("tab") === "play" ? p : new URLSearchParams());
   $("play-variant").addEventListener("change", fillPlaySeats);
   $("play-deal").addEventListener("click", dealPlay);
-  $("play-again").addEventListener("click", () => { $("play-seed").value = ""; dealPlay(); });
+  $("play-again").addEventListener("click", () => {
+    if (playHand.table?.game && !playHand.table.done) { nextGameHand(); return; }
+    $("play-seed").value = ""; dealPlay();
+  });
+  $("play-new-game").addEventListener("click", () => { $("play-seed").value = ""; dealPlay(); });
   buildRules();
   await placeCardsFromURL(p);
   redraw();
