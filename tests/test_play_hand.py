@@ -295,3 +295,25 @@ def test_interactive_ctrl_c_stops_cleanly():
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130 and "Traceback" not in err, (proc.returncode, err)
     assert "stopped: the hand was not finished" in "".join(seen)
+
+
+def test_a_double_deck_card_and_its_copy_are_one_option(fewer_deals):
+    """With the double deck a hand may hold both copies of a card: playing either is the same
+    play, so it is one option (the page shows one button), graded by the better copy's value:
+    the best option graded best, at no cost."""
+    rules = make_rules("bid", double_deck=True)
+    both = 0
+    for seed in range(1090, 1100):
+        hand = GradedHand(rules, 0, seed, 1, deals=TEST_DEALS).start()
+        while not hand.done and both < 3:
+            pending = hand.decision
+            options = pending.options
+            assert len(set(options)) == len(options), options
+            if pending.kind == "card" and pending.point is not None and \
+                    len(options) < pending.state.allowed.bit_count():
+                both += 1
+                for action in options:
+                    best = hand.grade(pending, hand.grade(pending, action)["best"])
+                    assert best["verdict"] == "best" and best["cost"] == 0, (action, best)
+            hand.act(options[0])
+    assert both >= 1

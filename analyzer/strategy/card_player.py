@@ -205,6 +205,12 @@ def weights_path(rules: Rules, built_dir=None):
 SHIPPED_PLAYERS = (("knock", {}), ("bid", {}), ("ghost", {}), ("cutthroat", {}))
 
 
+def ships_player(rules: Rules) -> bool:
+    """Whether the card player of ``rules`` ships with the package (the same on every
+    install of a release; the others are learned on their first use, an hour)."""
+    return weights_path(rules, BUILT_DIR).exists()
+
+
 def _save(path, vector: np.ndarray) -> None:
     """Write a network to ``path`` (float32, compressed) whole or not at all."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """A hand played against the analyzer, every decision of the player graded (issue 54).
 
 One seat is the player's; the others bid by the analyzer strategy and play their cards by
-``BOT_PLAY``. The hand is the engine's from its deal (``GameLoop.deal``: the same seed, the
+``BOT_PLAY`` (:func:`bot_play`). The hand is the engine's from its deal (``GameLoop.deal``: the same seed, the
 same cards) and is run again after each of the player's decisions: the calls and cards so far
 forced (``kernels.drivers.forced``, the player the point's asker and its own choices the
 ``IN.F_*`` slots), the bots deciding the rest, the run stopping at the player's next decision
@@ -47,6 +47,7 @@ from ...game.notation import SEATS, SUITS, format_card, format_hand
 from ...game.record_points import put_away
 from ...game.records import Record, call_text, contract_text, result_of, side_names
 from ...game.variants import DUMMY, LADDER, Rules
+from ...strategy.card_player import ships_player
 from ...strategy.defaults import DEFAULT_STRATEGY
 from ...strategy.seats import seat_policies
 from ..advise.advise_games import legal_cards, plays_of
@@ -55,7 +56,10 @@ from ..odds.answer import odds_at
 from ..odds.options import CallOption, option_label, point_options
 from ..odds.play_model import PlayModel
 
-BOT_PLAY = "heuristic"  # how the bots play their cards: the one place to change it
+BOT_PLAY = "analyzer"  # how the bots play their cards (the card player): the one place to change it
+# how they play where the card player does not ship (the double deck's is learned on its
+# first use, an hour): the same on every install, so a seed deals the same hand everywhere
+UNSHIPPED_PLAY = "heuristic"
 GRADE_DEALS = 200  # deals of a grade's odds question (late in the hand: every layout)
 DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a grade; the
 # double deck's 12 by heuristic card play (double dummy took 40 s a call on 200 deals)
@@ -111,12 +115,20 @@ class Decision:
         return out
 
 
+def bot_play(rules: Rules) -> str:
+    """How the bots play their cards under ``rules``: ``BOT_PLAY``, or ``UNSHIPPED_PLAY``
+    when that is the card player and it does not ship for them."""
+    if BOT_PLAY == "analyzer" and not ships_player(rules):
+        return UNSHIPPED_PLAY
+    return BOT_PLAY
+
+
 def bots(rules: Rules, score: tuple = (), dealer: int = 0) -> GameLoop:
     """The engine of a played hand: every seat bidding by the analyzer strategy and playing
     by ``BOT_PLAY`` (the player's seat decides nothing by them: its runs stop at each of its
     decisions); with a game's ``score`` (per unit) before the hand ``dealer`` deals, the
     seats that play to the score told it."""
-    policies, params = seat_policies(DEFAULT_STRATEGY, BOT_PLAY, rules=rules)
+    policies, params = seat_policies(DEFAULT_STRATEGY, bot_play(rules), rules=rules)
     if score:
         params = params.copy()
         tell_score(rules, params, score, dealer)
@@ -282,8 +294,10 @@ class GradedHand:
         """The player's decision at the run's stop, with its options and the seat's view."""
         view = self.view(state.kind)
         why = self.ungradable(state.kind)
-        choices = point_options(view, state)
-        labels = [option_label(o.name, o.trump_text, o.detail) for o in choices]
+        labelled = {}  # the double deck's two copies of a card are one option, one label
+        for o in point_options(view, state):
+            labelled.setdefault(option_label(o.name, o.trump_text, o.detail), o)
+        labels, choices = list(labelled), list(labelled.values())
         trick = len(self.plays) // max(self.playing, 1) + 1 if state.kind == "card" else 0
         return Decision(state.kind, labels, choices, None if why else view, why, trick,
                         state=state if state.kind == "card" else None)
@@ -443,9 +457,10 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     ``point`` over ``deals`` deals of ``seed`` (every layout late in the hand; played out
     double dummy, hands of more than ``DD_CARDS`` cards by heuristic card play), dealt to fit
     the calls heard by the analyzer strategy or, when none fits, without inference. UserError
-    when the action is not among its options. ``state``: what is decided there, when the
-    engine said so already (a card: the point is then not opened again, which a defender's
-    card could not be where a defender may go alone)."""
+    when the action is not among its options (an action of the double deck's card is valued
+    as its better copy). ``state``: what is decided there, when the engine said so already
+    (a card: the point is then not opened again, which a defender's card could not be where
+    a defender may go alone)."""
     effort = Effort(deals, seed=seed, all_details=True)  # the action may be any detail
     method = "dd" if point.rules.hand_size <= DD_CARDS else "heuristic"
     try:
@@ -461,7 +476,11 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     if action not in labels:
         raise UserError(f"{action} is not among the odds question's options")
     at_score = "p_win" in table
-    k, best = labels.index(action), int(table["p_win" if at_score else "ev"].idxmax())
+    value = table["p_win" if at_score else "ev"]
+    # an option of the double deck stands for both copies of its card: the better one
+    k = max((i for i, label in enumerate(labels) if label == action),
+            key=lambda i: value.iloc[i])
+    best = int(value.idxmax())
     cost, low, high = (max(0.0, float(-table[c].iloc[k]))
                        for c in ("vs_best", "vs_best_high", "vs_best_low"))
     if k == best or not math.isfinite(cost):
