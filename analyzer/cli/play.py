@@ -45,9 +45,8 @@ def play_cmd(
                        "hand: one record per hand, each with the score before it.")] = False,
     interactive: Annotated[bool, typer.Option(
         "--interactive", help="Play --seat's decisions yourself at a prompt against the "
-                              "analyzer's bots, each graded as you go (at --score in the "
-                              "chance of winning the game), a review at the end; with "
-                              "--game hand after hand to the game's end.")] = False,
+                              "analyzer's bots, each graded as you go, a review at the "
+                              "end (--game: a whole game, graded at the score).")] = False,
     seat: Annotated[str | None, typer.Option(help="Your seat with --interactive (default "
                                              "S).")] = None,
     json_out: JsonOption = False,
@@ -56,8 +55,7 @@ def play_cmd(
     """Deal and play one hand (or a whole game) with built-in players and print its record.
 
     With --interactive you play --seat against the analyzer's bots, each decision graded
-    (docs/play.md): `euchre play --variant knock --seat S --interactive`; a whole game,
-    graded at the score: add --game (and --score to start from one).
+    (docs/play.md): `euchre play --variant knock --seat S --interactive [--game]`.
 
     The --json record is the recorded-hand format, so it round-trips (a game: one line a hand,
     each with the score before it, so review prices its calls in games won):

@@ -1,13 +1,13 @@
 """A hand played against the analyzer, every decision of the player graded (issue 54).
 
 One seat is the player's; the others bid by the analyzer strategy and play their cards by
-``BOT_PLAY`` (:func:`bot_play`). The hand is the engine's from its deal (``GameLoop.deal``: the same seed, the
-same cards) and is run again after each of the player's decisions: the calls and cards so far
-forced (``kernels.drivers.forced``, the player the point's asker and its own choices the
-``IN.F_*`` slots), the bots deciding the rest, the run stopping at the player's next decision
-(``STOP_IN_PLAY``: its kind and the legal choices). One engine run a decision, as in
-``advise_games``; the bots' decisions are their policies', so the same seed and the same
-actions give the same hand.
+``BOT_PLAY`` (:func:`bot_play`). The hand is the engine's from its deal (``GameLoop.deal``:
+the same seed, the same cards) and is run again after each of the player's decisions: the
+calls and cards so far forced (``kernels.drivers.forced``, the player the point's asker and
+its own choices the ``IN.F_*`` slots), the bots deciding the rest, the run stopping at the
+player's next decision (``STOP_IN_PLAY``: its kind and the legal choices). One engine run a
+decision, as in ``advise_games``; the bots' decisions are their policies', so the same seed
+and the same actions give the same hand.
 
 The player's options are the odds question's at that point (``odds.options.point_options``,
 labelled by ``option_label``: ``order up S``, ``pick it up S (discard 9C)``, ``bid 4 H``,
@@ -15,8 +15,9 @@ labelled by ``option_label``: ``order up S``, ``pick it up S (discard 9C)``, ``b
 question at the seat's view (:func:`grade_of`): the best option's expected net points minus
 the chosen one's, over ``GRADE_DEALS`` deals that fit what the seat has seen (every layout
 late in the hand; the double deck's hands are played out by heuristic card play, not double
-dummy), with the paired 95% interval of that difference. Verdicts:
-:data:`THRESHOLDS`; a cost whose interval reaches 0 is never worse than "good".
+dummy), with the paired 95% interval of that difference; at a game's score (``score``) the
+chance of winning the game instead. Verdicts: :data:`THRESHOLDS` (at a score
+:data:`WIN_THRESHOLDS`); a cost whose interval reaches 0 is never worse than "good".
 
 Not graded (``grade`` None, with ``ungraded`` saying why): the decisions of a player who has
 swapped for the ghost hand and the cards played after anyone's swap (the odds question
