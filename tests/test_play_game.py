@@ -5,36 +5,22 @@ score (in the chance of winning the game), the game's summary, the same seed the
 import random
 
 import pytest
-from fastapi.testclient import TestClient
 
 from analyzer.cli import run
 from analyzer.game.game_score import score_rules_of
 from analyzer.game.variants import make_rules
-from analyzer.questions.simulate import graded_hand
 from analyzer.questions.simulate.graded_game import NEXT
 from analyzer.questions.simulate.graded_hand import VERDICTS, WIN_THRESHOLDS, verdict_of
-from analyzer.serve.routes import create_app
+from tests import test_play_hand
 
 pytestmark = [pytest.mark.serve, pytest.mark.cli]
 
-LOCAL = "http://127.0.0.1:8000"
-TEST_DEALS = 40  # a grade's deals here: the checks are of the grades' form, not their size
+client, fewer_deals = test_play_hand.client, test_play_hand.fewer_deals  # the fixtures
 # the games played by random legal actions: knock from 0-0 (a whole game), the others from
 # near their end (short); the units in seat order
 GAMES = [({"variant": "knock", "seat": "S", "seed": 7}, ("NS", "EW")),
          ({"variant": "bid", "seat": "E", "seed": 8, "score": "27-28"}, ("NS", "EW")),
          ({"variant": "ghost", "seat": "N", "seed": 9, "score": "28-27-29"}, ("N", "E", "S"))]
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(), base_url=LOCAL) as c:
-        yield c
-
-
-@pytest.fixture
-def fewer_deals(monkeypatch):
-    monkeypatch.setattr(graded_hand, "GRADE_DEALS", TEST_DEALS)
 
 
 def _post(client, url: str, body: dict) -> dict:

@@ -1182,28 +1182,34 @@ async function playAction(option) {
   await showPlayTable(t);
 }
 
-function showPlayEnd(t) {
-  const pts = t.points;
-  $("play-points").textContent = (pts.status === "played" ? `${pts.declarer} ${pts.contract}, trump ${SUIT_NAMES[pts.trump]}: ` : `${capitalized(pts.status)}: `) +
-    Object.entries(pts.points).map(([side, n]) => `${side} ${n}`).join(", ");
-  $("play-summary").textContent = "Your decisions: " + summaryText(t.summary);
-  const table = $("play-review");
+// a table of ``headers`` and ``rows`` (each its cells' texts and a class), each cell named by
+// its column (a phone shows a row as a card, each figure with its column's name)
+function fillTable(table, headers, rows) {
   table.textContent = "";
-  const headers = ["decision", "you chose", "grade", "cost", "best"];
   const head = el("tr");
   for (const h of headers) head.append(el("th", {}, h));
   table.append(el("thead"));
   table.firstChild.append(head);
   const body = el("tbody");
-  t.decisions.forEach((d, i) => {
-    const row = el("tr", { className: d.grade ? "grade-" + d.grade.verdict : "" });
-    const cells = [`${i + 1}. ${d.trick ? "trick " + d.trick : d.kind}`, d.action,
-                   d.grade ? d.grade.verdict : (d.ungraded || "not graded"),
-                   d.grade ? costText(d.grade, d.grade.cost) : "", d.grade && d.grade.best !== d.action ? d.grade.best : ""];
+  for (const { cells, className } of rows) {
+    const row = el("tr", { className: className || "" });
     cells.forEach((text, k) => row.append(el("td", { dataset: { label: headers[k] } }, text)));
     body.append(row);
-  });
+  }
   table.append(body);
+}
+
+function showPlayEnd(t) {
+  const pts = t.points;
+  $("play-points").textContent = (pts.status === "played" ? `${pts.declarer} ${pts.contract}, trump ${SUIT_NAMES[pts.trump]}: ` : `${capitalized(pts.status)}: `) +
+    scoreText(pts.points);
+  $("play-summary").textContent = "Your decisions: " + summaryText(t.summary);
+  fillTable($("play-review"), ["decision", "you chose", "grade", "cost", "best"], t.decisions.map((d, i) => ({
+    className: d.grade ? "grade-" + d.grade.verdict : "",
+    cells: [`${i + 1}. ${d.trick ? "trick " + d.trick : d.kind}`, d.action,
+            d.grade ? d.grade.verdict : (d.ungraded || "not graded"),
+            d.grade ? costText(d.grade, d.grade.cost) : "", d.grade && d.grade.best !== d.action ? d.grade.best : ""],
+  })));
   $("play-hands").textContent = "Hands as dealt: " + Object.entries(t.hands).map(([s, h]) => `${s} ${h}`).join("; ");
   $("play-again").hidden = !!(t.game && t.done);
   $("play-end").hidden = false;
@@ -1218,21 +1224,9 @@ function showGameEnd(t) {
     ? `Game over: ${g.winner ? g.winner + " won" : "no winner"} after ${g.hands.length} hands. Score: ${scoreText(g.score)}.`
     : `After hand ${g.hand}: ${scoreText(g.score)}.`;
   $("play-game-summary").textContent = "Your decisions in the game: " + summaryText(g.summary);
-  const table = $("play-game-hands");
-  table.textContent = "";
-  const headers = ["hand", "dealer", "contract", "points", "score"];
-  const head = el("tr");
-  for (const h of headers) head.append(el("th", {}, h));
-  table.append(el("thead"));
-  table.firstChild.append(head);
-  const body = el("tbody");
-  for (const h of g.hands) {
-    const row = el("tr");
-    const cells = [String(h.hand), h.dealer, h.contract || h.status, scoreText(h.points), scoreText(h.score)];
-    cells.forEach((text, k) => row.append(el("td", { dataset: { label: headers[k] } }, text)));
-    body.append(row);
-  }
-  table.append(body);
+  fillTable($("play-game-hands"), ["hand", "dealer", "contract", "points", "score"], g.hands.map((h) => ({
+    cells: [String(h.hand), h.dealer, h.contract || h.status, scoreText(h.points), scoreText(h.score)],
+  })));
   $("play-new-game").hidden = !t.done;
   $("play-game-end").hidden = false;
 }
