@@ -143,6 +143,21 @@ def test_between_hands_and_after_the_game_other_actions_are_422(client, fewer_de
     assert r.status_code == 422 and "the game is over" in r.json()["error"]
 
 
+def test_a_hand_at_a_score_is_graded_in_win_chance(client, fewer_deals):
+    """One hand given a score (your side first): the score on the table by side, each grade
+    in the chance of winning the game, the hand's summary with the win chance given away."""
+    table = _post(client, "/api/play", {"variant": "knock", "seat": "E", "seed": 3,
+                                        "score": "9-8"})
+    assert table["score"] == {"NS": 8, "EW": 9} and "game" not in table
+    rnd = random.Random(3)
+    while not table["done"]:
+        options = table["decision"]["options"]
+        action = rnd.choice(options)
+        table = _post(client, f"/api/play/{table['id']}", {"action": action})
+        _check_grade(table, options, action)
+    assert "win_given_away" in table["summary"]
+
+
 @pytest.mark.parametrize("body, words", [
     ({"variant": "knock", "seat": "S", "game": "maybe"}, "game must be true or false"),
     ({"variant": "knock", "seat": "S", "game": True, "score": "10-3"}, "the game is over"),
