@@ -109,28 +109,26 @@ def _score_line(chrome) -> str:
 
 
 def test_a_game_by_tapping(url, desktop):
-    """The first two hands of a game by tapping: the score line above the table, each grade
-    in win chance, after a hand the game's panel with the score, and the next hand dealt by
-    the button."""
+    """A game's first hand by tapping: the score line above the table, each cost in the
+    review in win chance, after the hand the game's panel with the score, and the next hand
+    dealt by the button, its line the second hand's."""
     _open_game(desktop, url, 31)
     assert _score_line(desktop).startswith("Game to 10, hand 1. Score: NS 0, EW 0; your "
                                            "chance of winning the game: ")
-    rnd = random.Random(31)
-    for number in (1, 2):
-        made = _play_by_tapping(desktop, rnd)
-        assert len(_css(desktop, "#play-review tbody tr")) == made
-        costs = [row.text for row in _css(desktop, "#play-review tbody td:nth-child(4)")]
-        assert all(c.endswith("%") for c in costs if c), costs  # in the chance of winning
-        assert "points of win chance" in _text(desktop, "play-game-summary")
-        assert len(_css(desktop, "#play-game-hands tbody tr")) == number
-        result = _text(desktop, "play-game-result")
-        assert result.startswith(f"After hand {number}: NS ") or result.startswith("Game over")
-        if result.startswith("Game over"):
-            break
-        desktop.find_element("css selector", "#play-again").click()
-        wait_for(lambda n=number: f"hand {n + 1}." in _score_line(desktop), 60,
-                 "the next hand")
-        assert _css(desktop, "#play-end[hidden]")
+    made = _play_by_tapping(desktop, random.Random(31))
+    assert len(_css(desktop, "#play-review tbody tr")) == made
+    costs = [row.text for row in _css(desktop, "#play-review tbody td:nth-child(4)")]
+    assert costs and all(c.endswith("%") for c in costs if c), costs  # in the chance of winning
+    assert "points of win chance" in _text(desktop, "play-game-summary")
+    rows = _css(desktop, "#play-game-hands tbody tr")
+    assert len(rows) == 1
+    score = rows[0].find_elements("css selector", "td")[-1].text  # after the hand
+    assert _text(desktop, "play-game-result") == f"After hand 1: {score}."
+    assert f"Score: {score}" in _score_line(desktop)
+    desktop.find_element("css selector", "#play-again").click()
+    wait_for(lambda: "hand 2." in _score_line(desktop), 60, "the next hand")
+    wait_for(lambda: _css(desktop, "#play-choices button"), 60, "the next hand's decision")
+    assert _css(desktop, "#play-end[hidden]") and f"Score: {score}" in _score_line(desktop)
     assert console_errors(desktop) == []
 
 
