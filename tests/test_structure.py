@@ -708,3 +708,12 @@ def test_errors_are_told_apart_by_their_type():
     assert found == []
     assert decided_by_error_text(['twice = "appears more than once" in str(e)',
                                   "if str(err).startswith('no deal'):"]) == [1, 2]
+
+
+def test_the_page_script_names_each_function_once():
+    """A second ``function f`` in the page's script silently replaces the first everywhere
+    (the page's score box once read the Play tab's score instead)."""
+    script = (ROOT / "analyzer" / "serve" / "static" / "app.js").read_text()
+    names = re.findall(r"^(?:async\s+)?function\s+(\w+)", script, flags=re.M)
+    assert names and len(names) == len(set(names)), sorted(
+        n for n in set(names) if names.count(n) > 1)

@@ -1083,7 +1083,7 @@ async function nextGameHand() {
   if (t) await showNewHand(t);
 }
 
-function scoreText(score) {
+function scoreByUnit(score) {
   return Object.entries(score).map(([unit, n]) => `${unit} ${n}`).join(", ");
 }
 
@@ -1092,7 +1092,7 @@ function drawGameLine(t) {
   $("play-score").hidden = !t.game;
   if (!t.game) return;
   const g = t.game;
-  $("play-score").textContent = `Game to ${g.target}, hand ${g.hand}. Score: ${scoreText(g.score)}` +
+  $("play-score").textContent = `Game to ${g.target}, hand ${g.hand}. Score: ${scoreByUnit(g.score)}` +
     (g.win_chance === null ? "." : `; your chance of winning the game: ${(100 * g.win_chance).toFixed(0)}%.`);
 }
 
@@ -1202,7 +1202,7 @@ function fillTable(table, headers, rows) {
 function showPlayEnd(t) {
   const pts = t.points;
   $("play-points").textContent = (pts.status === "played" ? `${pts.declarer} ${pts.contract}, trump ${SUIT_NAMES[pts.trump]}: ` : `${capitalized(pts.status)}: `) +
-    scoreText(pts.points);
+    scoreByUnit(pts.points);
   $("play-summary").textContent = "Your decisions: " + summaryText(t.summary);
   fillTable($("play-review"), ["decision", "you chose", "grade", "cost", "best"], t.decisions.map((d, i) => ({
     className: d.grade ? "grade-" + d.grade.verdict : "",
@@ -1221,11 +1221,11 @@ function showPlayEnd(t) {
 function showGameEnd(t) {
   const g = t.game;
   $("play-game-result").textContent = t.done
-    ? `Game over: ${g.winner ? g.winner + " won" : "no winner"} after ${g.hands.length} hands. Score: ${scoreText(g.score)}.`
-    : `After hand ${g.hand}: ${scoreText(g.score)}.`;
+    ? `Game over: ${g.winner ? g.winner + " won" : "no winner"} after ${g.hands.length} hands. Score: ${scoreByUnit(g.score)}.`
+    : `After hand ${g.hand}: ${scoreByUnit(g.score)}.`;
   $("play-game-summary").textContent = "Your decisions in the game: " + summaryText(g.summary);
   fillTable($("play-game-hands"), ["hand", "dealer", "contract", "points", "score"], g.hands.map((h) => ({
-    cells: [String(h.hand), h.dealer, h.contract || h.status, scoreText(h.points), scoreText(h.score)],
+    cells: [String(h.hand), h.dealer, h.contract || h.status, scoreByUnit(h.points), scoreByUnit(h.score)],
   })));
   $("play-new-game").hidden = !t.done;
   $("play-game-end").hidden = false;
