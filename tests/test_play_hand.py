@@ -162,7 +162,8 @@ def test_api_plays_100_hands_by_random_legal_actions(client, fewer_deals):
         again = _replay_to(client, body, steps, k)
         assert _public(again) == _public(before)
         best = _act(client, again["id"], after["grade"]["best"])
-        assert best["grade"]["verdict"] == "best" and best["grade"]["cost"] == 0
+        assert best["grade"]["verdict"] == "best" and best["grade"]["cost"] == 0, \
+            (body, k, after["grade"], best["grade"])
         forks += 1
     assert decisions > 4 * HANDS and forks > HANDS // 4
 

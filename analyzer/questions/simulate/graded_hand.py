@@ -14,8 +14,8 @@ labelled by ``option_label``: ``order up S``, ``pick it up S (discard 9C)``, ``b
 ``6-ask H (give 9C)``, ``play JC``, ``keep ...``), and each decision is graded by the odds
 question at the seat's view (:func:`grade_of`): the best option's expected net points minus
 the chosen one's, over ``GRADE_DEALS`` deals that fit what the seat has seen (every layout
-late in the hand; the double deck's hands are played out by heuristic card play, not double
-dummy), with the paired 95% interval of that difference. Verdicts:
+late in the hand; every hand played out by the default play model, the analyzer's card
+player), with the paired 95% interval of that difference. Verdicts:
 :data:`THRESHOLDS`; a cost whose interval reaches 0 is never worse than "good".
 
 Not graded (``grade`` None, with ``ungraded`` saying why): the decisions of a player who has
@@ -46,7 +46,7 @@ from ...game.notation import SEATS, SUITS, format_card, format_hand
 from ...game.record_points import put_away
 from ...game.records import Record, call_text, contract_text, result_of, side_names
 from ...game.variants import DUMMY, LADDER, Rules
-from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.defaults import DEFAULT_METHOD, DEFAULT_STRATEGY
 from ...strategy.seats import seat_policies
 from ..advise.advise_games import legal_cards, plays_of
 from ..odds.answer import odds_at
@@ -55,8 +55,6 @@ from ..odds.play_model import PlayModel
 
 BOT_PLAY = "heuristic"  # how the bots play their cards: the one place to change it
 GRADE_DEALS = 200  # deals of a grade's odds question (late in the hand: every layout)
-DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a grade; the
-# double deck's 12 by heuristic card play (double dummy took 40 s a call on 200 deals)
 # the verdict of a cost (net points a hand): the first whose bound the cost is below
 THRESHOLDS = (("good", 0.1), ("inaccuracy", 0.3), ("mistake", 0.8))
 WORST = "blunder"
@@ -420,19 +418,18 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     (:func:`verdict_of`), ``cost`` (the best option's expected net points minus the action's,
     never below 0), ``low``/``high`` its 95% interval (paired, the same deals), ``best`` (the
     best option's label) and ``deals``. The odds question at ``point`` over ``deals`` deals
-    of ``seed`` (every layout late in the hand; played out double dummy, hands of more than
-    ``DD_CARDS`` cards by heuristic card play), dealt to fit the calls heard by the analyzer
+    of ``seed`` (every layout late in the hand; played out by the default play model, the
+    analyzer's card player), dealt to fit the calls heard by the analyzer
     strategy or, when none fits, without inference. UserError when the action is not among
     its options. ``state``: what is decided there, when the engine said so already (a card:
     the point is then not opened again, which a defender's card could not be where a
     defender may go alone)."""
     effort = Effort(deals, seed=seed, all_details=True)  # the action may be any detail
-    method = "dd" if point.rules.hand_size <= DD_CARDS else "heuristic"
     try:
-        result = odds_at(point, PlayModel(method=method), effort, play_check=False,
+        result = odds_at(point, PlayModel(method=DEFAULT_METHOD), effort, play_check=False,
                          state=state)
     except UserError:
-        result = odds_at(point, PlayModel(method=method, infer=False), effort,
+        result = odds_at(point, PlayModel(method=DEFAULT_METHOD, infer=False), effort,
                          play_check=False, state=state)
     if result.interrupted:
         raise KeyboardInterrupt
@@ -440,13 +437,17 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     labels = [option_label(o.name, o.trump_text, o.detail) for o in result.choices]
     if action not in labels:
         raise UserError(f"{action} is not among the odds question's options")
-    k, best = labels.index(action), int(table["ev"].idxmax())
+    # two copies of a card (the double deck) are one choice: the action is the better copy
+    k = max((i for i, label in enumerate(labels) if label == action),
+            key=lambda i: table["ev"].iloc[i])
+    best = int(table["ev"].idxmax())
     cost, low, high = (max(0.0, float(-table[c].iloc[k]))
                        for c in ("vs_best", "vs_best_high", "vs_best_low"))
     if k == best or not math.isfinite(cost):
         cost = low = high = 0.0
-    return {"verdict": verdict_of(cost, low), "cost": round(cost, 3), "low": round(low, 3),
-            "high": round(high, 3), "best": labels[best], "deals": int(result.deals)}
+    cost, low, high = (round(x, 3) for x in (cost, low, high))  # judged as shown
+    return {"verdict": verdict_of(cost, low), "cost": cost, "low": low, "high": high,
+            "best": labels[best], "deals": int(result.deals)}
 
 
 def summary(grades: list) -> dict:
