@@ -359,9 +359,9 @@ def test_a_double_deck_question_shows_progress_and_cancels(page):
     wait_for(lambda: len(page.chrome.find_elements("css selector", "button.card.in-hand")) == 12)
     assert page.find("#rule-failed_moon_points").get_attribute("value") == "12"
     assert page.clipped_choices() == []  # issue 51: the phone cut the variant's title
-    page.more_options(deals="2000")
+    page.more_options(deals="20000")  # about 20 s with the default play: cancelled midway
     page.find("#ask-button").click()
-    wait_for(lambda: re.search(r"[1-9][\d,]* / 2,000 deals, about",
+    wait_for(lambda: re.search(r"[1-9][\d,]* / 20,000 deals, about",
                                page.text("progress-text")), 60, "progress")
     page.find("#cancel-button").click()
     cancelled = time.monotonic()
