@@ -5,7 +5,8 @@ beats the heuristic it started from."""
 import numpy as np
 import pytest
 
-from analyzer.game.variants import make_rules
+from analyzer.errors import UserError
+from analyzer.game.variants import VARIANTS, make_rules
 from analyzer.questions.simulate.card_match import MatchSettings, match
 from analyzer.strategy import card_player as cp
 from analyzer.strategy.seats import seat_policies
@@ -86,3 +87,20 @@ def test_every_shipped_rule_set_has_its_small_player():
         with np.load(path) as data:
             vector = data["network"]
         assert vector.size == cp.network_size(int(vector[0])) and np.isfinite(vector).all()
+
+
+def test_every_deck_of_every_variant_plays_with_a_shipped_player():
+    """The analyzer's card player is every answer's default play model: whatever house rules
+    a question gives, its player is one that ships (none is learned at a first question, an
+    hour or more)."""
+    shipped = {cp.learned_on(make_rules(v, **o)) for v, o in cp.SHIPPED_PLAYERS}
+    asked = 0
+    for variant in VARIANTS:
+        for deck in ({}, {"double_deck": True}, {"deck32": True}, {"joker": True}):
+            try:
+                rules = make_rules(variant, **deck)
+            except UserError:
+                continue  # the variant has no such deck
+            asked += 1
+            assert cp.learned_on(rules) in shipped, (variant, deck)
+    assert asked >= len(VARIANTS) + 5  # bid's double deck, the 32-card and joker decks

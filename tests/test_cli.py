@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import app, run
+from analyzer.strategy.defaults import DEFAULT_METHOD
 from tests.conftest import PLAY_CONFIGS
 from tests.paths import KNOCK_ROW, RECORDS
 from tests.reference import referee
@@ -278,7 +279,7 @@ def test_odds_json_is_stable(capsys):
     for key in ("variant", "rules", "hand", "method", "seed", "deals", "options", "tricks",
                 "best", "exact", "seconds", "auction", "others", "inference", "acceptance"):
         assert key in data
-    assert data["deals"] == 300 and data["method"] == "dd" and data["others"] == "points"
+    assert data["deals"] == 300 and data["method"] == DEFAULT_METHOD and data["others"] == "points"
     row = data["options"][0]
     for key in ("trump", "option", "detail", "p_we_make", "p_we_make_low", "p_we_make_high",
                 "p_they_make", "p_redeal", "ev", "ev_low", "ev_high", "vs_best"):
@@ -473,6 +474,7 @@ def _trick_result(hand_size: int):
     figures = {f"p_at_least_{k}{end}": p for k in range(3, hand_size + 1)
                for end, p in (("", 0.955), ("_low", 0.8), ("_high", 1.0))}
     return types.SimpleNamespace(rules=types.SimpleNamespace(hand_size=hand_size), exact=False,
+                                 method=DEFAULT_METHOD,
                                  tricks=pd.DataFrame([{"trump": t, **figures} for t in "CDHS"]))
 
 

@@ -368,7 +368,7 @@ def _exact(printed):
     """odds.md: ``--exact`` enumerates every layout (no intervals: nothing is sampled),
     ``--trump`` narrows the options and the trick table, later calls by ``--others``."""
     out = printed[-1][0]
-    assert "every layout, double dummy, later calls by the points strategy" in flat(out), out
+    assert "every layout, analyzer play, later calls by the points strategy" in flat(out), out
     assert "±" not in out and "deals tried" not in out
     trick_table(out, "C")
     calls, _ = odds_answer(out)
@@ -420,9 +420,9 @@ def simulated(out: str, header: str) -> float:
 
 @checks("euchre simulate --variant bid --games 10000 --vs random --vs-play random")
 def _simulate_against_random(printed):
-    """strategies-and-simulation.md: the point-count strategy with heuristic play beats
-    random play in 99-100% of games (here on a few games)."""
-    won = simulated(printed[-1][0], "bid: A = points bidding, heuristic play; B = random "
+    """strategies-and-simulation.md: the point-count strategy with the default card play
+    (the analyzer's player) beats random play in 99-100% of games (here on a few games)."""
+    won = simulated(printed[-1][0], "bid: A = points bidding, analyzer play; B = random "
                                     "bidding, random play; seed 0")
     assert won >= 90
 
@@ -485,10 +485,21 @@ def card_rows(out: str) -> list[list[str]]:
 
 
 @checks("euchre review tests/records/knock_misplay.json")
+def _review_misplay_seen_from_the_seat(printed):
+    """evaluate-and-review.md: by default each card is judged from its player's seat: E's JS
+    at trick 3 (holding the winning AS) is flagged on every layout E could face; S's KS lead
+    is not."""
+    out = printed[-1][0]
+    js = re.search(r"card\s+E\s+3\s+JS\s+AS\s+[\d.]+\s+[\d.]+\s+(\d+\.\d+)\s", out)
+    assert js and float(js[1]) > 0.5, out  # a trick lost: the best card is AS
+    assert re.search(r"card\s+S\s+3\s+KS\s+[\d.]+\s+[\d.]+\s+0\s+0\s", out), out
+
+
+@checks("euchre review tests/records/knock_misplay.json --method dd")
 def _review_misplay(printed):
     """evaluate-and-review.md: S leads KS at trick 3 where a trump lead (9D or QD) holds E to
-    2 tricks, and E follows with JS holding the winning AS; the review flags exactly those two
-    cards, 1 and 2 tricks, 3 points each, and says whether the contract was makeable."""
+    2 tricks, and E follows with JS holding the winning AS; the dd review flags exactly those
+    two cards, 1 and 2 tricks, 3 points each, and says whether the contract was makeable."""
     out = printed[-1][0]
     assert "(not makeable)" in flat(out), out
     flagged = [r for r in card_rows(out) if r[-1] == "*"]

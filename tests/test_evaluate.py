@@ -19,6 +19,7 @@ from analyzer.game.variants import make_rules
 from analyzer.questions.odds.answer import odds
 from analyzer.questions.odds.options import option_label
 from analyzer.questions.review.evaluate import BadRow, Row, evaluate_file, read_rows
+from analyzer.strategy.defaults import DEFAULT_METHOD
 from tests.paths import KNOCK_ROW, hands_file
 from tests.test_hostile import assert_one_error, run_cli
 
@@ -264,7 +265,7 @@ def test_resume_refuses_an_edited_input(tmp_path):
     priced.to_csv(journal, index=False)
     settings.write_text(json.dumps({"file": str(f.resolve()), "variant": "knock",
                                     "rules": json.loads(json.dumps(_knock_rules())),
-                                    "deals": 50, "method": "dd", "seed": 0,
+                                    "deals": 50, "method": DEFAULT_METHOD, "seed": 0,
                                     "others": "analyzer", "worlds": 20}))
     out.unlink()
     hands_file(tmp_path, [rows[0], "9S TS QH KH AD,E,N,JH", rows[2]])

@@ -199,7 +199,7 @@ def _run(args):
     (["--players", "random"], "at least two players"),
     (["--players", "random,dd", "--a", "dd"], "not both"),
     (["--a", "advise", "--b", "dd", "--games", "2"], "plays duplicate hands"),
-    (["--a", "advise", "--b", "dd", "--method", "oracle"], "--method must be one of dd"),
+    (["--a", "advise", "--b", "dd", "--method", "oracle"], "--method must be one of analyzer, dd"),
     (["--a", "dd", "--b", "random", "--pairs", "99999999999999"], "would take about"),
 ])
 def test_bad_input_is_one_line(args, says):

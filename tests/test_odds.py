@@ -119,6 +119,7 @@ def test_given_counts_are_of_the_whole_hand_with_its_placed_cards():
 
 def compare_with_exact(variant, hand, partner_has, **kw):
     given = [f"{partner_has[0]}: has {partner_has[1]}"]
+    kw.setdefault("method", "dd")  # the sampling is what is checked, whatever plays the hands
     exact = odds(hand, variant, exact=True, given=given, others="points", **kw)
     mc = odds(hand, variant, deals=3000, seed=11, given=given, others="points",
               all_calls=True, **kw)
@@ -342,9 +343,10 @@ def test_a_dealers_discard_is_priced_discard_against_discard():
     """Ordered up, the dealer's decision is the discard: every card of the six is an option
     with its row and the verdict is between two discards (the answer used to be one row,
     'discard (QH) +0.99', with no runner-up); two touching cards come to the same on every
-    deal, which is said instead of 'too close to call'."""
+    deal, which is said instead of 'too close to call' (double dummy: a player's card play
+    may tell a king from a queen)."""
     r = odds("9D KH QH AC KC", "knock", upcard="AD", seat="N", dealer="N",
-             auction="E pass, S order up", deals=1000, others="points")
+             auction="E pass, S order up", deals=1000, others="points", method="dd")
     assert sorted(r.options["detail"]) == sorted("9D KH QH AC KC AD".split())
     b = r.best
     assert b["call"] == b["runner_up"] == "discard" and b["detail"] != b["runner_up_detail"]
@@ -387,11 +389,28 @@ def test_the_headline_says_first_when_the_card_play_decides():
     When heuristic play prefers another call, the sentence (the page's headline, the CLI's
     JSON) says first that the card play decides, and never "sure"."""
     r = odds("JS KH AS QH JC KD", "bid", seat="S", dealer="W", auction="N 3, E 4",
-             deals=1000, others="points")
+             deals=1000, others="points", method="dd")
     assert any("with heuristic play the best is pass" in n for n in r.notes)
     sentence = r.best["sentence"]
     assert sentence.startswith("The card play decides it: bid 5 S with perfect play")
     assert "pass with realistic play" in sentence and "sure" not in sentence
+
+
+def test_the_default_answer_says_when_double_dummy_would_call_otherwise():
+    """Issue 53: the default play model is the analyzer's card player, checked by double dummy
+    on the same deals; the README's overcall (S: JH AH KH QD 9S TC after N 3, E 4) passes as
+    a player plays the cards and bids 5 with every hand seen: the notes say so in one line,
+    the headline says first that the card play decides, and the JSON keeps the check."""
+    r = odds("JH AH KH QD 9S TC", "bid", seat="S", dealer="W", auction="N 3, E 4", trump="H",
+             deals=2000)
+    assert r.method == "analyzer" and r.best["label"] == "pass"
+    noted = [n for n in r.notes if n.startswith("the best call depends on how well")]
+    assert len(noted) == 1 and "double dummy (everyone sees every card) the best is bid 5 H" \
+        in noted[0]
+    assert r.best["sentence"].startswith("The card play decides it: pass as a player plays")
+    assert "bid 5 H with perfect play" in r.best["sentence"]
+    checked = r.to_dict()["checked_play"]
+    assert checked["method"] == "dd" and checked["label"] == "bid 5 H"
 
 
 @pytest.mark.parametrize("hand, best, twin", [
@@ -402,7 +421,8 @@ def test_a_calls_verdict_is_against_another_call_not_its_twin(hand, best, twin):
     """Issue 51: "Order up alone S: worth about 2.0 points a hand more than order up S"
     told a player nothing about passing: the verdict compares the best call with the next
     other call, then with itself alone or with partner (the figures keep the runner-up)."""
-    r = odds(hand, "knock", upcard="TS", seat="E", dealer="N", deals=1000, others="points")
+    r = odds(hand, "knock", upcard="TS", seat="E", dealer="N", deals=1000, others="points",
+             method="dd")
     b = r.best
     assert (b["label"], b["runner_up_label"]) == (best, twin)
     capital = best[0].upper() + best[1:]
@@ -456,7 +476,7 @@ def test_a_verdict_that_depends_on_the_play_says_so(monkeypatch):
     for name in ("EUCHRE_STRATEGY_DEALS", "EUCHRE_STRATEGY_ROUNDS"):
         monkeypatch.delenv(name, raising=False)  # the shipped strategy
     question = dict(upcard="9S", seat="S", dealer="N",
-                    auction="E pass, S pass, W pass, N pass, E pass", deals=10_000)
+                    auction="E pass, S pass, W pass, N pass, E pass", deals=10_000, method="dd")
     r = odds("9H TD QC KC 9D", "knock", **question)
     other = r.heuristic_play
     assert other is not None and r.to_dict()["heuristic_play"] == other

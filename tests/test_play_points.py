@@ -112,7 +112,8 @@ def test_card_values_agree_with_every_layout_played_double_dummy(seed):
     if up[1] == "H":
         pytest.skip("hearts was turned down")
     r = odds(" ".join(left[asker]), "knock", upcard=up, seat=asker, dealer="N",
-             auction=heard, played=played, infer=False, others="points", deals=10_000)
+             auction=heard, played=played, infer=False, others="points", deals=10_000,
+             method="dd")
     assert r.exact and r.decision == "card"
     want, layouts = _reference_values(left, kitty[1:], asker, trump, leader, won,
                                       _voids(tricks, trump))

@@ -57,7 +57,7 @@ def positions(record, decl):
 def test_card_values_agree_with_the_solver_at_every_position(variant):
     checked = 0
     for record in played(variant, 40, seed=8):
-        r = review(record, call_deals=0)
+        r = review(record, method="dd", call_deals=0)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
         hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
         active = sum(1 << s for s in range(4) if hands0[s])
@@ -99,7 +99,7 @@ def test_card_values_agree_with_the_brute_force_reference():
     rules = make_rules("knock")
     checked = 0
     for record in played("knock", 6, seed=21):
-        r = review(record, call_deals=0)
+        r = review(record, method="dd", call_deals=0)
         cards = r.decisions[r.decisions["kind"] == "card"].reset_index(drop=True)
         declarer = int(record.rec[R.DECLARER])
         hands0 = [int(record.hm[M.PLAY + s]) for s in range(4)]
@@ -126,7 +126,7 @@ def test_card_values_agree_with_the_brute_force_reference():
 
 def test_a_known_misplay_is_flagged_at_the_right_card():
     r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())),
-               call_deals=0)
+               method="dd", call_deals=0)
     assert not r.makeable and r.dd_tricks == 2 and r.tricks == 1
     costly = r.decisions[(r.decisions["kind"] == "card") & (r.decisions["cost_tricks"] > 0)]
     assert [(c.trick, c.seat, c.choice) for c in costly.itertuples()] == [
@@ -136,9 +136,10 @@ def test_a_known_misplay_is_flagged_at_the_right_card():
     assert list(costly["cost_points"]) == [3.0, 3.0]
 
 
-def test_a_renege_is_flagged_with_its_penalty():
+@pytest.mark.parametrize("method", ["dd", "analyzer"])
+def test_a_renege_is_flagged_with_its_penalty(method):
     r = review(load_record(json.loads((RECORDS / "knock_renege.json").read_text())),
-               call_deals=0)
+               method=method, call_deals=0)
     reneges = r.decisions[r.decisions["note"].str.startswith("renege")]
     assert [(c.trick, c.seat, c.choice, c.cost_points) for c in reneges.itertuples()] == [
         (2, "E", "AS", 2.0)]
@@ -224,9 +225,13 @@ def test_a_batch_review_becomes_a_report_section(tmp_path):
     assert "<th>points_lost</th>" in page
 
 
-def test_pimc_review_flags_a_card_that_loses_whatever_the_layout():
-    r = review(load_record(json.loads((RECORDS / "knock_misplay.json").read_text())),
-               method="pimc", worlds=30, seed=1)
+@pytest.mark.parametrize("method", ["pimc", None])
+def test_pimc_review_flags_a_card_that_loses_whatever_the_layout(method):
+    """E's JS at trick 3 loses whatever the layout: PIMC and the default review (the
+    analyzer's card player playing out the worlds) flag it."""
+    record = load_record(json.loads((RECORDS / "knock_misplay.json").read_text()))
+    r = review(record, method=method, worlds=30, seed=1) if method else \
+        review(record, worlds=30, seed=1)
     cards = r.decisions[r.decisions["kind"] == "card"]
     js = cards[(cards["trick"] == 3) & (cards["seat"] == "E")].iloc[0]
     assert js.choice == "JS" and js.best == "AS" and js.cost_tricks > 0.5 and js.cost_points > 0

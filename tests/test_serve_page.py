@@ -325,8 +325,9 @@ def test_a_bid_overcall_after_n_3_e_4(page):
     notes = page.text("answer-notes")
     assert "fit the calls heard" in notes
     # issue 51: the headline said "Bid 5 H: ...; sure." over notes ending "with heuristic
-    # play the best is pass": when the card play decides, the headline says so first
-    assert "with heuristic play the best is" in notes
+    # play the best is pass": when the card play decides, the headline says so first (the
+    # default play, the analyzer's, passes; double dummy bids 5, issue 53)
+    assert "double dummy (everyone sees every card) the best is bid 5 S" in notes
     assert verdict.startswith("The card play decides it:") and "sure" not in verdict
     page.share_asks_it_again(verdict)
     page.clean()
@@ -358,9 +359,9 @@ def test_a_double_deck_question_shows_progress_and_cancels(page):
     wait_for(lambda: len(page.chrome.find_elements("css selector", "button.card.in-hand")) == 12)
     assert page.find("#rule-failed_moon_points").get_attribute("value") == "12"
     assert page.clipped_choices() == []  # issue 51: the phone cut the variant's title
-    page.more_options(deals="2000")
+    page.more_options(deals="20000")  # about 20 s with the default play: cancelled midway
     page.find("#ask-button").click()
-    wait_for(lambda: re.search(r"[1-9][\d,]* / 2,000 deals, about",
+    wait_for(lambda: re.search(r"[1-9][\d,]* / 20,000 deals, about",
                                page.text("progress-text")), 60, "progress")
     page.find("#cancel-button").click()
     cancelled = time.monotonic()
@@ -410,7 +411,8 @@ def test_a_question_left_running_can_be_seen_and_cancelled(page, url):
 
     wait_for(lambda: send("GET", "/api/jobs")[1] == '{"running":null}', 30, "a free server")
     assert send("POST", "/api/jobs/odds?" + urlencode({
-        "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "200000"}))[0] == 202
+        "variant": "bid", "hand": "JH JD AH KH QH 9S", "deals": "200000",
+        "method": "dd"}))[0] == 202  # a minute of work: still running when cancelled
     page.open()
     wait_for(lambda: page.find("#running").is_displayed(), 15, "the banner")
     assert "a bid question" in page.text("running-text") and "JH" not in page.text("running-text")

@@ -8,7 +8,7 @@ from ..errors import UserError
 from ..game.notation import parse_seat
 from ..game.records import read_json, result_of, to_json
 from ..strategy.defaults import DECISION_NAMES as DECISIONS
-from ..strategy.defaults import DEFAULT_STRATEGY, DEFAULT_WORLDS
+from ..strategy.defaults import DEFAULT_PLAY, DEFAULT_STRATEGY, DEFAULT_WORLDS
 from ..strategy.defaults import PLAY_NAMES as PLAYS
 from .app import app
 from .common import (
@@ -35,7 +35,7 @@ def play_cmd(
                                           f"{', '.join(DECISIONS)}.")] = DEFAULT_STRATEGY,
     play: Annotated[str | None, typer.Option(help=f"How players play cards: {', '.join(PLAYS)}"
                                              " (default: random with the random strategy, "
-                                             "else heuristic).")] = None,
+                                             f"else {DEFAULT_PLAY}).")] = None,
     worlds: WorldsOption = DEFAULT_WORLDS,
     score: Annotated[str | None, typer.Option(
         help="The game's score before the hand: N-S first (NS-EW, e.g. 9-6), or the three "

@@ -9,7 +9,7 @@ import typer
 from ..errors import UserError
 from ..game.records import load_record, read_json
 from ..outputs import check_output, written_whole
-from ..strategy.defaults import CALL_DEALS, REVIEW_WORLDS
+from ..strategy.defaults import CALL_DEALS, DEFAULT_METHOD, REVIEW_WORLDS
 from ..strategy.defaults import DEFAULT_STRATEGY as DEFAULT_OTHERS
 from . import common as opt
 from .app import app
@@ -28,10 +28,10 @@ def review_cmd(
                                "(.jsonl, one per line) for a summary.")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write every decision "
                                              "to this .csv or .parquet.")] = None,
-    method: Annotated[str, typer.Option(help="dd (everything seen), pimc (each card judged "
-                                        "with what its player could see, played out double "
-                                        "dummy) or analyzer (the same, played out by the "
-                                        "analyzer's card player).")] = "dd",
+    method: Annotated[str, typer.Option(help="analyzer (each card judged with what its "
+                                        "player could see, played out by the analyzer's card "
+                                        "player), pimc (the same, played out double dummy) or "
+                                        "dd (everything seen).")] = DEFAULT_METHOD,
     worlds: Annotated[int, typer.Option(help="Worlds per card for pimc and analyzer.", min=1,
                                         max=1000)]
     = REVIEW_WORLDS,

@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from ..strategy.defaults import DECISION_NAMES as DECISIONS
-from ..strategy.defaults import DEFAULT_WORLDS
+from ..strategy.defaults import DEFAULT_PLAY, DEFAULT_WORLDS
 from ..strategy.defaults import PLAY_NAMES as PLAYS
 from . import common as opt
 from .app import app
@@ -30,7 +30,7 @@ def simulate_cmd(
     = "points",
     vs: Annotated[str, typer.Option("--vs", help="Strategy B.")] = "points",
     play: Annotated[str, typer.Option(help=f"How A plays cards: {', '.join(PLAYS)}.")]
-    = "heuristic",
+    = DEFAULT_PLAY,
     vs_play: Annotated[str | None, typer.Option(help="How B plays cards (default: as A).")]
     = None,
     worlds: opt.WorldsOption = DEFAULT_WORLDS,

@@ -119,7 +119,7 @@ def print_odds(console: Console, r: OddsResult, details: bool = False) -> None:
     how = "every layout" if r.exact else f"{r.deals:,} deals" + \
         (f" ({r.stopped})" if r.stopped else "")
     changed = ", ".join(f"{k}={v}" for k, v in rules.changed_options.items()) or "defaults"
-    play = "double dummy" if r.method == "dd" else f"{r.method} play"
+    play = _play_words(r.method)
     fit = f"; {percent_text(r.acceptance)} of {r.tried:,} deals tried fit the calls heard" \
         if r.inference else ""
     valued = f" (its values from {r.others_play} play)" \
@@ -172,10 +172,15 @@ def _print_marches(console: Console, r: OddsResult) -> None:
                               r.exact, compact=True) for row, name in made))
 
 
+def _play_words(method: str) -> str:
+    return "double dummy" if method == "dd" else f"{method} play"
+
+
 def _tricks_table(r: OddsResult) -> Table:
     n = r.rules.hand_size
+    play = _play_words(r.method)
     t = Table("trump", *[f"P(≥{k}) %" for k in range(3, n + 1)],
-              title="If your side declares: its tricks (double dummy, you lead)", box=None)
+              title=f"If your side declares: its tricks ({play}, you lead)", box=None)
     for row in r.tricks.to_dict(orient="records"):
         stopped = pd.notna(row.get("dropped_after"))  # racing stopped it with its calls
         t.add_row(row["trump"] + ("*" if stopped else ""),
@@ -366,8 +371,8 @@ def print_review(console: Console, result) -> None:
                   for c, p in zip(play["cost_tricks"].fillna(0), play["cost_points"],
                                   strict=True)]
     console.print(whole_numbers(frame_table(
-        frame, "The play: the declaring side's tricks double dummy with the best choice "
-               "(before) and the choice made (after); * = cost tricks or points")))
+        frame, f"The play: the declaring side's tricks ({result.judged_by}) with the best "
+               "choice (before) and the choice made (after); * = cost tricks or points")))
     for note in result.notes:
         console.print(f"note: {note}")
 

@@ -40,7 +40,13 @@ from ..game.variants import LADDER, OPTIONS, VARIANTS, Rules, make_rules
 from ..numbers import json_number, read_number
 from ..questions.odds.odds_request import ODDS_FIELDS, OddsRequest, request
 from ..questions.odds.options import call_label, call_name
-from ..strategy.defaults import DECISION_NAMES, DEFAULT_STRATEGY, DEFAULT_WORLDS, METHODS
+from ..strategy.defaults import (
+    DECISION_NAMES,
+    DEFAULT_METHOD,
+    DEFAULT_STRATEGY,
+    DEFAULT_WORLDS,
+    METHODS,
+)
 
 DEFAULT_DEALS = 10_000
 PUBLISHED = Path(__file__).resolve().parent.parent / "strategy" / "published"
@@ -540,10 +546,14 @@ def _unentered(kind: str, mine: bool, seat: int) -> str | None:
     return None
 
 
+DOUBLE_DECK_DEALS = 2_000
+
+
 def page_deals(rules: Rules) -> int:
-    """The deals the page asks by default: about a second's work (a double-deck deal costs
-    over a hundred times a single deck's: 100 of them take about 15 s here)."""
-    return 100 if rules.hand_size > 6 else DEFAULT_DEALS
+    """The deals the page asks by default: a few seconds' work with the default card play,
+    the analyzer's (a double-deck deal costs about ten times a single deck's: 10,000 of them
+    took 9.5 s here; double dummy, over a hundred times)."""
+    return DOUBLE_DECK_DEALS if rules.hand_size > 6 else DEFAULT_DEALS
 
 
 
@@ -597,7 +607,7 @@ def review_work(body, limits: Limits):
         raise UserError("the record is nested too deeply to be one")
     if not isinstance(data, dict):
         raise UserError("the record must be a JSON object (a record of euchre play --json)")
-    method = body.get("method", "dd")
+    method = body.get("method", DEFAULT_METHOD)
     numbers = {key: json_number(body.get(key, default), key, 0, top)
                for key, default, top in (("worlds", REVIEW_WORLDS, limits.max_worlds),
                                          ("seed", 0, MAX_SEED),

@@ -12,7 +12,8 @@ WARM_DEALS = 16
 
 def warm_up() -> None:
     """Ask one small question of each kind the page asks: a table state, a knock question
-    after a call (double dummy with its heuristic check, and PIMC), a bid question."""
+    after a call (the analyzer's card play with its double-dummy check, and PIMC), a bid
+    question."""
     table_state({"variant": "knock", "seat": "N", "dealer": "N", "upcard": "QS",
                  "auction": "E pass"})
     odds("JS AS KS 9H TD", "knock", upcard="QS", seat="S", dealer="N", auction="E pass",

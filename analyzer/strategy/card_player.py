@@ -39,6 +39,13 @@ from .best_response import BUILT_DIR, cache_dir, read_cached
 STAGES = (("dd", 1.0, False, 8), ("dd", 1.0, True, 8), ("rollout", 0.5, False, 4),
           ("rollout", 0.5, False, 4))
 POSITIONS = 2_000_000
+# hands of more cards than this (the double deck's 12) are labelled by rollouts alone: double
+# dummy labels of 12-card hands would take days here; the first stage's rollouts are the
+# heuristic's, the later ones the last stage's player's
+SOLVED_CARDS = 6
+ROLLOUT_STAGES = (("rollout", 1.0, False, 8), ("rollout", 0.5, True, 4),
+                  ("rollout", 0.5, False, 4))
+ROLLOUT_POSITIONS = 1_000_000
 WIDTH = 32  # hidden units
 EPOCHS = 8
 BATCH = 256
@@ -182,6 +189,14 @@ def agreement(positions: Positions, vector: np.ndarray) -> float:
     return float(np.mean(value[np.arange(len(chosen)), chosen] >= value.max(axis=1) - 1e-9))
 
 
+def stages_of(rules: Rules) -> tuple[tuple, int]:
+    """The stages of learning the card player of ``rules`` and the positions of a stage at
+    share 1 (see :data:`STAGES`, :data:`ROLLOUT_STAGES`)."""
+    if rules.hand_size > SOLVED_CARDS:
+        return ROLLOUT_STAGES, ROLLOUT_POSITIONS
+    return STAGES, POSITIONS
+
+
 def learned_on(rules: Rules) -> Rules:
     """The rules the card player of ``rules`` is learned on: the variant's defaults with the
     same deck (double or not). House rules that change the bidding or the points but not how
@@ -195,20 +210,14 @@ def weights_path(rules: Rules, built_dir=None):
     """The cache file of the card player's network of ``rules`` (see :func:`learned_on`)."""
     base = learned_on(rules)
     deck = "-double" if base.double_deck else ""
-    name = f"{base.variant}{deck}-cards{VERSION}-{POSITIONS}.npz"
+    name = f"{base.variant}{deck}-cards{VERSION}-{stages_of(base)[1]}.npz"
     return (built_dir / name) if built_dir is not None else cache_dir() / name
 
 
 # the rule sets whose card players ship with the package (``make strategies``); every other
-# rule set plays with its variant's (and deck's) player (:func:`learned_on`); the double
-# deck's is learned on its first use (an hour here, said on stderr) until it ships
-SHIPPED_PLAYERS = (("knock", {}), ("bid", {}), ("ghost", {}), ("cutthroat", {}))
-
-
-def ships_player(rules: Rules) -> bool:
-    """Whether the card player of ``rules`` ships with the package (the same on every
-    install of a release; the others are learned on their first use, an hour)."""
-    return weights_path(rules, BUILT_DIR).exists()
+# rule set plays with its variant's (and deck's) player (:func:`learned_on`)
+SHIPPED_PLAYERS = (("knock", {}), ("bid", {}), ("ghost", {}), ("cutthroat", {}),
+                   ("bid", {"double_deck": True}))
 
 
 def _save(path, vector: np.ndarray) -> None:
@@ -238,7 +247,8 @@ def card_network(rules: Rules, players) -> np.ndarray:
     if vector is not None:
         return vector.astype(np.float64)
     print(f"learning the analyzer's card play for {rules.variant} (first use; cached after): "
-          f"{len(STAGES)} stages of up to {POSITIONS:,} positions, an hour or more",
+          f"{len(stages_of(rules)[0])} stages of up to {stages_of(rules)[1]:,} positions, an hour "
+          "or more",
           file=sys.stderr, flush=True)
     vector = learn_network(rules, players(rules), progress=lambda i, a: print(
         f"  stage {i} done ({100 * a:.1f}% of its positions' best cards)",
@@ -247,18 +257,21 @@ def card_network(rules: Rules, players) -> np.ndarray:
     return vector.astype(np.float32).astype(np.float64)  # as it is read back
 
 
-def learn_network(rules: Rules, players: tuple, positions: int = POSITIONS,
+def learn_network(rules: Rules, players: tuple, positions: int | None = None,
                   seed: int = CARD_SEED, progress=None) -> np.ndarray:
-    """The card player's network for ``rules`` (see the module docstring), in ``len(STAGES)``
-    stages: each plays ``positions`` (times the stage's share) hands by the last stage's player
+    """The card player's network for ``rules`` (see the module docstring), in the stages of
+    :func:`stages_of` (``positions`` at a share of 1; None: its own): each plays that many
+    hands by the last stage's player
     (``players``' policy rows first: the seats' bidding, the heuristic's play), labels each
     position's cards double dummy or by the player's own rollouts, and fits the network to them
     (with the last stage's positions where the stage says so) from the last one;
     ``progress(stage, agreement)`` after each."""
+    stages, most = stages_of(rules)
+    positions = most if positions is None else positions
     policies, params = (a.copy() for a in players)
     vector = None
     data = None
-    for stage, (label, share, keep, epochs) in enumerate(STAGES):
+    for stage, (label, share, keep, epochs) in enumerate(stages):
         if vector is not None:  # the last stage's player at every seat
             policies[:, 1] = P_ANALYZER
             for seat in range(4):

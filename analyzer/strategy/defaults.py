@@ -15,8 +15,11 @@ BUILT_STRATEGIES = ("analyzer", "table", "analyzer-points")
 # how a seat plays (kernels.hand.policies P_*): "analyzer" the learned card player
 # (kernels.play.analyzer_player, its weights from analyzer.strategy.card_player)
 PLAY_NAMES = ("random", "heuristic", "dd", "pimc", "analyzer")
-METHODS = ("dd", "heuristic", "pimc", "analyzer")  # how a question's hands are played
-DEFAULT_METHOD = "dd"  # how a question's hands are played when it does not say
+METHODS = ("analyzer", "dd", "heuristic", "pimc")  # how a question's hands are played
+DEFAULT_METHOD = "analyzer"  # how a question's hands are played when it does not say: the
+# analyzer's card player (docs/card-player.md); "dd" and "heuristic" on request
+DEFAULT_PLAY = DEFAULT_METHOD  # how a seat plays its cards when no one says (euchre play,
+# simulate): the same player
 DEFAULT_WORLDS = 20  # worlds a PIMC player samples at each card
 # the card players of `euchre match`: every play policy above (a new one is a player once it
 # is named there) and the player whose every card is the card question's answer

@@ -393,6 +393,11 @@ def few_layouts(d: Decision, effort: Effort) -> bool:
 # a question played by one method is checked by another on the same deals (play_check):
 # double dummy by heuristic play (issue 24), the analyzer's card player by double dummy
 CHECKED_BY = {"dd": "heuristic", "analyzer": "dd"}
+# the deals a check plays at most, the question's first ones: hands of more cards than
+# SOLVED_CARDS (the double deck's 12) are solved double dummy on a few hundred (a 12-card
+# solve costs about 25 ms a call here: the whole run's 10,000 deals took 250 s, the answer 10)
+SOLVED_CARDS = 6
+CHECK_DEALS = 200
 PLAY_WORDS = {"dd": "double dummy (everyone sees every card)",
               "heuristic": "with heuristic play",
               "analyzer": "as the analyzer's card player plays (docs/card-player.md)"}
@@ -408,8 +413,10 @@ def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple)
     best (by its paired difference from it under the check's play), say so in one note
     (issue 24: a margin that depends on how the cards are played should not look sure)."""
     seed, chunk = effort.seed, effort.chunk
-    totals = run_chunks(result.deals_asked, _work(d, seed, False), chunk=chunk,
-                        progress=False)
+    deals = result.deals_asked
+    if methods[1] == "dd" and result.rules.hand_size > SOLVED_CARDS:
+        deals = min(deals, CHECK_DEALS)
+    totals = run_chunks(deals, _work(d, seed, False), chunk=chunk, progress=False)
     result.seconds += totals.seconds  # the answer's time includes its check
     counts = totals.counts
     if not counts or totals.interrupted or int(counts["accepted"]) == 0:
@@ -429,13 +436,17 @@ def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple)
         return
     ours_i = max(ours, key=lambda i: value_counts(counts)[0][i])
     diff, lo, hi = paired(counts, theirs[0], ours_i)
-    if diff <= 0:
-        return  # a tie under the check's play (two equal cards): the best is as good
+    scale, digits, unit = (100, 1, " points of percentage") if best.get("win") is not None \
+        else (1, 2, "")  # with a score the margins are chances of the game
+    if round(scale * diff, digits) <= 0:
+        return  # a tie under the check's play (to the figure shown): the best is as good
     what = "card" if result.decision == "card" else "call"
     result.notes.append(
         f"the best {what} depends on how well the cards are played: {best['label']} by "
-        f"{best['margin']:+.2f} {PLAY_WORDS[methods[0]]}, but {PLAY_WORDS[methods[1]]} the "
-        f"best is {other['label']}, by {diff:+.2f} [{lo:+.2f}, {hi:+.2f}] on the same deals")
+        f"{scale * best['margin']:+.{digits}f}{unit} {PLAY_WORDS[methods[0]]}, but "
+        f"{PLAY_WORDS[methods[1]]} the best is {other['label']}, by {scale * diff:+.{digits}f}"
+        f" [{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]{unit} on the same deals" +
+        (f" (the first {deals:,})" if deals < result.deals_asked else ""))
     best["sentence"] = verdict_sentence(best, False, (other["label"], diff,
                                                       *(SENTENCE_WORDS[m] for m in methods)))
 

@@ -547,7 +547,7 @@ def _margin_text(v: dict, margin: float) -> str:
 
 def trick_table(d: Decision, counts: dict, exact: bool) -> pd.DataFrame:
     """At a ladder auction's call: per trump, the chance the player's side takes at least k
-    tricks declaring it (double dummy from the player's lead)."""
+    tricks declaring it (from the player's lead, the hand played by the question's method)."""
     return pd.DataFrame([trick_row(trump, counts["hist"][scenario], exact)
                          for trump, scenario in d.tricks.items()])
 

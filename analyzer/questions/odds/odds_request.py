@@ -121,13 +121,14 @@ ODDS_FIELDS: tuple[Field, ...] = (
           "call than its strategy's, so no auction is impossible (0: only the strategy's own "
           "calls; exact mode weighs each layout by the chance of its calls).", low=0.0,
           high=0.49),
-    Field("method", str, DEFAULT_METHOD, "How hands are played: dd (double dummy), "
-          "heuristic, pimc or analyzer (the analyzer's card player, docs/card-player.md).",
+    Field("method", str, DEFAULT_METHOD, "How hands are played: analyzer (the default: "
+          "the analyzer's card player, each seat from its own view, docs/card-player.md), dd "
+          "(double dummy: every hand seen), heuristic or pimc.",
           choices=METHODS, page=True, words="card play"),
     Field("worlds", int, DEFAULT_WORLDS, "Worlds a pimc player samples per card.", low=1,
           high=10_000),
-    Field("play_check", bool, True, "Also play the same deals another way (double dummy "
-          "with heuristic play, the analyzer's card player double dummy) and say when the best "
+    Field("play_check", bool, True, "Also play the same deals another way (the analyzer's "
+          "card player double dummy, double dummy with heuristic play) and say when the best "
           "differs (--no-play-check: skip it)."),
     Field("deals", int, None, "Random deals to play (default: until the verdict is clear and "
           "every chance within ±1%, at most 10,000).", low=1, page=True, words="deals"),

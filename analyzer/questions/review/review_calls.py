@@ -21,7 +21,7 @@ from ...game.heard import Heard
 from ...game.notation import SEATS
 from ...game.records import Record, call_text
 from ...game.variants import LADDER
-from ...strategy.defaults import CALL_DEALS
+from ...strategy.defaults import CALL_DEALS, DEFAULT_METHOD
 from ..odds.answer import odds_at
 from ..odds.options import option_label
 from ..odds.play_model import PlayModel
@@ -58,16 +58,16 @@ def _made(record: Record, result, j: int, call: int, alone: bool) -> list[int]:
     return out
 
 
-def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
-    """``(result, note)``: the odds at the point, with inference, or without it (and a note)
-    when no deal fits the calls heard under the others' strategy. KeyboardInterrupt when
-    Ctrl-C cut the pricing short."""
+def _priced(point: DecisionPoint, deals: int, others: str, seed: int, method: str):
+    """``(result, note)``: the odds at the point, the hands played by ``method``, with
+    inference, or without it (and a note) when no deal fits the calls heard under the others'
+    strategy. KeyboardInterrupt when Ctrl-C cut the pricing short."""
     note = ""
     effort = Effort(deals, seed=seed, all_details=True)  # the call made may be any detail
     try:
-        result = odds_at(point, PlayModel(others), effort)
+        result = odds_at(point, PlayModel(others, method=method), effort)
     except UserError:
-        result = odds_at(point, PlayModel(others, infer=False), effort)
+        result = odds_at(point, PlayModel(others, method=method, infer=False), effort)
         note = f"the calls heard are not the {others} strategy's: dealt without inference; "
     if result.interrupted:  # a shortened estimate would pass for a whole one
         raise KeyboardInterrupt
@@ -75,7 +75,7 @@ def _priced(point: DecisionPoint, deals: int, others: str, seed: int):
 
 
 def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
-              seed: int) -> tuple[dict, bool]:
+              seed: int, method: str) -> tuple[dict, bool]:
     """The review row of call ``j`` and whether its maker went alone."""
     rules, rec, hm = record.rules, record.rec, record.hm
     seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
@@ -83,7 +83,7 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
         rules.auction != LADDER
     point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + seat]),
                           int(rec[R.UPCARD]), heard, score=record.score)
-    result, note = _priced(point, deals, others, seed)
+    result, note = _priced(point, deals, others, seed, method)
     table = result.details  # a row per option, in the order of result.choices
     made = _made(record, result, j, call, alone)
     if not made:
@@ -110,10 +110,11 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
 
 
 def call_rows(record: Record, deals: int = CALL_DEALS, others: str = "analyzer",
-              seed: int = 0) -> list[dict]:
+              seed: int = 0, method: str = DEFAULT_METHOD) -> list[dict]:
     """A review row for every call of the record's auction (``value_before``: the best
-    call's expected net points for the caller, ``value_after``: the call made's). Calls a
-    seat makes after swapping for the ghost hand are not priced."""
+    call's expected net points for the caller, ``value_after``: the call made's; each
+    call's hands played by ``method``). Calls a seat makes after swapping for the ghost
+    hand are not priced."""
     rec = record.rec
     heard = Heard()
     rows = []
@@ -121,7 +122,7 @@ def call_rows(record: Record, deals: int = CALL_DEALS, others: str = "analyzer",
     for j in range(int(rec[R.NCALLS])):
         seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
         if seat != swapped:
-            row, alone = _call_row(record, j, heard, deals, others, seed)
+            row, alone = _call_row(record, j, heard, deals, others, seed, method)
             rows.append(row)
         else:
             alone = False

@@ -64,7 +64,7 @@ from ...game.records import (
 from ...game.scoring import net_points
 from ...game.seating import declaring_mask, tricks_needed
 from ...game.variants import DUMMY
-from ...strategy.defaults import REVIEW_WORLDS
+from ...strategy.defaults import DEFAULT_METHOD, REVIEW_WORLDS
 from ..odds.answer import odds_at
 from ..odds.play_model import PlayModel
 from .review_calls import CALL_DEALS, call_rows
@@ -85,6 +85,12 @@ class Review:
     tricks: int
     decisions: pd.DataFrame
     notes: list = field(default_factory=list)
+    method: str = DEFAULT_METHOD  # how the cards were judged (REVIEW_METHODS)
+
+    @property
+    def judged_by(self) -> str:
+        """How the play's values were found, in words (the play table's title says it)."""
+        return JUDGED_BY[self.method]
 
     @property
     def makeable(self) -> bool:
@@ -99,6 +105,7 @@ class Review:
                 "need": self.need, "dd_tricks_at_first_lead": self.dd_tricks,
                 "makeable": self.makeable, "declarer_tricks": self.tricks,
                 "result": result_of(self.record), "notes": self.notes,
+                "method": self.method, "judged_by": self.judged_by,
                 "decisions": [{k: (None if pd.isna(v) else v.item() if hasattr(v, "item")
                                    else v) for k, v in row.items()}
                               for row in self.decisions.to_dict(orient="records")]}
@@ -308,6 +315,10 @@ def _sample_worlds(state, h: _Hand, hands, seat, know, layout, worlds) -> list:
 # what its player saw, played out double dummy (pimc) or by the analyzer's card player
 REVIEW_METHODS = ("dd", "pimc", "analyzer")
 REVIEW_PLAY = {"pimc": "dd", "analyzer": "analyzer"}
+JUDGED_BY = {"dd": "double dummy",
+             "pimc": "each card on worlds that fit what its player saw, the rest double dummy",
+             "analyzer": "each card on worlds that fit what its player saw, the rest as the "
+                         "analyzer's card player plays it"}
 
 
 def _pimc_card_rows(record: Record, h: _Hand, judge: tuple) -> list:
@@ -464,7 +475,7 @@ def _dummy_row(record: Record, h: _Hand, step: int) -> dict | None:
 # ---------------------------------------------------------------------------- API
 
 
-def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
+def review(record: Record, method: str = DEFAULT_METHOD, worlds: int = REVIEW_WORLDS,
            seed: int = 0, call_deals: int = CALL_DEALS, others: str = "analyzer") -> Review:
     """Review a loaded record (see the module docstring). With ``method="pimc"`` each card
     is judged as the player could see it: averaged over ``worlds`` layouts of the cards it
@@ -482,7 +493,8 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
         raise RecordError("the hand was redealt, so there is no play to review")
     h = _hand_of(record)
     cards, dd_tricks = _card_rows(record, h, 0)
-    rows = call_rows(record, call_deals, others, seed) if call_deals else []
+    rows = call_rows(record, call_deals, others, seed, REVIEW_PLAY.get(method, method)) \
+        if call_deals else []
     for make in (_dummy_row, _discard_row):
         row = make(record, h, 0)
         if row is not None:
@@ -501,10 +513,10 @@ def review(record: Record, method: str = "dd", worlds: int = REVIEW_WORLDS,
     frame = pd.DataFrame(rows, columns=DECISION_COLUMNS)
     frame["trick"] = frame["trick"].astype("Int64")  # empty for decisions before play
     return Review(record, contract_text(record), _need(record), dd_tricks,
-                  int(rec[R.DECL_TRICKS]), frame, notes)
+                  int(rec[R.DECL_TRICKS]), frame, notes, method)
 
 
-def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
+def review_records(path: Path, method: str = DEFAULT_METHOD, worlds: int = REVIEW_WORLDS,
                    seed: int = 0, call_deals: int = CALL_DEALS, others: str = "analyzer"
                    ) -> Iterator[tuple[int, Review | str]]:
     """Review each record of a JSON-lines file (a path, or a text handle already open such as
@@ -532,8 +544,8 @@ def review_records(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS,
             raise UserError(f"{path} is not a UTF-8 text file") from None
 
 
-def reviewed(path: Path, method: str = "dd", worlds: int = REVIEW_WORLDS, seed: int = 0,
-             variant: str | None = None,
+def reviewed(path: Path, method: str = DEFAULT_METHOD, worlds: int = REVIEW_WORLDS,
+             seed: int = 0, variant: str | None = None,
              on_skipped: Callable[[int, str], None] | None = None,
              call_deals: int = CALL_DEALS, others: str = "analyzer") -> list:
     """``(line, Review)`` of every record of a JSON-lines file (a path or an open text handle)

@@ -1,7 +1,7 @@
 """A hand played against the analyzer, every decision of the player graded (issue 54).
 
 One seat is the player's; the others bid by the analyzer strategy and play their cards by
-``BOT_PLAY`` (:func:`bot_play`). The hand is the engine's from its deal (``GameLoop.deal``:
+``BOT_PLAY``. The hand is the engine's from its deal (``GameLoop.deal``:
 the same seed, the same cards) and is run again after each of the player's decisions: the
 calls and cards so far forced (``kernels.drivers.forced``, the player the point's asker and
 its own choices the ``IN.F_*`` slots), the bots deciding the rest, the run stopping at the
@@ -14,8 +14,8 @@ labelled by ``option_label``: ``order up S``, ``pick it up S (discard 9C)``, ``b
 ``6-ask H (give 9C)``, ``play JC``, ``keep ...``), and each decision is graded by the odds
 question at the seat's view (:func:`grade_of`): the best option's expected net points minus
 the chosen one's, over ``GRADE_DEALS`` deals that fit what the seat has seen (every layout
-late in the hand; the double deck's hands are played out by heuristic card play, not double
-dummy), with the paired 95% interval of that difference; at a game's score (``score``) the
+late in the hand; every hand played out by the default play model, the analyzer's card
+player), with the paired 95% interval of that difference; at a game's score (``score``) the
 chance of winning the game instead. Verdicts: :data:`THRESHOLDS` (at a score
 :data:`WIN_THRESHOLDS`); a cost whose interval reaches 0 is never worse than "good".
 
@@ -48,8 +48,7 @@ from ...game.notation import SEATS, SUITS, format_card, format_hand
 from ...game.record_points import put_away
 from ...game.records import Record, call_text, contract_text, result_of, side_names
 from ...game.variants import DUMMY, LADDER, Rules
-from ...strategy.card_player import ships_player
-from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.defaults import DEFAULT_METHOD, DEFAULT_STRATEGY
 from ...strategy.seats import seat_policies
 from ..advise.advise_games import legal_cards, plays_of
 from ..equity.to_score import tell_score
@@ -58,12 +57,7 @@ from ..odds.options import CallOption, option_label, point_options
 from ..odds.play_model import PlayModel
 
 BOT_PLAY = "analyzer"  # how the bots play their cards (the card player): the one place to change it
-# how they play where the card player does not ship (the double deck's is learned on its
-# first use, an hour): the same on every install, so a seed deals the same hand everywhere
-UNSHIPPED_PLAY = "heuristic"
 GRADE_DEALS = 200  # deals of a grade's odds question (late in the hand: every layout)
-DD_CARDS = 6  # hands of up to this many cards are played out double dummy in a grade; the
-# double deck's 12 by heuristic card play (double dummy took 40 s a call on 200 deals)
 # the verdict of a cost (net points a hand): the first whose bound the cost is below
 THRESHOLDS = (("good", 0.1), ("inaccuracy", 0.3), ("mistake", 0.8))
 # at a score, of a cost in the chance of winning the game: the bounds above times what a net
@@ -116,20 +110,12 @@ class Decision:
         return out
 
 
-def bot_play(rules: Rules) -> str:
-    """How the bots play their cards under ``rules``: ``BOT_PLAY``, or ``UNSHIPPED_PLAY``
-    when that is the card player and it does not ship for them."""
-    if BOT_PLAY == "analyzer" and not ships_player(rules):
-        return UNSHIPPED_PLAY
-    return BOT_PLAY
-
-
 def bots(rules: Rules, score: tuple = (), dealer: int = 0) -> GameLoop:
     """The engine of a played hand: every seat bidding by the analyzer strategy and playing
     by ``BOT_PLAY`` (the player's seat decides nothing by them: its runs stop at each of its
     decisions); with a game's ``score`` (per unit) before the hand ``dealer`` deals, the
     seats that play to the score told it."""
-    policies, params = seat_policies(DEFAULT_STRATEGY, bot_play(rules), rules=rules)
+    policies, params = seat_policies(DEFAULT_STRATEGY, BOT_PLAY, rules=rules)
     if score:
         params = params.copy()
         tell_score(rules, params, score, dealer)
@@ -455,20 +441,19 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
     game after the hand by the match-equity table (``unit`` "win", graded by
     :data:`WIN_THRESHOLDS`); ``points`` is the action's net points a hand behind the option
     with the most (never below 0; the cost itself without a score). The odds question at
-    ``point`` over ``deals`` deals of ``seed`` (every layout late in the hand; played out
-    double dummy, hands of more than ``DD_CARDS`` cards by heuristic card play), dealt to fit
-    the calls heard by the analyzer strategy or, when none fits, without inference. UserError
-    when the action is not among its options (an action of the double deck's card is valued
+    ``point`` over ``deals`` deals of ``seed`` (every layout late in the hand; played out by
+    the default play model, the analyzer's card player), dealt to fit the calls heard by the
+    analyzer strategy or, when none fits, without inference. UserError when the action is
+    not among its options (an action of the double deck's card is valued
     as its better copy). ``state``: what is decided there, when the engine said so already
     (a card: the point is then not opened again, which a defender's card could not be where
     a defender may go alone)."""
     effort = Effort(deals, seed=seed, all_details=True)  # the action may be any detail
-    method = "dd" if point.rules.hand_size <= DD_CARDS else "heuristic"
     try:
-        result = odds_at(point, PlayModel(method=method), effort, play_check=False,
+        result = odds_at(point, PlayModel(method=DEFAULT_METHOD), effort, play_check=False,
                          state=state)
     except UserError:
-        result = odds_at(point, PlayModel(method=method, infer=False), effort,
+        result = odds_at(point, PlayModel(method=DEFAULT_METHOD, infer=False), effort,
                          play_check=False, state=state)
     if result.interrupted:
         raise KeyboardInterrupt
@@ -488,9 +473,9 @@ def grade_of(point: DecisionPoint, action: str, deals: int = GRADE_DEALS,
         cost = low = high = 0.0
     points = max(0.0, float(table["ev"].max() - table["ev"].iloc[k]))
     thresholds, digits = (WIN_THRESHOLDS, 4) if at_score else (THRESHOLDS, 3)
-    return {"verdict": verdict_of(cost, low, thresholds), "cost": round(cost, digits),
-            "low": round(low, digits), "high": round(high, digits),
-            "best": labels[best], "deals": int(result.deals),
+    cost, low, high = (round(x, digits) for x in (cost, low, high))  # judged as shown
+    return {"verdict": verdict_of(cost, low, thresholds), "cost": cost, "low": low,
+            "high": high, "best": labels[best], "deals": int(result.deals),
             "unit": "win" if at_score else "points",
             "points": round(points if math.isfinite(points) else 0.0, 3)}
 

@@ -12,7 +12,7 @@ from ...game.game_score import score_rules_of, units_of
 from ...game.notation import SEATS, parse_seat
 from ...game.records import Record, RecordError, check_result, load_record
 from ...game.variants import Rules
-from ...strategy.defaults import DEFAULT_STRATEGY
+from ...strategy.defaults import DEFAULT_PLAY, DEFAULT_STRATEGY
 from ...strategy.named import DEFAULT_WORLDS
 from ...strategy.seats import seat_policies
 from ..equity.to_score import tell_score
@@ -43,7 +43,7 @@ def play_one(rules: Rules, seed: int = 0, dealer: int = 0, strategy: str = DEFAU
 def seat_rows(rules: Rules, strategy, play, worlds: int) -> tuple:
     """The seats' ``(policies, params)`` as ``play_hands`` makes them."""
     if play is None:
-        play = "random" if strategy == "random" else "heuristic"
+        play = "random" if strategy == "random" else DEFAULT_PLAY
     return seat_policies(strategy, play, worlds, rules)
 
 

@@ -19,6 +19,7 @@ from ...compute.seeds import check_seed
 from ...errors import UserError
 from ...game.variants import LADDER, Rules
 from ...stats import wilson
+from ...strategy.defaults import DEFAULT_PLAY
 from ...strategy.named import DEFAULT_WORLDS
 from ...strategy.seats import seat_policies
 from ..equity.to_score import scored_match
@@ -77,7 +78,7 @@ def contract_label(rules: Rules, code: int) -> str:
 
 
 def simulate(rules: Rules, games: int, strategy: str = "points", vs: str = "points",
-             play: str = "heuristic", vs_play: str | None = None, seed: int = 0,
+             play: str = DEFAULT_PLAY, vs_play: str | None = None, seed: int = 0,
              worlds: int = DEFAULT_WORLDS, workers: int | None = None,
              progress: bool = False, chunk: int | None = None) -> SimResult:
     """Play ``games`` games between strategy A (``strategy``/``play``) and B (``vs``/

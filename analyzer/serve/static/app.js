@@ -960,7 +960,7 @@ async function review() {
         calls.map((d) => [[String(d.step), d.seat, d.choice, pts(d.value_after), d.best || "(this one)",
                            pts(d.value_before), d.best ? pts(d.cost_points) : "-"], (d.cost_points ?? 0) > 0])));
     }
-    box.append(el("h3", {}, "The play: the declaring side's tricks double dummy, best choice and the one made"));
+    box.append(el("h3", {}, `The play: the declaring side's tricks (${r.judged_by}), best choice and the one made`));
     box.append(reviewTable("review-table", ["#", "decision", "seat", "trick", "made", "best", "before", "after", "cost (tricks)", "cost (points)"],
       play.map((d) => [[String(d.step), d.kind, d.seat, d.trick ?? "", asCard(d.choice), d.best ? asCard(d.best) : "",
                         String(d.value_before ?? ""), String(d.value_after ?? ""),
