@@ -3,6 +3,7 @@ reference on small positions), a known misplay is flagged at the right card, bat
 and bad records."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -181,6 +182,27 @@ def test_every_call_is_priced_at_its_own_decision_point():
             heard.append(f"{seat} {row.choice}")
             checked += 1
     assert checked >= 6
+
+
+CALL_WORDS = re.compile(r"pass|(order up|pick it up|name)( alone)?( with the dummy)? [CDHS]"
+                        r"( \(discard \w\w\))?")
+
+
+def test_the_calls_made_read_as_the_answers_spell_them():
+    """A review's call made is spelled as ``odds`` spells its options and as the best call
+    beside it is (it was the record's notation: "3", "ask", "order" beside "bid 5 C"); a bid
+    that did not win the auction named no trump and reads without one."""
+    record = load_record(json.loads((RECORDS / "bid_ask.json").read_text()))
+    calls = review(record, call_deals=50, others="points", seed=1).decisions.query(
+        "kind == 'call'")
+    assert calls.choice.tolist() == ["bid 3", "pass", "bid 4", "6-ask C (give TH)"]
+    assert calls.best.tolist()[-1] == "bid 5 C"
+    for variant in ("knock", "cutthroat"):
+        for record in played(variant, 3, seed=2):
+            calls = review(record, call_deals=20, others="points", seed=1).decisions.query(
+                "kind == 'call'")
+            assert all(CALL_WORDS.fullmatch(c) for c in calls.choice), calls.choice.tolist()
+            assert calls.choice.iloc[-1] != "pass" and set(calls.choice[:-1]) <= {"pass"}
 
 
 def test_batch_review_and_bad_records(tmp_path, capsys):
