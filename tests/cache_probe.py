@@ -1,6 +1,6 @@
-"""Run in a fresh process by test_kernels_cache.py: solve (and with --play, play) a little and
-print the results; with --types list every float64 scalar in the typing of a kernel the
-process compiled or loaded from the cache."""
+"""Run in a fresh process by test_kernels_cache.py: solve (with --values and --play, value
+cards and play) a little and print the results; with --types list every float64 scalar in the
+typing of a kernel the process compiled or loaded from the cache."""
 
 import importlib
 import inspect
@@ -118,9 +118,10 @@ def kernel_dispatchers() -> dict:
 
 
 def main():
-    """Solve a bid and a knock deal (the solver's recursive search); with ``--play`` play 50
-    knock hands (the hand engine: every phase, every play policy); print the results as one
-    JSON line, and with ``--types`` the float64 scalars of every kernel the process used."""
+    """Solve a bid deal (the solver's recursive search); with ``--values`` also a knock
+    deal's card values, with ``--play`` play 50 knock hands (the hand engine: every phase,
+    every play policy); print the results as one JSON line, and with ``--types`` the float64
+    scalars of every kernel the process used."""
     rules = make_rules("knock")
     out = {}
     if "--play" in sys.argv:
@@ -131,9 +132,11 @@ def main():
         out["points"] = recs[:, R.POINTS:R.POINTS + 4].sum(axis=0).tolist()
     bid_hands = np.array([[0x7C, 0x7C00, 0x7C0000, 0x7C000000]], dtype=np.uint64)
     answers, nodes = solve_positions(make_rules("bid"), bid_hands, 2, 0, 15, 5, -1)
-    knock_hands = np.array([[0x3E, 0x3E00, 0x3E0000, 0x3E000000]], dtype=np.uint64)
-    values, _ = card_values(rules, knock_hands, 1, 0, 15, 5)
-    out |= {"answers": answers.tolist(), "nodes": nodes.tolist(), "values": values[0].tolist()}
+    out |= {"answers": answers.tolist(), "nodes": nodes.tolist()}
+    if "--values" in sys.argv:
+        knock_hands = np.array([[0x3E, 0x3E00, 0x3E0000, 0x3E000000]], dtype=np.uint64)
+        values, _ = card_values(rules, knock_hands, 1, 0, 15, 5)
+        out["values"] = values[0].tolist()
     if "--types" in sys.argv:
         out["floats"] = float_scalars(kernel_dispatchers())
     print(json.dumps(out))

@@ -41,19 +41,20 @@ def cold_then_warm(cache, *args):
 
 
 def test_cold_then_warm_cache(tmp_path):
-    """The solver (its recursive search) compiled into an empty folder of the probe's own,
-    never the suite's cache: under pytest-xdist another worker compiles into that at the same
-    moment, and the probe then loaded part of its kernels cold and part warm (a fresh clone
-    failed here once in two). The hand engine's cold compile as well is the slow suite's: its
-    warm cache is what every other test runs on."""
+    """The solver (its recursive search, under one bid deal's solve) compiled into an empty
+    folder of the probe's own, never the suite's cache: under pytest-xdist another worker
+    compiles into that at the same moment, and the probe then loaded part of its kernels cold
+    and part warm (a fresh clone failed here once in two). The card values' and the hand
+    engine's cold compile as well is the slow suite's: their warm cache is what every other
+    test runs on."""
     cold_then_warm(tmp_path)
 
 
 @pytest.mark.slow
 def test_cold_then_warm_cache_with_the_engine(tmp_path):
-    """The solver and the hand engine (every phase and play policy) compiled cold and loaded
-    warm give the same results (minutes of compiling)."""
-    cold = cold_then_warm(tmp_path, "--play")
+    """The solver's solves and card values and the hand engine (every phase and play policy)
+    compiled cold and loaded warm give the same results (minutes of compiling)."""
+    cold = cold_then_warm(tmp_path, "--values", "--play")
     assert list(tmp_path.rglob("engine.play_batch-*.nbi")), "the engine was not cached"
     assert len(cold["points"]) == 4
 
@@ -62,7 +63,7 @@ def test_no_kernel_mixes_uint64_and_int64_into_float64():
     """Every kernel the probe plays and solves with is typed afresh (numba's type inference
     alone, whether the suite's cache held its machine code or not): no float64 scalar outside
     the functions that compute in floats on purpose."""
-    assert run_probe(None, "--play", "--types")["floats"] == [], \
+    assert run_probe(None, "--values", "--play", "--types")["floats"] == [], \
         "kernels mix uint64 and int64 into float64"
 
 
