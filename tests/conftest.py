@@ -44,7 +44,7 @@ def thread_counts(available: int) -> list[int]:
 
 
 def pytest_collection_modifyitems(items):
-    """The cold-cache test first: the longest test (a cold compile into a folder of its own,
+    """The cold-cache test first: a long one (the solver compiled cold into a folder of its own,
     tests/test_kernels_cache.py) starts at once on one worker while the others work. The cluster's
     tests last: each of their worker processes loads the kernels, and compiles them itself
     when the suite has not yet (pytest-xdist hands out tests in this order)."""

@@ -527,13 +527,22 @@ def test_a_records_numbers_are_read_by_the_one_rule(tmp_path, command, where):
         assert_one_error(args, out if command == "review" else None)
 
 
-def test_a_hand_files_score_is_read_by_the_one_rule(tmp_path):
-    """(A .jsonl file: a .csv cell's spaces around it are the cell's, stripped from every
-    column.)"""
-    f = tmp_path / "hands.jsonl"
-    f.write_text("".join(json.dumps({"hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
-                                     "dealer": "N", "score": score}) + "\n"
-                         for score in bad_scores().values()))
+HAND_FILE_ROWS = {  # a hand file's row of each format, with its score's text
+    "jsonl": lambda score: json.dumps({"hand": "JS AS KS 9H TD", "upcard": "QS", "seat": "E",
+                                       "dealer": "N", "score": score}),
+    "csv": lambda score: f"JS AS KS 9H TD,QS,E,N,{score}",
+    "txt": lambda score: f'JS AS KS 9H TD upcard=QS seat=E dealer=N score="{score}"'}
+
+
+@pytest.mark.parametrize("form", HAND_FILE_ROWS)
+def test_a_hand_files_score_is_read_by_the_one_rule(tmp_path, form):
+    """In every form of hand file: a .csv cell and a quoted text value were read stripped of
+    their spaces, so a space-padded score that the command line, the API and a .jsonl file
+    refuse was taken there."""
+    f = tmp_path / f"hands.{form}"
+    header = "hand,upcard,seat,dealer,score\n" if form == "csv" else ""
+    f.write_text(header + "".join(HAND_FILE_ROWS[form](score) + "\n"
+                                  for score in bad_scores().values()))
     out = tmp_path / "priced.csv"
     assert_one_error(["evaluate", str(f), "--variant", "knock", "--deals", "50", "-o",
                       str(out)], out)

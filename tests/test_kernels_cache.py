@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tests.cache_probe import float_scalars
+from tests.cache_probe import float_scalars, kernel_dispatchers, typing_of
 
 pytestmark = [pytest.mark.structure, pytest.mark.solver]
 
@@ -20,24 +20,59 @@ PROBE = Path(__file__).with_name("cache_probe.py")
 
 
 def run_probe(cache_dir, *args):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+    """The probe's JSON line, run in a fresh process on the numba cache ``cache_dir`` (None:
+    the suite's own)."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
     done = subprocess.run([sys.executable, str(PROBE), *args], env=env, capture_output=True,
                           text=True, cwd=PROBE.parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_cold_then_warm_cache(tmp_path):
-    """The probe compiles into an empty folder of its own, never the suite's cache: under
-    pytest-xdist another worker compiles into that at the same moment, and the probe then
-    loaded part of its kernels cold and part warm (a fresh clone failed here once in two)."""
-    cache = tmp_path
-    cold = run_probe(cache, "--types")
-    assert cold.pop("floats") == [], "kernels mix uint64 and int64 into float64"
-    assert list(cache.rglob("*play_batch*.nbi")), "nothing was cached"
-    warm = run_probe(cache)
-    warm.pop("floats")
+def cold_then_warm(cache, *args):
+    """The probe's results compiled into the empty folder ``cache``, then loaded from it."""
+    cold = run_probe(cache, *args)
+    assert list(cache.rglob("search._search-*.nbi")), "the solver's search was not cached"
+    warm = run_probe(cache, *args)
     assert warm == cold
+    return cold
+
+
+def test_cold_then_warm_cache(tmp_path):
+    """The solver (its recursive search, under one bid deal's solve) compiled into an empty
+    folder of the probe's own, never the suite's cache: under pytest-xdist another worker
+    compiles into that at the same moment, and the probe then loaded part of its kernels cold
+    and part warm (a fresh clone failed here once in two). The card values' and the hand
+    engine's cold compile as well is the slow suite's: their warm cache is what every other
+    test runs on."""
+    cold_then_warm(tmp_path)
+
+
+@pytest.mark.slow
+def test_cold_then_warm_cache_with_the_engine(tmp_path):
+    """The solver's solves and card values and the hand engine (every phase and play policy)
+    compiled cold and loaded warm give the same results (minutes of compiling)."""
+    cold = cold_then_warm(tmp_path, "--values", "--play")
+    assert list(tmp_path.rglob("engine.play_batch-*.nbi")), "the engine was not cached"
+    assert len(cold["points"]) == 4
+
+
+def test_no_kernel_mixes_uint64_and_int64_into_float64():
+    """Every kernel the probe plays and solves with is typed afresh (numba's type inference
+    alone, whether the suite's cache held its machine code or not): no float64 scalar outside
+    the functions that compute in floats on purpose."""
+    assert run_probe(None, "--values", "--play", "--types")["floats"] == [], \
+        "kernels mix uint64 and int64 into float64"
+
+
+def test_the_float_scan_sees_every_room_of_kernels():
+    """The scan walks the rooms of kernels/ (it once looked at the top modules only and, after
+    kernels/ was grouped into rooms, saw the solver's exports and nothing else)."""
+    rooms = {name.split(".")[0] for name in kernel_dispatchers()}
+    assert rooms >= {"bidding", "cards", "deal", "drivers", "hand", "play", "solver"}, rooms
+    assert "hand.engine.play_batch" in kernel_dispatchers()
 
 
 def test_the_float_scan_finds_the_trap():
@@ -47,6 +82,9 @@ def test_the_float_scan_finds_the_trap():
 
     mixed(np.uint64(5), True)
     assert float_scalars({"mixed": mixed})
+    # the scan's own type inference is the one numba compiled with
+    (signature, compiled), = mixed.overloads.items()
+    assert typing_of(mixed, signature) == compiled.type_annotation.typemap
 
 
 def test_the_cache_is_the_kernels_own_when_numba_was_imported_first(tmp_path):

@@ -3,6 +3,7 @@ reference on small positions), a known misplay is flagged at the right card, bat
 and bad records."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -182,6 +183,42 @@ def test_every_call_is_priced_at_its_own_decision_point():
             heard.append(f"{seat} {row.choice}")
             checked += 1
     assert checked >= 6
+
+
+CALL_WORDS = re.compile(r"pass|(order up|pick it up|name)( alone)?( with the dummy)? [CDHS]"
+                        r"( \(discard \w\w\))?")
+
+
+def test_the_calls_made_read_as_the_answers_spell_them():
+    """A review's call made is spelled as ``odds`` spells its options and as the best call
+    beside it is (it was the record's notation: "3", "ask", "order" beside "bid 5 C"); a bid
+    that did not win the auction named no trump and reads without one."""
+    record = load_record(json.loads((RECORDS / "bid_ask.json").read_text()))
+    calls = review(record, "dd", call_deals=50, others="points", seed=1).decisions.query(
+        "kind == 'call'")
+    assert calls.choice.tolist() == ["bid 3", "pass", "bid 4", "6-ask C (give TH)"]
+    assert calls.best.tolist()[-1] == "bid 5 C"
+    for variant in ("knock", "cutthroat"):
+        for record in played(variant, 3, seed=2):
+            calls = review(record, call_deals=20, others="points", seed=1).decisions.query(
+                "kind == 'call'")
+            assert all(CALL_WORDS.fullmatch(c) for c in calls.choice), calls.choice.tolist()
+            assert calls.choice.iloc[-1] != "pass" and set(calls.choice[:-1]) <= {"pass"}
+
+
+def test_the_default_review_judges_an_askers_cards_on_sampled_worlds():
+    """The default review judges each card with the odds question at its player's view; an
+    n-asker's hand after the exchange is one the question cannot hold (it crashed in the
+    kernel once the default was the analyzer's play): those cards are judged on the PIMC
+    sampler's worlds and say why; every card has its row."""
+    record = load_record(json.loads((RECORDS / "bid_ask.json").read_text()))
+    r = review(record, call_deals=0, worlds=20, seed=1)
+    cards = r.decisions[r.decisions["kind"] == "card"]
+    asker = SEATS[int(record.rec[R.DECLARER])]
+    mine = cards[cards["seat"] == asker]
+    assert len(cards) == sum(1 for c in record.rec[R.PLAYS:R.PLAYS + 24] if c >= 0)
+    assert len(mine) and mine["note"].str.contains("asker's hand after the exchange").all()
+    assert cards["note"].str.contains(r"worlds|layouts? ").all()
 
 
 def test_batch_review_and_bad_records(tmp_path, capsys):

@@ -463,8 +463,12 @@ def _work(d: Decision, seed: int, exact: bool):
 def exact_estimate(d: Decision, seed: int = 0, sample: int | None = None) -> tuple[int, float]:
     """``(layouts, seconds)``: how many layouts exact mode would play for ``d`` and about how
     long, from timing ``sample`` of them here (by default two of the kernel's runs of layouts a
-    thread: consecutive layouts share the solver's table, so a short sample would be slow)."""
+    thread: consecutive layouts share the solver's table, so a short sample would be slow).
+    UserError when no layout fits (a review's n-asker after the exchange, whose hand the
+    question cannot hold: it divided by zero)."""
     count = d.query.layouts()
+    if count == 0:
+        raise UserError("no layout meets the conditions, the calls heard and the cards played")
     sample = min(count, sample or exact_chunk(1) * 2)
     start = time.perf_counter()
     _work(d, seed, True)(0, sample)

@@ -47,6 +47,7 @@ from ..odds.play_model import PlayModel
 
 MAX_LINE = 10_000  # characters: a row of hands is far shorter; longer is not one
 FIELDS = ("hand", "seat", "dealer", "upcard", "trump", "auction", "score")
+NUMBER_FIELDS = ("score",)  # read as written: the one number rule refuses a space in them
 OUT_COLUMNS = ["line", "hand", "seat", "dealer", "upcard", "trump", "auction", "score",
                "best_option", "best_trump", "best_detail", "ev", "ev_low", "ev_high", "p_win",
                "p_we_make",
@@ -134,6 +135,14 @@ def _unknown(keys) -> list:
     return [k for k in keys if k not in FIELDS]
 
 
+def _field_text(key: str, text: str) -> str:
+    """A field's text as a row holds it: stripped of the spaces around it, but a number's
+    (``NUMBER_FIELDS``), which is read as written in every form of file, as a .jsonl value,
+    an option and an API parameter are (``analyzer.numbers``: a space-padded number is
+    refused)."""
+    return text if key in NUMBER_FIELDS else text.strip()
+
+
 def _csv_rows(handle, path: Path, delimiter: str) -> Iterator[Row | BadRow]:
     reader = csv.reader(handle, delimiter=delimiter)
     header = None
@@ -163,7 +172,8 @@ def _csv_rows(handle, path: Path, delimiter: str) -> Iterator[Row | BadRow]:
         if len(record) != len(header):
             yield BadRow(line, f"{len(record)} fields, but the header has {len(header)}")
             continue
-        yield Row(line, {k: v.strip() for k, v in zip(header, record, strict=True) if v.strip()})
+        yield Row(line, {k: _field_text(k, v) for k, v in zip(header, record, strict=True)
+                         if v.strip()})
 
 
 def _jsonl_rows(handle) -> Iterator[Row | BadRow]:
@@ -200,8 +210,9 @@ def _text_rows(handle) -> Iterator[Row | BadRow]:
         text = text.split("#", 1)[0].strip()
         if not text:
             continue
-        pairs = [(m.group(1).lower(), (m.group(2) if m.group(2) is not None
-                                       else m.group(3)).strip()) for m in _FIELD.finditer(text)]
+        pairs = [(m.group(1).lower(), m.group(2) if m.group(2) is not None else m.group(3))
+                 for m in _FIELD.finditer(text)]
+        pairs = [(k, _field_text(k, v)) for k, v in pairs]
         fields = dict(pairs)
         cards = _FIELD.sub(" ", text).replace(",", " ").split()
         if len(fields) < len(pairs):

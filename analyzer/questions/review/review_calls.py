@@ -23,7 +23,7 @@ from ...game.records import Record, call_text
 from ...game.variants import LADDER
 from ...strategy.defaults import CALL_DEALS, DEFAULT_METHOD
 from ..odds.answer import odds_at
-from ..odds.options import option_label
+from ..odds.options import call_label, option_label
 from ..odds.play_model import PlayModel
 
 
@@ -56,6 +56,15 @@ def _made(record: Record, result, j: int, call: int, alone: bool) -> list[int]:
                 continue
         out.append(i)
     return out
+
+
+def _made_label(record: Record, j: int, made) -> str:
+    """Call ``j`` of the record in the words of the answers (``order up S``, ``name alone C``,
+    ``bid 4 H``; ``made`` is its option at the point): a ladder bid that did not win the
+    auction committed to no trump, so it reads without one (``bid 4``)."""
+    if record.rules.auction == LADDER and j != _maker_index(record.rec):
+        return call_label(record.rules, int(record.rec[R.CALL + j]), -1)
+    return option_label(made.name, made.trump_text, made.detail)
 
 
 def _priced(point: DecisionPoint, deals: int, others: str, seed: int, method: str):
@@ -94,14 +103,14 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     best = int(table[value].idxmax())
     gap, low, high = (-table[c].iloc[k] for c in ("vs_best", "vs_best_high", "vs_best_low"))
     costly = k != best and low > 0
-    choice = call_text(call, rules) + (" alone" if alone else "")
     o = result.choices[best]
     if value == "p_win":  # in points of percentage of the game
         note += (f"{result.deals:,} deals; {100 * gap:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
                  f" points of percentage of the game behind the best (score {result.score})")
     else:
         note += f"{result.deals:,} deals; {gap:+.2f} [{low:+.2f}, {high:+.2f}] behind the best"
-    return {"kind": "call", "seat": SEATS[seat], "trick": None, "choice": choice,
+    return {"kind": "call", "seat": SEATS[seat], "trick": None,
+            "choice": _made_label(record, j, result.choices[k]),
             "best": option_label(o.name, o.trump_text, o.detail) if k != best else "",
             "value_before": round(float(table[value].iloc[best]), 3),
             "value_after": round(float(table[value].iloc[k]), 3), "cost_tricks": math.nan,

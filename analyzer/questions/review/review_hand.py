@@ -327,15 +327,20 @@ def _pimc_card_rows(record: Record, h: _Hand, judge: tuple) -> list:
     deals that fit the calls heard and the cards played, the rest played by ``judge``'s
     method (worlds, seed, others, method): the same values ``euchre odds --played ...
     --deals WORLDS --seed SEED --method METHOD`` gives. A point the
-    questions cannot state yet (a lone defender's or a ghost swapper's hand, a renege
-    before it) is judged on the PIMC players' own sampler's worlds instead, and says so."""
+    questions cannot state yet (a lone defender's or a ghost swapper's hand, an n-asker's
+    after the exchange, a renege before it) is judged on the PIMC players' own sampler's worlds
+    instead, and says so."""
     worlds, seed = judge[:2]
     positions = _positions(record, h)
     points = card_points(record)
+    asked = record.rec[R.ASK_GIVE] >= 0
     rows = []
     sampled = None
-    for i, (t, _, card, *_) in enumerate(positions):
+    for i, (t, seat, card, *_) in enumerate(positions):
         try:
+            if asked and seat == h.declarer:
+                raise UserError("the odds question cannot hold an asker's hand after the "
+                                "exchange")
             rows.append(_odds_card_row(record, h, points[i], (i, t, card), judge))
         except UserError as e:
             sampled = sampled or _sampled_card_rows(record, h, worlds, seed)
