@@ -218,7 +218,7 @@ def test_the_default_review_judges_an_askers_cards_on_sampled_worlds():
     mine = cards[cards["seat"] == asker]
     assert len(cards) == sum(1 for c in record.rec[R.PLAYS:R.PLAYS + 24] if c >= 0)
     assert len(mine) and mine["note"].str.contains("asker's hand after the exchange").all()
-    assert cards["note"].str.contains(r"worlds|layouts? ").all()
+    assert cards["note"].str.contains(r"worlds|layouts?\b").all(), cards["note"].tolist()
 
 
 def test_batch_review_and_bad_records(tmp_path, capsys):
