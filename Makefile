@@ -54,6 +54,7 @@ strategies: $(STAMP)
 	rules=r))) for v, o in SHIPPED_PLAYERS]"
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_equity; [print(ship_equity(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
 	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_EQUITY, ship_score; [print(*ship_score(make_rules(v, **o))) for v, o in SHIPPED_EQUITY]"
+	EUCHRE_STRATEGY_DEALS= EUCHRE_STRATEGY_ROUNDS= $(BIN)/python -c "from analyzer.game.variants import make_rules; from analyzer.questions.equity.build import SHIPPED_ROUNDS, ship_rounds; [print(ship_rounds(make_rules(v, **o))) for v, o in SHIPPED_ROUNDS]"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer kernels reports tests
