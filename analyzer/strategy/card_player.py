@@ -26,7 +26,7 @@ from kernels.slots import PR
 from kernels.threads import num_threads
 
 from ..compute.engine import uses_solver
-from ..compute.solver import table_bits
+from ..compute.solver import solves_fast, table_bits
 from ..game.scoring import net_points
 from ..game.variants import Rules, make_rules
 from .best_response import BUILT_DIR, cache_dir, read_cached
@@ -39,10 +39,9 @@ from .best_response import BUILT_DIR, cache_dir, read_cached
 STAGES = (("dd", 1.0, False, 8), ("dd", 1.0, True, 8), ("rollout", 0.5, False, 4),
           ("rollout", 0.5, False, 4))
 POSITIONS = 2_000_000
-# hands of more cards than this (the double deck's 12) are labelled by rollouts alone: double
-# dummy labels of 12-card hands would take days here; the first stage's rollouts are the
-# heuristic's, the later ones the last stage's player's
-SOLVED_CARDS = 6
+# hands that do not solve fast (the double deck's 12 cards) are labelled by rollouts alone:
+# double dummy labels of 12-card hands would take days here; the first stage's rollouts are
+# the heuristic's, the later ones the last stage's player's
 ROLLOUT_STAGES = (("rollout", 1.0, False, 8), ("rollout", 0.5, True, 4),
                   ("rollout", 0.5, False, 4))
 ROLLOUT_POSITIONS = 1_000_000
@@ -192,7 +191,7 @@ def agreement(positions: Positions, vector: np.ndarray) -> float:
 def stages_of(rules: Rules) -> tuple[tuple, int]:
     """The stages of learning the card player of ``rules`` and the positions of a stage at
     share 1 (see :data:`STAGES`, :data:`ROLLOUT_STAGES`)."""
-    if rules.hand_size > SOLVED_CARDS:
+    if not solves_fast(rules):
         return ROLLOUT_STAGES, ROLLOUT_POSITIONS
     return STAGES, POSITIONS
 
@@ -246,9 +245,9 @@ def card_network(rules: Rules, players) -> np.ndarray:
     vector = read_cached(path, weights_path(rules, BUILT_DIR), "network")
     if vector is not None:
         return vector.astype(np.float64)
+    stages, positions = stages_of(rules)
     print(f"learning the analyzer's card play for {rules.variant} (first use; cached after): "
-          f"{len(stages_of(rules)[0])} stages of up to {stages_of(rules)[1]:,} positions, an hour "
-          "or more",
+          f"{len(stages)} stages of up to {positions:,} positions, an hour or more",
           file=sys.stderr, flush=True)
     vector = learn_network(rules, players(rules), progress=lambda i, a: print(
         f"  stage {i} done ({100 * a:.1f}% of its positions' best cards)",

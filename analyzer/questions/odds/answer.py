@@ -29,6 +29,7 @@ from ...compute.runner import (
     run_chunks,
     using_threads,
 )
+from ...compute.solver import solves_fast
 from ...errors import UserError
 from ...game import notation
 from ...game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
@@ -393,10 +394,9 @@ def few_layouts(d: Decision, effort: Effort) -> bool:
 # a question played by one method is checked by another on the same deals (play_check):
 # double dummy by heuristic play (issue 24), the analyzer's card player by double dummy
 CHECKED_BY = {"dd": "heuristic", "analyzer": "dd"}
-# the deals a check plays at most, the question's first ones: hands of more cards than
-# SOLVED_CARDS (the double deck's 12) are solved double dummy on a few hundred (a 12-card
-# solve costs about 25 ms a call here: the whole run's 10,000 deals took 250 s, the answer 10)
-SOLVED_CARDS = 6
+# the deals a double-dummy check plays at most, the question's first ones, where hands do not
+# solve fast (compute.solver.solves_fast: the double deck's whole run of 10,000 deals took
+# 250 s to check, the answer 10)
 CHECK_DEALS = 200
 PLAY_WORDS = {"dd": "double dummy (everyone sees every card)",
               "heuristic": "with heuristic play",
@@ -414,7 +414,7 @@ def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple)
     (issue 24: a margin that depends on how the cards are played should not look sure)."""
     seed, chunk = effort.seed, effort.chunk
     deals = result.deals_asked
-    if methods[1] == "dd" and result.rules.hand_size > SOLVED_CARDS:
+    if methods[1] == "dd" and not solves_fast(result.rules):
         deals = min(deals, CHECK_DEALS)
     totals = run_chunks(deals, _work(d, seed, False), chunk=chunk, progress=False)
     result.seconds += totals.seconds  # the answer's time includes its check
