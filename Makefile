@@ -13,17 +13,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The report's kernels compile on the second core while the two odds questions run (a first
+# run compiles for minutes on one core otherwise); its output is shown when it is done.
 demo: $(STAMP)
 	$(BIN)/euchre rules knock
 	@echo
 	$(BIN)/euchre play --variant knock --seed 1
 	@echo
-	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000
-	@echo
-	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N
-	@echo
-	mkdir -p $(DEMO_DIR)
-	$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html
+	@mkdir -p $(DEMO_DIR)
+	@$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html \
+	    > $(DEMO_DIR)/report.log 2>&1 & report=$$!; \
+	trap 'kill $$report 2>/dev/null' INT TERM; \
+	echo '$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000' && \
+	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000 && echo && \
+	echo '$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N' && \
+	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N && echo; \
+	odds=$$?; wait $$report; done=$$?; \
+	echo '$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html'; \
+	cat $(DEMO_DIR)/report.log; [ $$odds = 0 ] && [ $$done = 0 ]
 	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 
 serve: $(STAMP)

@@ -44,8 +44,9 @@ def thread_counts(available: int) -> list[int]:
 
 
 def pytest_collection_modifyitems(items):
-    """The cold-cache test first: a long one (the solver compiled cold into a folder of its own,
-    tests/test_kernels_cache.py) starts at once on one worker while the others work. The cluster's
+    """The cold-cache test first (``make test-slow``): a long one (the solver compiled cold into a
+    folder of its own, tests/test_kernels_cache.py) starts at once on one worker while the
+    others work. The cluster's
     tests last: each of their worker processes loads the kernels, and compiles them itself
     when the suite has not yet (pytest-xdist hands out tests in this order)."""
     items.sort(key=lambda item: 0 if item.name == "test_cold_then_warm_cache" else

