@@ -36,14 +36,12 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/euchre serve
 
-# pytest-xdist workers: one more than the cores, as the page's and the server's tests spend
-# much of their time waiting on a browser or a server (another process) and a core would idle
-WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# one pytest worker per core (pytest-xdist): the suite's numba compile and its tests share them
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(WORKERS)
+	$(BIN)/python -m pytest -q -n auto
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -n $(WORKERS) -m slow
+	$(BIN)/python -m pytest -q -n auto -m slow
 
 # rebuild the shipped analyzer strategies (analyzer.strategy.best_response.SHIPPED) and fitted
 # models (analyzer.strategy.fitted.SHIPPED_MODELS), minutes each; the card players
