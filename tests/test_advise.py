@@ -26,7 +26,7 @@ from analyzer.questions.advise.advise_games import (
     seat_view,
 )
 from analyzer.questions.advise.advise_stream import answer_line, answer_stream
-from analyzer.questions.advise.bot_view import advise, read_view
+from analyzer.questions.advise.bot_view import DEFAULT_DEALS, advise, read_view
 from tests.paths import ROOT
 
 pytestmark = [pytest.mark.odds, pytest.mark.cli]
@@ -416,6 +416,29 @@ def test_a_card_question_after_a_whole_trick_of_a_moon_is_answered():
 
 
 ANSWER_SECONDS = 2.0  # the most a view may take (CPU seconds on one thread: load-blind)
+
+# found by the slow suite's random views: after W's lone call, which W's strategy would
+# rarely make, about one random deal in 5,000 fits the calls heard and some never do (20,000
+# tries each): the view took 5.2 s of CPU for its one legal card
+LONE_CALL = {"variant": "knock", "seat": "S", "dealer": "S", "upcard": "AD", "hand": "9H TD KC JC",
+             "auction": "W order alone", "played": "W JH, N KS, S AD; W QH, N AS",
+             "discarded": "9D"}
+
+
+def test_a_view_after_a_call_its_strategy_rarely_makes_answers_in_time():
+    """The view's random deals stop once the deals tried reach the view's bound (300 a deal
+    asked), checked after each chunk of deals: in time, saying so, and the same answer on
+    one thread and on two."""
+    import time
+
+    advise(LONE_CALL, workers=1)  # the kernels load
+    start = time.process_time()
+    answer = advise(LONE_CALL, workers=1)
+    seconds = time.process_time() - start
+    assert seconds <= ANSWER_SECONDS, seconds
+    assert answer["action"] == "play 9H" and 0 < answer["deals"] < DEFAULT_DEALS
+    assert any("deals were tried to find" in n for n in answer["notes"]), answer["notes"]
+    assert advise(LONE_CALL, workers=2) == answer
 
 
 def ask_every_view(variant: str, hands: int, seed: int, deals: int | None = None) -> dict:

@@ -18,7 +18,9 @@ class Effort:
     ``all_details``: every detail of a call (the card given in an n-ask, the dealer's
     discard) played on every deal, where a long odds run otherwise chooses them on its first
     deals; ``all_calls``: every call played on every deal, where an odds run otherwise stops
-    playing the calls clearly worse than the best (``analyzer.questions.odds.race``)."""
+    playing the calls clearly worse than the best (``analyzer.questions.odds.race``);
+    ``tries``: random deals stop after the chunk in which the deals tried to fit the calls
+    heard reach this many (None: no such bound; a bot's question keeps within its time)."""
 
     deals: int | None = None
     precision: float | None = None
@@ -29,6 +31,7 @@ class Effort:
     progress: bool = False
     all_details: bool = False
     all_calls: bool = False
+    tries: int | None = None
 
     def check(self) -> None:
         """UserError when more than one of deals, precision and exact is given, or a size is

@@ -268,12 +268,15 @@ class Course:
     after each chunk, in order); ``then``, the work changes part-way (:class:`Switch`, one or
     a list); ``cost()``, what a deal of the work costs now (progress then counts the work,
     not the deals); ``left(totals, at)``, the work (deals times their cost) the run is
-    likely still to do from deal ``at`` on (default: every deal left at today's cost)."""
+    likely still to do from deal ``at`` on (default: every deal left at today's cost);
+    ``sized``: ``enough`` only ends a run of a fixed size early (a bound on its work), so its
+    size is still checked against the limit as a run without ``enough`` is."""
 
     enough: Callable[[Totals], bool] | None = None
     then: Switch | list[Switch] | None = None
     cost: Callable[[], float] | None = None
     left: Callable[[Totals, int], float] | None = None
+    sized: bool = False
 
 
 def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEFAULT_CHUNK,
@@ -288,7 +291,8 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
     totals = Totals()
     start = time.perf_counter()
     chunks = _chunks(total, chunk)
-    waiting = _slow_start(total, progress, label, enough is None)
+    sized = enough is None or course.sized
+    waiting = _slow_start(total, progress, label, sized)
     skip = None if store is None else store.skip
     pace = Pace(chunk) if store is None and not getattr(work, "whole_chunks", False) else None
 
@@ -304,7 +308,7 @@ def run_chunks(total: int, work: Callable[[int, int], dict], *, chunk: int = DEF
         switches = sorted([then] if isinstance(then, Switch) else then, key=lambda w: w.at)
         results = _switched(results_of, work, switches, (total, chunk), totals)
     run = _Run(total, start, progress, label, None if store is None else store.collect,
-               enough, cost, course.left)
+               enough, cost, course.left, sized)
     watcher = getattr(_local, "observer", None)
     if watcher is not None:
         watcher[0](0, total)  # the size is known before the first piece is done
@@ -489,6 +493,7 @@ class _Run:
     enough: Callable[[Totals], bool] | None
     cost: Callable[[], float] | None = None  # what a deal of the current work costs
     left: Callable[[Totals, int], float] | None = None  # the work likely left (Course.left)
+    sized: bool = True  # a run of a fixed size, whose size is checked (Course.sized)
 
 
 ESTIMATE_AFTER = 1.0  # seconds of a run after which its size is checked against the limit
@@ -549,7 +554,7 @@ def _gather(results, totals: Totals, run: _Run, stop) -> Totals:
     total, start, label = run.total, run.start, run.label
     bar = task = None
     watcher = getattr(_local, "observer", None)
-    checked = run.enough is not None  # a run to a precision has no fixed size to refuse
+    checked = not run.sized  # a run to a precision has no fixed size to refuse
     work = 0.0  # the work done, in deals times their cost (``run.cost``)
     estimate = _TimeLeft(run)
     try:

@@ -30,6 +30,11 @@ from ..odds.odds_request import FIELD_BY_NAME, OddsRequest, request
 from ..odds.options import CallOption, option_label
 
 DEFAULT_DEALS = ADVISE_DEALS  # a bot asks at every turn: fewer deals than odds' 10,000
+# After calls a seat's strategy rarely makes (a lone call or a moon on a weak hand) few random
+# deals fit the calls heard: a deal that never fits costs 20,000 tries, and a view then took
+# 5-13 s (issue 51). A view's deals stop once this many tries a deal asked were spent
+# (``Effort.tries``); a usual view tries a few a deal and never comes near it.
+TRIES_A_DEAL = 300
 REQUIRED = ("variant", "seat", "hand")
 # the odds fields a view may hold (the rest narrow or size a person's question)
 ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "dummy", "trump",
@@ -54,7 +59,8 @@ def advise(view: dict, workers: int | None = None) -> dict:
     stop = threading.Event()
     with observed(lambda done, total: None, stop), size_limit(LIMIT_SECONDS):
         try:
-            result = ask(read_view(view, workers))
+            q = read_view(view, workers)
+            result = ask(q, tries=None if q.deals is None else q.deals * TRIES_A_DEAL)
         except TooLong as e:  # odds' limit, timed on the first deals: an error line at once
             raise UserError(f"{view_message(e)}; ask for fewer deals") from None
         except UserError as e:

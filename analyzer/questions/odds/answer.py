@@ -276,13 +276,14 @@ class Question:
 
 
 def ask(q: OddsRequest | Question, progress: bool = False,
-        chunk: int = DEFAULT_CHUNK) -> OddsResult:
+        chunk: int = DEFAULT_CHUNK, tries: int | None = None) -> OddsResult:
     """The answer to question ``q`` (see :func:`odds`; a request is read first, a question
     read already is answered as it is), with a progress bar when ``progress``, ``chunk``
-    deals at a time."""
+    deals at a time, random deals stopping once ``tries`` were tried (``Effort.tries``)."""
     question = q if isinstance(q, Question) else question_of(q)
     r = question.request
-    return odds_at(question.point, r.play(), r.effort(progress, chunk), given=r.given,
+    effort = replace(r.effort(progress, chunk), tries=tries)
+    return odds_at(question.point, r.play(), effort, given=r.given,
                    trumps=question.trumps, bids=question.bids, play_check=r.play_check,
                    state=question.state)
 
@@ -375,6 +376,9 @@ def at_score(point: DecisionPoint, strategies: tuple) -> tuple:
     return strategies
 
 
+# deals between the checks of a run's bound on its tries (``Effort.tries``: checked after
+# each chunk, so where a run stops is the same on every machine and thread count)
+TRIES_CHUNK = 32
 AUTO_EXACT = 10_000  # a point in the play with at most this many layouts is priced on each
 
 
@@ -451,11 +455,12 @@ def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple)
                                                       *(SENTENCE_WORDS[m] for m in methods)))
 
 
-def _work(d: Decision, seed: int, exact: bool):
-    """The pure work function of a chunk (it may run on a cluster worker); exact mode's runs
-    whole chunks (its runs of layouts share the solver's table)."""
+def _work(d: Decision, seed: int, exact: bool, max_tries: int = MAX_TRIES):
+    """The pure work function of a chunk (it may run on a cluster worker), a random deal
+    tried at most ``max_tries`` times to fit the calls heard; exact mode's runs whole chunks
+    (its runs of layouts share the solver's table)."""
     def work(first: int, count: int) -> dict:
-        return chunk_counts(d, run_query(d.query, seed, first, count, exact))
+        return chunk_counts(d, run_query(d.query, seed, first, count, exact, max_tries))
 
     return in_whole_chunks(work) if exact else work
 
@@ -539,21 +544,36 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         chunk = exact_chunk(chunk)
         d, notes = _weighed(d, seed, chunk)
     plan = _plan(d, effort, total)
-    enough = None
+    enough, max_tries = None, MAX_TRIES
     if precision is not None:
         def enough(totals):  # the calls still played (``plan.d``), whose counts these are
             if totals.counts.get("accepted", 0) < 1000:
                 return False
             t = option_table(plan.d, totals.counts, False)
             return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
-    totals = run_chunks(total, _work(d, seed, exact), chunk=chunk, progress=effort.progress,
+    elif effort.tries is not None and not exact:
+        # a chunk's deals tried at most the bound in all: a deal that never fits would
+        # otherwise spend MAX_TRIES on its own
+        chunk = min(chunk, TRIES_CHUNK)
+        max_tries = max(1, min(MAX_TRIES, effort.tries // chunk))
+
+        def enough(totals):  # deals that rarely fit the calls heard: a bound on the work
+            return totals.counts.get("tries", 0) >= effort.tries
+    totals = run_chunks(total, _work(d, seed, exact, max_tries), chunk=chunk,
+                        progress=effort.progress,
                         course=Course(enough, plan.switches(total), lambda: deal_cost(plan.d),
-                                      lambda totals, at: plan.work_left(totals, at, total)))
+                                      lambda totals, at: plan.work_left(totals, at, total),
+                                      sized=precision is None))
     counts = totals.counts
     if not counts:
         raise UserError("interrupted before the first deals were played")
     if totals.interrupted:
         notes.append(f"interrupted after {totals.done:,} deals: these are the estimates so far")
+    elif effort.tries is not None and totals.done < total and int(counts["tries"]) >= effort.tries:
+        notes.append(f"unusual auction: {int(counts['tries']):,} deals were tried to find "
+                     f"{int(counts['accepted']):,} that fit the calls heard (the most a "
+                     f"question of this size tries), so the figures are over those "
+                     f"{totals.done:,} deals, not {total:,}")
     d = plan.d
     notes += plan.notes()
     unmet = int(counts["unmet"])
@@ -564,7 +584,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
                      f"dealt to fit the calls heard (too unlikely for the others' strategy, "
                      f"even allowing --tremble), so they were dealt ignoring the calls heard")
-    _check_accepted(d, counts, exact)
+    _check_accepted(d, counts, exact, MAX_TRIES if "still_unmet" in counts else max_tries)
     notes += _weighed_note(d) or _unusual_auction(d, counts)
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
@@ -675,9 +695,11 @@ def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -
     return merged
 
 
-def _check_accepted(d: Decision, counts: dict, exact: bool = False) -> None:
-    """UserError when no deal (or too few) fit the conditions and the calls heard (in exact
-    mode a layout that does not fit is one of those left out: only none fitting is)."""
+def _check_accepted(d: Decision, counts: dict, exact: bool = False,
+                    max_tries: int = MAX_TRIES) -> None:
+    """UserError when no deal (or too few) fit the conditions and the calls heard, each tried
+    ``max_tries`` times (in exact mode a layout that does not fit is one of those left out:
+    only none fitting is)."""
     if counts.get("still_unmet", counts["unmet"]) > 0 and not exact:
         heard = d.infers and "still_unmet" not in counts
         what = "the calls heard" if heard else "the --given conditions"
@@ -685,7 +707,7 @@ def _check_accepted(d: Decision, counts: dict, exact: bool = False) -> None:
                "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"
         raise UserError(f"no deal fits {what}: "
                         f"{int(counts.get('still_unmet', counts['unmet']))} deals found none in "
-                        f"{MAX_TRIES:,} tries each ({why})")
+                        f"{max_tries:,} tries each ({why})")
     if int(counts.get("layouts", counts["accepted"])) == 0:
         raise UserError("no layout meets the --given conditions, the calls heard and the "
                         "cards played")
