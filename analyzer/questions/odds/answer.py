@@ -536,6 +536,34 @@ def _deal_count(d: Decision, seed: int, deals, precision, exact) -> int:
     return count
 
 
+def _stop_rule(plan: RunPlan, effort: Effort, chunk: int) -> tuple:
+    """``(enough, chunk, max_tries)`` of a run: when it stops early (None: never) — precise
+    enough (``effort.precision``), or once its random deals tried ``effort.tries`` to fit the
+    calls heard, in smaller chunks whose deals are tried at most that many in all (a deal that
+    never fits would otherwise spend ``MAX_TRIES`` on its own) — the chunk, and the tries of a
+    deal."""
+    precision = effort.precision
+    if precision is not None:
+        def enough(totals):  # the calls still played (``plan.d``), whose counts these are
+            if totals.counts.get("accepted", 0) < 1000:
+                return False
+            t = option_table(plan.d, totals.counts, False)
+            return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
+        return enough, chunk, MAX_TRIES
+    if effort.tries is None or effort.exact:
+        return None, chunk, MAX_TRIES
+    chunk = min(chunk, TRIES_CHUNK)
+    return (lambda totals: totals.counts.get("tries", 0) >= effort.tries), chunk, \
+        max(1, min(MAX_TRIES, effort.tries // chunk))
+
+
+def _tries_note(counts: dict, done: int, total: int) -> str:
+    """The note of a run stopped by its bound on tries (``Effort.tries``)."""
+    return (f"unusual auction: {int(counts['tries']):,} deals were tried to find "
+            f"{int(counts['accepted']):,} that fit the calls heard (the most a question of this "
+            f"size tries), so the figures are over those {done:,} deals, not {total:,}")
+
+
 def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsResult:
     seed, chunk, precision, exact = effort.seed, effort.chunk, effort.precision, effort.exact
     total = _deal_count(d, seed, effort.deals, precision, exact)
@@ -544,21 +572,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         chunk = exact_chunk(chunk)
         d, notes = _weighed(d, seed, chunk)
     plan = _plan(d, effort, total)
-    enough, max_tries = None, MAX_TRIES
-    if precision is not None:
-        def enough(totals):  # the calls still played (``plan.d``), whose counts these are
-            if totals.counts.get("accepted", 0) < 1000:
-                return False
-            t = option_table(plan.d, totals.counts, False)
-            return bool(((t["p_we_make_high"] - t["p_we_make_low"]) / 2).max() <= precision)
-    elif effort.tries is not None and not exact:
-        # a chunk's deals tried at most the bound in all: a deal that never fits would
-        # otherwise spend MAX_TRIES on its own
-        chunk = min(chunk, TRIES_CHUNK)
-        max_tries = max(1, min(MAX_TRIES, effort.tries // chunk))
-
-        def enough(totals):  # deals that rarely fit the calls heard: a bound on the work
-            return totals.counts.get("tries", 0) >= effort.tries
+    enough, chunk, max_tries = _stop_rule(plan, effort, chunk)
     totals = run_chunks(total, _work(d, seed, exact, max_tries), chunk=chunk,
                         progress=effort.progress,
                         course=Course(enough, plan.switches(total), lambda: deal_cost(plan.d),
@@ -570,10 +584,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
     if totals.interrupted:
         notes.append(f"interrupted after {totals.done:,} deals: these are the estimates so far")
     elif effort.tries is not None and totals.done < total and int(counts["tries"]) >= effort.tries:
-        notes.append(f"unusual auction: {int(counts['tries']):,} deals were tried to find "
-                     f"{int(counts['accepted']):,} that fit the calls heard (the most a "
-                     f"question of this size tries), so the figures are over those "
-                     f"{totals.done:,} deals, not {total:,}")
+        notes.append(_tries_note(counts, totals.done, total))
     d = plan.d
     notes += plan.notes()
     unmet = int(counts["unmet"])
