@@ -595,7 +595,7 @@ def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsR
         notes.append(f"unusual auction: {unmet:,} of the {totals.done:,} deals could not be "
                      f"dealt to fit the calls heard (too unlikely for the others' strategy, "
                      f"even allowing --tremble), so they were dealt ignoring the calls heard")
-    _check_accepted(d, counts, exact, MAX_TRIES if "still_unmet" in counts else max_tries)
+    _check_accepted(d, counts, exact, max_tries)
     notes += _weighed_note(d) or _unusual_auction(d, counts)
     notes += pooled_bids_note(d.point.rules, d.query.policies)
     p = d.point
@@ -709,10 +709,11 @@ def _deal_uninformed(d: Decision, counts: dict, seed: int, n: int, chunk: int) -
 def _check_accepted(d: Decision, counts: dict, exact: bool = False,
                     max_tries: int = MAX_TRIES) -> None:
     """UserError when no deal (or too few) fit the conditions and the calls heard, each tried
-    ``max_tries`` times (in exact mode a layout that does not fit is one of those left out:
-    only none fitting is)."""
+    ``max_tries`` times (the deals dealt again ignoring the calls: ``MAX_TRIES``; in exact mode
+    a layout that does not fit is one of those left out: only none fitting is)."""
     if counts.get("still_unmet", counts["unmet"]) > 0 and not exact:
         heard = d.infers and "still_unmet" not in counts
+        max_tries = MAX_TRIES if "still_unmet" in counts else max_tries
         what = "the calls heard" if heard else "the --given conditions"
         why = ("impossible, or too rare for the strategy the others bid by even allowing "
                "--tremble; --no-infer deals without it") if heard else "impossible, or too rare"
