@@ -124,7 +124,8 @@ class IN(IntEnum):
     # 1: a tremble is always kept and weighs the deal by its chance (R.UNLIKELY) instead of
     # a draw keeping it with that chance: exact mode's layouts are weighed, never drawn
     WEIGH = 20 + MAX_PLAYS
-    LEN = 21 + MAX_PLAYS
+    F_RECEIVE = 21 + MAX_PLAYS  # the card the asker, an n-asker, was passed (-1: not known)
+    LEN = 22 + MAX_PLAYS
 
 
 class M(IntEnum):
@@ -318,7 +319,8 @@ class PT(IntEnum):
     NPLAYS = 44  # cards played so far
     PLAYS = 45  # MAX_PLAYS slots: seat << 8 | natural card, in play order from the first lead
     CHECK_PLAY = 45 + MAX_PLAYS  # 1: with CHECK, deals weighed by the cards heard played too
-    LEN = 46 + MAX_PLAYS
+    OWN_RECEIVE = 46 + MAX_PLAYS  # the card the asker was passed in its n-ask (-1: none)
+    LEN = 47 + MAX_PLAYS
 
 
 class OPT(IntEnum):

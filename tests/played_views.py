@@ -57,6 +57,8 @@ def hand_views(record: Record, seat: int) -> Iterator[dict]:
                                        for k in range(0, len(plays), active))
         if point.discarded:
             view["discarded"] = format_hand(point.discarded)
+        if point.received:
+            view["received"] = format_hand(point.received)
         if rules.auction == LADDER:
             view["trump"] = SUITS[int(rec[R.TRUMP])]
         yield view

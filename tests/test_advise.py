@@ -415,6 +415,61 @@ def test_a_card_question_after_a_whole_trick_of_a_moon_is_answered():
     assert answer["decision"] == "card" and answer["action"] in ("play KS", "play JS")
 
 
+# found by the slow suite's random views: S's n-ask gave N a card and took N's best trump;
+# W's view was refused ("no deal fits") because S's strategy gave 9C on every deal, and S
+# played 9C later
+ASKED_BY_S = {"variant": "bid", "seat": "W", "dealer": "W", "hand": "AH 9H QD AC",
+              "auction": "N pass, E 5, S ask, W pass", "trump": "H",
+              "played": "S TD, W AD, E 9D; W 9S, E KS, S AS; S 9C"}
+
+
+# and W's view at the end: S had played every card it was dealt but the one it gave (JH, the
+# right bower: random play) and the trump N passed it; with S's cards played all dealt to S,
+# no layout had a card for S to give
+PASSED_TRUMP = {**ASKED_BY_S, "hand": "QD",
+                "played": "S TD, W AD, E 9D; W 9S, E KS, S AS; S 9C, W AC, E QS; "
+                          "W AH, E QH, S TH; W 9H, E KH, S JC; E JD, S KD"}
+
+
+@pytest.mark.parametrize("view, action", [(ASKED_BY_S, "play AC"), (PASSED_TRUMP, "play QD")],
+                         ids=["give-played-later", "trump-passed"])
+def test_an_opponents_view_of_an_n_ask_is_answered(view, action):
+    """The asker's give is unseen by the others: on each deal its strategy's, unless that is
+    a card it played later (it kept those), as the knock dealer's discard; and a trump it
+    played may be the one its partner passed it (at most one of them dealt to the partner)."""
+    answer = advise({**view, "deals": 30, "others": "points"}, workers=1)
+    assert answer["decision"] == "card" and answer["action"] == action
+    assert answer["deals"] > 0
+
+
+def test_every_view_of_an_n_ask_hand_is_answered():
+    """Every view of a random bid hand won by an n-ask: the asker's after the exchange (its
+    hand holds the card its partner passed it, which the view says: ``received``) and an
+    opponent's. Both were refused: the asker's by its card count, the opponent's when the
+    give was a card the asker played later. A view that names no received card is told so."""
+    from analyzer.compute.engine import play_hands
+    from analyzer.game.records import Record
+    from analyzer.strategy.seats import seat_policies
+    from kernels.cards import codes as K
+    from kernels.slots import R
+    from tests.played_views import hand_views
+
+    rules = make_rules("bid")
+    hm, rec = play_hands(rules, 60, *seat_policies("random", "random", rules=rules), 51)
+    i = next(i for i in range(60) if rec[i, R.CONTRACT] == K.ASK and
+             rec[i, R.STATUS] == K.ST_PLAYED)
+    asker = int(rec[i, R.DECLARER])
+    views = {seat: [v for v in hand_views(Record(rules, hm[i], rec[i]), seat) if "trump" in v]
+             for seat in (asker, (asker + 1) % 4)}
+    assert all("received" in v for v in views[asker]) and len(views[asker]) == 6
+    for view in views[asker] + views[(asker + 1) % 4]:
+        answer = advise({**view, "deals": 20, "others": "points"}, workers=1)
+        assert answer["deals"] > 0 and answer["action"].startswith("play "), (view, answer)
+    unsaid = {k: v for k, v in views[asker][0].items() if k != "received"}
+    with pytest.raises(UserError, match="give the card your partner passed you"):
+        advise(unsaid, workers=1)
+
+
 ANSWER_SECONDS = 2.0  # the most a view may take (CPU seconds on one thread: load-blind)
 
 # found by the slow suite's random views: after W's lone call, which W's strategy would

@@ -46,7 +46,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from analyzer.cli import run  # noqa: E402
 from analyzer.questions.simulate import graded_hand  # noqa: E402
 from analyzer.questions.simulate.graded_hand import (  # noqa: E402
-    ASKED,
     SWAPPED,
     VERDICTS,
     GradedHand,
@@ -100,7 +99,7 @@ def _check_grade(table: dict, options: list[str], action: str) -> None:
     the options; best at no cost, never worse than good inside the noise."""
     grade = table["grade"]
     if grade is None:
-        assert table["ungraded"] in (SWAPPED, ASKED) or \
+        assert table["ungraded"] == SWAPPED or \
             table["ungraded"].startswith("not graded: "), table["ungraded"]
         return
     assert grade["verdict"] in VERDICTS and grade["best"] in options

@@ -20,7 +20,7 @@ import numpy as np
 from kernels.cards import codes as KC
 from kernels.cards import layout as L
 from kernels.cards.rules import next_active
-from kernels.cards.seating import contract_active
+from kernels.cards.seating import contract_active, partner
 from kernels.deal.record import new_instructions
 from kernels.drivers.forced import (
     hear_call,
@@ -149,7 +149,8 @@ def point_row(point: DecisionPoint, solve: bool = False) -> np.ndarray:
         hear_play(row, seat, card)
     one = point.discarded if point.discarded & (point.discarded - 1) == 0 else 0
     card = one.bit_length() - 1 if one else -1  # one card put away: a discard or a card given
-    set_own_play(row, point.named, card, card, 0 if one else point.discarded)
+    got = point.received.bit_length() - 1 if point.received else -1
+    set_own_play(row, point.named, card, card, 0 if one else point.discarded, got)
     return row
 
 
@@ -163,6 +164,7 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndar
     deal_hm = hm.copy()
     deal_hm[M.DEALT + point.seat] = np.uint64(point.dealt_hand())
     deal_hm[M.DEALT + 3] |= np.uint64(point.dummy)  # a cutthroat maker has seen the dummy
+    deal_hm[M.DEALT + partner(point.seat)] |= np.uint64(point.received)  # the partner's
     start_point(hm, rec, ins, deal_hm, row)
     ins[IN.CONJURE] = 1  # the other hands are not dealt: their plays need no cards
     return hm, rec, ins

@@ -35,7 +35,8 @@ class DecisionPoint:
     auction's winner named (``named``, -1: not known) and the cards the player put away
     (``discarded``, a natural mask: its discard as the dealer, the cards a cutthroat maker
     dropped, the card an n-asker gave); a cutthroat maker who took the dummy knows its cards
-    (``dummy``)."""
+    (``dummy``); an n-asker knows the card its partner passed it (``received``, a natural
+    mask of one card; 0: none)."""
 
     rules: Rules
     dealer: int
@@ -49,6 +50,7 @@ class DecisionPoint:
     trick_sizes: tuple = ()  # the cards of each trick of ``played`` as written (checked later)
     dummy: int = 0  # a cutthroat maker who took it: the dummy's cards (natural mask)
     score: tuple = ()  # the game's score before the hand, per unit (``game.game_score``); () none
+    received: int = 0  # an n-asker: the card its partner passed it (natural mask)
 
     def describe(self) -> str:
         """The point in words: seat, dealer, upcard, the calls heard and the cards played."""
@@ -63,19 +65,31 @@ class DecisionPoint:
     def in_play(self) -> bool:
         """Whether the play has begun for the player (cards played, or its own cards put away,
         or a bid's trump named)."""
-        return bool(self.played) or self.named >= 0 or self.discarded != 0
+        return bool(self.played) or self.named >= 0 or self.discarded != 0 or \
+            self.received != 0
 
     def dealt_hand(self) -> int:
         """The player's cards as dealt (natural mask): those it holds now, has played and has
-        put away, less the upcard when it is the dealer who took it."""
+        put away, less the upcard when it is the dealer who took it and the card its partner
+        passed it in an n-ask."""
         mine = 0
         for seat, card in self.played:
             if seat == self.seat:
                 mine |= 1 << card
-        dealt = self.hand | mine | self.discarded
+        dealt = (self.hand | mine | self.discarded) & ~self.received
         if self.seat == self.dealer and self.upcard >= 0 and dealer_took_upcard(self):
             dealt &= ~(1 << self.upcard)
         return dealt
+
+
+def n_asker(point: DecisionPoint) -> int:
+    """The seat that won the auction heard at ``point`` with an n-ask (its partner passed it a
+    card for the one it gave), or -1."""
+    calls = [(seat, c) for seat, c in zip(point.heard.seats, point.heard.calls, strict=True)
+             if c != K.PASS]
+    if calls and calls[-1][1] == K.ASK and point.rules.partnership:
+        return calls[-1][0]
+    return -1
 
 
 def dealer_took_upcard(point: DecisionPoint) -> bool:

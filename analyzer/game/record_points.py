@@ -1,8 +1,9 @@
 """The decision points of a played hand's cards: for each card of a record, what its player
 could see before playing it (its hand then, the calls heard, the cards played before it, the
-cards it put away, the trump a bid's winner named, the dummy a cutthroat maker took), as the
-:class:`DecisionPoint` a question at that moment is (``euchre review --method pimc`` prices
-each card there with the odds code, as ``euchre odds --played`` would)."""
+cards it put away, the card an n-asker was passed, the trump a bid's winner named, the dummy a
+cutthroat maker took), as the :class:`DecisionPoint` a question at that moment is (``euchre
+review --method pimc`` prices each card there with the odds code, as ``euchre odds --played``
+would)."""
 
 from __future__ import annotations
 
@@ -68,10 +69,12 @@ def card_points(record: Record) -> list[DecisionPoint]:
                 break
             seat = next(s for s in range(4) if hands[s] >> card & 1)
             dummy = int(hm[M.DEALT + 3]) if took_dummy and seat == declarer else 0
+            got = 1 << int(rec[R.ASK_RECEIVE]) if seat == declarer and \
+                rec[R.ASK_RECEIVE] >= 0 else 0
             points.append(DecisionPoint(rules, int(rec[R.DEALER]), seat, hands[seat],
                                         int(rec[R.UPCARD]), heard, tuple(played), named,
                                         put_away(record, seat, took_dummy), (),
-                                        dummy))
+                                        dummy, received=got))
             played.append((seat, card))
             hands[seat] &= ~(1 << card)
     return points

@@ -47,7 +47,7 @@ def reset_instructions(ins):
     ins[IN.MODE] = MODE_PLAY
     ins[IN.ASKER] = -1
     for slot in (IN.F_ALONE, IN.F_DISCARD, IN.F_GIVE, IN.F_TRUMP, IN.F_DEFEND, IN.F_CARD,
-                 IN.NAMED):
+                 IN.NAMED, IN.F_RECEIVE):
         ins[slot] = -1
 
 

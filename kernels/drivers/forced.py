@@ -32,6 +32,7 @@ def new_point(point, dealer, upcard, asker, solve):
     point[PT.NAMED] = -1
     point[PT.OWN_DISCARD] = -1
     point[PT.OWN_GIVE] = -1
+    point[PT.OWN_RECEIVE] = -1
 
 
 @njit(**NRT_FREE)
@@ -56,15 +57,17 @@ def hear_play(point, seat, card):
 
 
 @njit(**NRT_FREE)
-def set_own_play(point, named, discard, give, drop):
+def set_own_play(point, named, discard, give, drop, receive):
     """What the asker knows of the hand since the auction beyond the cards played: the trump
     a ladder auction's winner ``named`` (-1: not known), and its own put-away cards: its
     ``discard`` as the dealer, the card it ``give``s in an n-ask (-1: none), the cards it
-    ``drop``ped as a cutthroat maker (a natural mask; 0: none)."""
+    ``drop``ped as a cutthroat maker (a natural mask; 0: none); and the card its partner
+    passed it in its n-ask (``receive``, -1: none)."""
     point[PT.NAMED] = named
     point[PT.OWN_DISCARD] = discard
     point[PT.OWN_GIVE] = give
     point[PT.OWN_DROP] = drop
+    point[PT.OWN_RECEIVE] = receive
 
 
 @njit(**NRT_FREE)
@@ -146,6 +149,7 @@ def start_point(hm, rec, ins, deal_hm, point):
     ins[IN.F_DISCARD] = point[PT.OWN_DISCARD]  # the asker's own choices it has made already
     ins[IN.F_GIVE] = point[PT.OWN_GIVE]
     ins[IN.F_DROP] = point[PT.OWN_DROP]
+    ins[IN.F_RECEIVE] = point[PT.OWN_RECEIVE]
     ins[IN.FORCED_PLAYS] = point[PT.NPLAYS]
     for k in range(point[PT.NPLAYS]):
         ins[IN.PLAYS + k] = point[PT.PLAYS + k]

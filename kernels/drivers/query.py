@@ -82,7 +82,7 @@ def in_play(point):
     """Whether ``point`` is in the play (cards heard, or the asker's own put-away cards or a
     ladder's named trump known): a deal must then be checked against them, inference or not."""
     return point[PT.NPLAYS] > 0 or point[PT.NAMED] >= 0 or point[PT.OWN_DISCARD] >= 0 or \
-        point[PT.OWN_GIVE] >= 0 or point[PT.OWN_DROP] != 0
+        point[PT.OWN_GIVE] >= 0 or point[PT.OWN_DROP] != 0 or point[PT.OWN_RECEIVE] >= 0
 
 
 @njit(**NRT_FREE)

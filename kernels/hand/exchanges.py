@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..bidding.exchange_rules import ask_returns, exchange_pool
-from ..cards.bits import highest_bit, popcount
+from ..cards.bits import ONE, highest_bit, popcount
 from ..cards.codes import (
     ASK,
     AUCTION_LADDER,
@@ -24,12 +24,13 @@ from ..cards.codes import (
     STOP_DEFEND,
     STOP_KEEP,
 )
+from ..cards.layout import SLOT_MASKS, denormalise_mask, normalise_mask
 from ..cards.rules import next_active
 from ..cards.seating import may_defend_alone, on_declaring_side, players_mask, sits_out_with
 from ..config import JIT, NRT_FREE
 from ..deal.record import card_bit, fail, flip_kept, held_copy, stop_here, stopping
 from ..slots import IN, C, K, M, R
-from .auction import discard_cards, forced_card, pick_card
+from .auction import discard_cards, forced_card, not_played_later, pick_card
 from .policies import (
     PICK_ASK_GIVE,
     PICK_ASK_RETURN,
@@ -52,20 +53,61 @@ def ask_exchange(ag, hands, rules, rec, partner):
     if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], rules,
                                                rec, R.ASK_GIVE, E_ASK_GIVE):
         return False
+    rest = not_played_later(ag.ins, decl, hands[decl])
+    if done == 0 and not (rest >> np.uint64(rec[R.ASK_GIVE])) & ONE and not pick_card(
+            ag, decl, PICK_ASK_GIVE, rest, rules, rec, R.ASK_GIVE, E_ASK_GIVE):
+        return False  # (its strategy's card is one it plays later, so kept: the next best)
     returns = ask_returns(hands[partner], trump, rules)
-    if returns != hands[partner]:  # the best trump: no choice
+    known = ag.ins[IN.F_RECEIVE] if ag.ins[IN.MODE] == MODE_FORCED and \
+        decl == ag.ins[IN.ASKER] else -1
+    if known >= 0:  # the asker's own point: it knows the card it was passed
+        rec[R.ASK_RECEIVE] = held_copy(returns, known, cfg)
+        if rec[R.ASK_RECEIVE] < 0:
+            return fail(rec, E_INCONSISTENT, rec[R.NCALLS])  # not this deal's partner's card
+    elif returns != hands[partner]:  # the best trump: no choice
         if ag.ins[IN.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
             return fail(rec, E_ASK_RETURN, 0)
         rec[R.ASK_RECEIVE] = highest_bit(returns)
     elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, rules, rec, R.ASK_RECEIVE,
                        E_ASK_RETURN):
         return False
+    else:
+        rest = not_shown_out_later(ag.ins, rules, trump, decl, returns)
+        if not (rest >> np.uint64(rec[R.ASK_RECEIVE])) & ONE and not pick_card(
+                ag, partner, PICK_ASK_RETURN, rest, rules, rec, R.ASK_RECEIVE, E_ASK_RETURN):
+            return False  # (the asker showed out of its suit later, so it was not passed)
     give = card_bit(rec[R.ASK_GIVE])
     ag.know[K.DEAD + decl] |= give
     get = card_bit(rec[R.ASK_RECEIVE])
     hands[decl] = (hands[decl] & ~give) | get
     hands[partner] = (hands[partner] & ~get) | give
     return True
+
+
+@njit(**NRT_FREE)
+def not_shown_out_later(ins, rules, trump, seat, hand):
+    """``hand`` less the cards of the suits a forced run hears ``seat`` show out of later
+    (``IN.PLAYS``; an n-ask's tricks: three cards each): the card a trumpless partner passes
+    the asker is one of the others, whatever its strategy would pass (the asker's cards heard
+    played are dealt to it, so the card passed is never played). The whole hand when that
+    leaves none."""
+    if ins[IN.MODE] != MODE_FORCED:
+        return hand
+    shown = 0
+    led = -1
+    for k in range(ins[IN.FORCED_PLAYS]):
+        code = ins[IN.PLAYS + k]
+        slot = rules.to_norm[trump, code & 255] >> 4
+        if k % 3 == 0:
+            led = slot
+        elif (code >> 8) == seat and slot != led:
+            shown |= 1 << led
+    norm = normalise_mask(hand, rules.to_norm[trump])
+    for s in range(4):
+        if (shown >> s) & 1:
+            norm &= ~SLOT_MASKS[s]
+    rest = denormalise_mask(norm, rules.from_norm[trump])
+    return rest if rest != 0 else hand
 
 
 @njit(inline="always", **JIT)

@@ -117,7 +117,7 @@ class AdvisedHand:
         rec)``."""
         row = np.empty(PT.LEN, dtype=np.int64)
         new_point(row, self.rec0[R.DEALER], self.rec0[R.UPCARD], self.discard[0], 0)
-        set_own_play(row, -1, self.discard[1], -1, 0)
+        set_own_play(row, -1, self.discard[1], -1, 0, -1)
         for seat, card in self.plays:
             hear_play(row, seat, card)
         hm, rec, ins = self.hm0.copy(), self.rec0.copy(), new_instructions()

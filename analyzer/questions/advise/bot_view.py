@@ -1,6 +1,7 @@
 """``advise(view)``: a bot's question at its turn. A **view** is what one seat knows, as one
 JSON-able dict — the variant and house rules, the seat, the dealer, the cards it holds now,
-the upcard, the calls heard, the cards played, its own put-away cards — and the answer is the
+the upcard, the calls heard, the cards played, its own put-away cards (and after its n-ask
+the card it was passed) — and the answer is the
 best action and every legal option's value, a plain dict (what ``euchre advise`` writes, one
 line per view).
 
@@ -37,8 +38,8 @@ DEFAULT_DEALS = ADVISE_DEALS  # a bot asks at every turn: fewer deals than odds'
 TRIES_A_DEAL = 300
 REQUIRED = ("variant", "seat", "hand")
 # the odds fields a view may hold (the rest narrow or size a person's question)
-ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "dummy", "trump",
-              "score", "deals", "exact", "seed", "method", "worlds", "others", "infer",
+ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "received", "dummy",
+              "trump", "score", "deals", "exact", "seed", "method", "worlds", "others", "infer",
               "infer_play", "tremble", "given")
 VIEW_FIELDS = ("id", "variant", "rules", "hand") + ODDS_NAMES
 CARD_LISTS = ("hand", "discarded", "dummy")  # a string of cards, or a list of them

@@ -32,7 +32,13 @@ from ...compute.runner import (
 from ...compute.solver import solves_fast
 from ...errors import UserError
 from ...game import notation
-from ...game.decision_point import DecisionPoint, dealer_took_upcard, parse_played, played_text
+from ...game.decision_point import (
+    DecisionPoint,
+    dealer_took_upcard,
+    n_asker,
+    parse_played,
+    played_text,
+)
 from ...game.game_score import parse_score, score_text
 from ...game.heard import heard_text, parse_heard
 from ...game.records import call_text
@@ -151,17 +157,19 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
     wrong); the dealer defaults to the seat on the player's right. ``hand`` is what the seat
     holds now; ``play`` the play so far, as text: ``played`` the cards played (``"E JC, S
     9C; ..."``), ``discarded`` the seat's own cards put away, ``named`` the trump a bid's
-    winner named, ``dummy`` the cutthroat dummy the seat took; and ``score`` the game's score
-    (``"9-6"``, see ``analyzer.game.game_score.parse_score``)."""
+    winner named, ``dummy`` the cutthroat dummy the seat took, ``received`` the card an
+    n-asker was passed; and ``score`` the game's score (``"9-6"``, see
+    ``analyzer.game.game_score.parse_score``)."""
     play = play or {}
-    played, discarded, named, dummy, score = (
-        play.get(k) for k in ("played", "discarded", "named", "dummy", "score"))
+    played, discarded, named, dummy, score, received = (
+        play.get(k) for k in ("played", "discarded", "named", "dummy", "score", "received"))
     reader = notation.CardReader(rules)
     try:
         mask = hand if isinstance(hand, int) else reader.cards(hand)
         up = None if upcard is None else notation.CardReader(rules).card(upcard)
         away = reader.cards(discarded) if discarded else 0
         seen_dummy = reader.cards(dummy) if dummy else 0
+        got = notation.CardReader(rules).card(received) if received else -1
     except notation.NotationError as e:
         raise UserError(str(e)) from None
     s = notation.parse_seat(seat)
@@ -179,7 +187,8 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
                           parse_heard(auction or "", rules), plays,
                           -1 if named is None else notation.parse_suit(named), away,
                           tuple(sizes), seen_dummy,
-                          () if score is None else parse_score(score, rules, s))
+                          () if score is None else parse_score(score, rules, s),
+                          0 if got < 0 else 1 << got)
     if seen_dummy and (rules.seat_w != DUMMY or seen_dummy.bit_count() != rules.hand_size):
         raise UserError(f"--dummy is the {rules.hand_size} cards of a cutthroat dummy")
     _check_cards(point, sizes)
@@ -203,12 +212,17 @@ def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
     if upcard_player and upcard_player[0] != point.dealer:
         raise UserError(f"--played: only the dealer can play the upcard "
                         f"{notation.format_card(up)}")
+    _check_received(point)
     dealt = point.dealt_hand().bit_count()
     if dealt != rules.hand_size and not point.in_play:
         raise UserError(f"the hand has {point.hand.bit_count()} cards; {rules.variant} hands "
                         f"have {rules.hand_size}")
     if dealt == rules.hand_size - 1 and took and not point.discarded:
         raise UserError(BEFORE_PLAY["discard"])  # the card it put away is what is missing
+    if dealt == rules.hand_size + 1 and point.discarded and n_asker(point) == point.seat and \
+            not point.received:
+        raise UserError("you made an n-ask: give the card your partner passed you "
+                        "(--received)")
     if dealt != rules.hand_size:
         now = point.hand.bit_count()
         mine = sum(1 for seat, _ in point.played if seat == point.seat)
@@ -216,6 +230,22 @@ def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
             (f", the {point.discarded.bit_count()} you put away" if point.discarded else "")
         raise UserError(f"{parts} make {dealt} cards as dealt; {rules.variant} hands have "
                         f"{rules.hand_size}")
+
+
+def _check_received(point: DecisionPoint) -> None:
+    """UserError when ``point`` names a card it was passed (``--received``) that it cannot
+    have been: only an n-asker is passed one, once the play has begun, and holds it or
+    played it."""
+    got = point.received
+    if not got:
+        return
+    if not n_asker(point) == point.seat:
+        raise UserError("--received: only the player who won the bidding with an n-ask is "
+                        "passed a card")
+    mine = sum(1 << c for seat, c in point.played if seat == point.seat)
+    if not (point.hand | mine) & got:
+        raise UserError(f"--received: you neither hold nor played "
+                        f"{notation.format_card(got.bit_length() - 1)}")
 
 
 def _bids(rules: Rules, bid) -> set | None:
@@ -309,7 +339,8 @@ def question_of(q: OddsRequest) -> Question:
     and its point opened by one run of the engine. In bid and ghost the trump given is the
     one the winner named once the bidding is over (which the run says), else the one trump
     priced."""
-    play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score}
+    play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score,
+            "received": q.received}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
     ladder = q.rules.auction == LADDER
     named = notation.parse_suit(q.trump) if ladder and q.trump is not None else -1

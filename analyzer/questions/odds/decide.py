@@ -28,11 +28,11 @@ from kernels.slots import S
 from ...compute.point import OpenPoint, PointState, open_point
 from ...compute.query import DealQuery, no_constraints
 from ...errors import UserError
-from ...game.decision_point import DecisionPoint, dealer_took_upcard
+from ...game.decision_point import DecisionPoint, dealer_took_upcard, n_asker
 from ...game.game_score import unit_of
 from ...game.notation import SEATS, format_card
 from ...game.outcomes import PROBABILITIES, outcome_arrays, unit_points
-from ...game.seating import seating
+from ...game.seating import partner, seating
 from ...game.variants import LADDER
 from ...stats import Z95, mean_interval, percent_text, wilson
 from ...strategy.defaults import TREMBLE
@@ -66,8 +66,9 @@ class Decision:
 
 
 def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
-    """The deals of an opened decision point: the player's cards known, the upcard set aside,
-    the other hands (the ghost hand or dummy at W) and the kitty unseen; the calls heard
+    """The deals of an opened decision point: the player's cards known (and the card an
+    n-asker was passed, in its partner's hand), the upcard set aside, the other hands (the
+    ghost hand or dummy at W) and the kitty unseen; the calls heard
     forced and (with inference) checked against the strategies of the seats that made them
     (set on the query by the caller)."""
     rules = point.rules
@@ -75,10 +76,14 @@ def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
     known = np.zeros(4, dtype=np.uint64)
     known[point.seat] = np.uint64(point.dealt_hand())
     known[3] |= np.uint64(point.dummy)  # a cutthroat maker who took it has seen the dummy
+    known[partner(point.seat)] |= np.uint64(point.received)  # an n-asker's partner held it
     up = (1 << point.upcard) if point.upcard >= 0 else 0
     for seat, card in point.played:  # a seat held what it played (the dealer: not the upcard)
         if seat != point.seat and (1 << card) != up:
             known[seat] |= np.uint64(1 << card)
+    asker, passed = passed_trumps(point, opened.state)
+    if passed:
+        known[asker] &= ~np.uint64(passed)
     seen = int(np.bitwise_or.reduce(known)) | up | point.discarded
     deck = int(L.deck_mask(rules.deck))
     unseen = [c for c in range(64) if (deck >> c) & 1 and not (seen >> c) & 1]
@@ -93,20 +98,47 @@ def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
     q = DealQuery(rules, known, np.array(unseen, dtype=np.int64),
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     q.point = opened.row
-    q.cons = void_rows(point, opened.state, others)
+    q.cons = void_rows(point, opened.state, others, passed_rows(asker, passed, others))
     return q
 
 
-def void_rows(point: DecisionPoint, state, groups: list[int]) -> tuple:
+def passed_trumps(point: DecisionPoint, state) -> tuple[int, int]:
+    """Another seat's n-ask seen from the table: the asker and the trumps it has played (a
+    natural mask; 0 for none, or when the asker is the player, who knows its card). One of
+    them may be its partner's best trump, passed to it: they are dealt to the asker or, at
+    most one, to its partner (:func:`passed_rows`), whose best trump the engine checks it
+    is."""
+    asker = n_asker(point)
+    if asker < 0 or asker == point.seat or state.trump < 0:
+        return asker, 0
+    to_norm, _ = point.rules.layout
+    return asker, sum(1 << c for seat, c in point.played if seat == asker and
+                      int(to_norm[state.trump, c]) >> 4 == L.TRUMP_SLOT)
+
+
+def passed_rows(asker: int, passed: int, groups: list[int]) -> list[tuple]:
+    """Constraint rows for an n-asker's trumps played (:func:`passed_trumps`): none in a
+    group but the asker's and its partner's, at most one in its partner's."""
+    if not passed:
+        return []
+    return [(g, passed, OP_LE, 1 if seat == partner(asker) else 0)
+            for g, seat in enumerate(groups) if seat != asker]
+
+
+def void_rows(point: DecisionPoint, state, groups: list[int], more: list | None = None,
+              ) -> tuple:
     """Constraint rows (``kernels.deal.dealing``) for the suits each seat has shown out of: none of
     them among its unseen cards (the dealer who took the upcard may have discarded one: at
-    most one). A deal that breaks one is refused by the engine too, when it plays the cards
-    heard: the rows only spare the tries."""
-    rows = []
+    most one; an n-asker's trumps played may be among them), and the rows ``more``. A deal
+    that breaks one is refused by the engine too, when it plays the cards heard: the rows
+    only spare the tries."""
+    rows = list(more or [])
+    asker, passed = passed_trumps(point, state)
     for g, seat in enumerate(groups):
         if seat >= 0 and state.voids[seat]:
             took = seat == point.dealer and dealer_took_upcard(point)
-            rows.append((g, state.voids[seat], OP_LE, 1 if took else 0))
+            mask = state.voids[seat] & ~(passed if seat == asker else 0)
+            rows.append((g, mask, OP_LE, 1 if took else 0))
     if not rows:
         return no_constraints()
     g, m, o, v = zip(*rows, strict=True)

@@ -98,6 +98,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
     Field("discarded", str, None, "The cards you put away, once the play has begun: your "
           "discard as the dealer, the cards you dropped from the dummy, the card you gave in "
           "an n-ask.", words="your discard"),
+    Field("received", str, None, "Bid, after your n-ask: the card your partner passed you "
+          "(it is in the hand you hold, or among the cards you played).",
+          words="the card you were passed"),
     Field("score", str, None, "The game's score before this hand, US-THEM (cutthroat and "
           "ghost: the three players' scores N-E-S): each option is then valued by its chance "
           "of winning the game (the match-equity table, euchre equity), net points beside.",

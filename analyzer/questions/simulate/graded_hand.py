@@ -22,8 +22,7 @@ chance of winning the game instead. Verdicts: :data:`THRESHOLDS` (at a score
 Not graded (``grade`` None, with ``ungraded`` saying why): the decisions of a player who has
 swapped for the ghost hand and the cards played after anyone's swap (the odds question
 cannot hold a swapped hand, as review prices no call after a swap, nor deal the play after
-one), the cards of a player who made an n-ask (its hand after the exchange: the odds question
-refuses it too) and any the odds question refuses."""
+one) and any the odds question refuses."""
 
 from __future__ import annotations
 
@@ -68,7 +67,6 @@ VERDICTS = ("best", "good", "inaccuracy", "mistake", WORST)
 LISTED = 12  # options an error line lists (a double deck's bids are over 50)
 SWAPPED = ("not graded: the odds question cannot hold a hand swapped for the ghost hand, nor "
            "deal the play after a swap")
-ASKED = "not graded: the odds question cannot hold an asker's hand after the n-ask's exchange"
 
 
 def verdict_of(cost: float, low: float, thresholds: tuple = THRESHOLDS) -> str:
@@ -291,13 +289,10 @@ class GradedHand:
 
     def ungradable(self, kind: str) -> str:
         """Why the player's decision of ``kind`` cannot be graded ('' when it can): the odds
-        question holds no hand swapped for the ghost hand nor deals the play after a swap,
-        and holds no n-asker's hand after the exchange."""
+        question holds no hand swapped for the ghost hand nor deals the play after a swap."""
         if any(s == self.seat and c == K.SWAP for s, c in self.calls) or (
                 kind == "card" and any(c == K.SWAP for _, c in self.calls)):
             return SWAPPED
-        if kind == "card" and self.rec[R.ASK_RECEIVE] >= 0 and self.rec[R.DECLARER] == self.seat:
-            return ASKED
         return ""
 
     @property
@@ -348,10 +343,13 @@ class GradedHand:
                                  score=self.score)
         record = Record(rules, hm, rec)
         took_dummy = rules.seat_w == DUMMY and int(hm[M.DUMMY_DISCARD]) != 0
-        dummy = int(hm[M.DEALT + 3]) if took_dummy and self.seat == rec[R.DECLARER] else 0
+        mine = self.seat == rec[R.DECLARER]
+        dummy = int(hm[M.DEALT + 3]) if took_dummy and mine else 0
+        got = 1 << int(rec[R.ASK_RECEIVE]) if mine and rec[R.ASK_RECEIVE] >= 0 else 0
         return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, self.held(),
                              int(rec[R.UPCARD]), heard, tuple(self.plays), self.named,
-                             put_away(record, self.seat, took_dummy), (), dummy, self.score)
+                             put_away(record, self.seat, took_dummy), (), dummy, self.score,
+                             got)
 
     def points(self) -> dict:
         """The hand's result once it is over: status, contract, tricks and points by side."""
