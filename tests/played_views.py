@@ -40,7 +40,10 @@ def hand_views(record: Record, seat: int) -> Iterator[dict]:
     dealt = int(hm[M.DEALT + seat])
     for j in range(len(heard)):
         if heard.seats[j] == seat:
-            yield {**base, "hand": format_hand(dealt), "auction": _prefix(heard, j, rules)}
+            swapped = any(heard.seats[k] == seat and heard.calls[k] == K.SWAP for k in range(j))
+            view = {**base, "hand": format_hand(int(hm[M.DEALT + 3]) if swapped else dealt),
+                    "auction": _prefix(heard, j, rules)}
+            yield {**view, "swapped": format_hand(dealt)} if swapped else view
     if rec[R.STATUS] != K.ST_PLAYED:
         return
     if seat == int(rec[R.DEALER]) and rec[R.DEALER_DISCARD] >= 0 and hm[M.PLAY + seat]:
@@ -59,6 +62,8 @@ def hand_views(record: Record, seat: int) -> Iterator[dict]:
             view["discarded"] = format_hand(point.discarded)
         if point.received:
             view["received"] = format_hand(point.received)
+        if point.swapped:
+            view["swapped"] = format_hand(point.swapped)
         if rules.auction == LADDER:
             view["trump"] = SUITS[int(rec[R.TRUMP])]
         yield view

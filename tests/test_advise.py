@@ -447,26 +447,60 @@ def test_every_view_of_an_n_ask_hand_is_answered():
     hand holds the card its partner passed it, which the view says: ``received``) and an
     opponent's. Both were refused: the asker's by its card count, the opponent's when the
     give was a card the asker played later. A view that names no received card is told so."""
-    from analyzer.compute.engine import play_hands
-    from analyzer.game.records import Record
-    from analyzer.strategy.seats import seat_policies
     from kernels.cards import codes as K
     from kernels.slots import R
-    from tests.played_views import hand_views
 
-    rules = make_rules("bid")
-    hm, rec = play_hands(rules, 60, *seat_policies("random", "random", rules=rules), 51)
-    i = next(i for i in range(60) if rec[i, R.CONTRACT] == K.ASK and
-             rec[i, R.STATUS] == K.ST_PLAYED)
-    asker = int(rec[i, R.DECLARER])
-    views = {seat: [v for v in hand_views(Record(rules, hm[i], rec[i]), seat) if "trump" in v]
-             for seat in (asker, (asker + 1) % 4)}
+    rec, views = _first_hand("bid", lambda r: r[R.CONTRACT] == K.ASK and
+                             r[R.STATUS] == K.ST_PLAYED,
+                             lambda r: (int(r[R.DECLARER]), (int(r[R.DECLARER]) + 1) % 4))
+    asker = int(rec[R.DECLARER])
+    views = {seat: [v for v in seen if "trump" in v] for seat, seen in views.items()}
     assert all("received" in v for v in views[asker]) and len(views[asker]) == 6
     for view in views[asker] + views[(asker + 1) % 4]:
         answer = advise({**view, "deals": 20, "others": "points"}, workers=1)
         assert answer["deals"] > 0 and answer["action"].startswith("play "), (view, answer)
     unsaid = {k: v for k, v in views[asker][0].items() if k != "received"}
     with pytest.raises(UserError, match="give the card your partner passed you"):
+        advise(unsaid, workers=1)
+
+
+def _first_hand(variant: str, fits, seats) -> tuple:
+    """The first of 60 random hands of ``variant`` (random legal calls and cards, seed 51)
+    whose record ``fits`` (a test of ``rec``), and the views of its seats ``seats(rec)``
+    once the auction is over."""
+    from analyzer.compute.engine import play_hands
+    from analyzer.game.records import Record
+    from analyzer.strategy.seats import seat_policies
+    from tests.played_views import hand_views
+
+    rules = make_rules(variant)
+    hm, rec = play_hands(rules, 60, *seat_policies("random", "random", rules=rules), 51)
+    i = next(i for i in range(60) if fits(rec[i]))
+    return rec[i], {seat: list(hand_views(Record(rules, hm[i], rec[i]), seat))
+                    for seat in seats(rec[i])}
+
+
+def test_every_view_of_a_hand_after_a_ghost_swap_is_answered():
+    """Ghost: the swapper's views after its swap (it holds the ghost hand's cards and knows
+    the hand it gave up: ``swapped``) and another player's (the swapper's cards played are
+    the ghost hand's). The swapper's were priced on its given-up hand, the others' on deals
+    where it played from its own: no deal fitted. A swapper's view without the hand it gave
+    up is told so."""
+    from kernels.cards import codes as K
+    from kernels.slots import R
+
+    rec, views = _first_hand("ghost", lambda r: r[R.SWAP_SEAT] >= 0 and
+                             r[R.STATUS] == K.ST_PLAYED,
+                             lambda r: (int(r[R.SWAP_SEAT]), (int(r[R.SWAP_SEAT]) + 1) % 3))
+    swapper = int(rec[R.SWAP_SEAT])
+    after = [v for v in views[swapper] if "swapped" in v]
+    assert len(after) >= 6  # its call after the swap, then its six cards
+    asked = after + [v for v in views[(swapper + 1) % 3] if "played" in v]
+    for view in asked:
+        answer = advise({**view, "deals": 20, "others": "points"}, workers=1)
+        assert answer["deals"] > 0, (view, answer)
+    unsaid = {k: v for k, v in after[0].items() if k != "swapped"}
+    with pytest.raises(UserError, match="give the hand you gave up"):
         advise(unsaid, workers=1)
 
 

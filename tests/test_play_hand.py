@@ -46,7 +46,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from analyzer.cli import run  # noqa: E402
 from analyzer.questions.simulate import graded_hand  # noqa: E402
 from analyzer.questions.simulate.graded_hand import (  # noqa: E402
-    SWAPPED,
     VERDICTS,
     GradedHand,
     verdict_of,
@@ -98,10 +97,7 @@ def _check_grade(table: dict, options: list[str], action: str) -> None:
     """A grade as documented: a verdict, a cost >= 0 inside its interval, the best one of
     the options; best at no cost, never worse than good inside the noise."""
     grade = table["grade"]
-    if grade is None:
-        assert table["ungraded"] == SWAPPED or \
-            table["ungraded"].startswith("not graded: "), table["ungraded"]
-        return
+    assert grade is not None, table["ungraded"]  # every decision (a ghost swap, an n-ask too)
     assert grade["verdict"] in VERDICTS and grade["best"] in options
     assert grade["low"] - 1e-9 <= grade["cost"] <= grade["high"] + 1e-9
     assert grade["cost"] >= 0 and grade["low"] >= 0

@@ -37,7 +37,7 @@ from kernels.hand.exchanges import plays_alone
 from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError
-from ..game.decision_point import DecisionPoint
+from ..game.decision_point import DecisionPoint, ghost_taken
 from ..game.notation import SEATS, format_card
 from ..game.records import Record, describe_error, empty_arrays
 from ..game.variants import Rules
@@ -165,6 +165,7 @@ def forced_record(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray, np.ndar
     deal_hm[M.DEALT + point.seat] = np.uint64(point.dealt_hand())
     deal_hm[M.DEALT + 3] |= np.uint64(point.dummy)  # a cutthroat maker has seen the dummy
     deal_hm[M.DEALT + partner(point.seat)] |= np.uint64(point.received)  # the partner's
+    deal_hm[M.DEALT + 3] |= np.uint64(ghost_taken(point)[1])  # the ghost hand it took
     start_point(hm, rec, ins, deal_hm, row)
     ins[IN.CONJURE] = 1  # the other hands are not dealt: their plays need no cards
     return hm, rec, ins

@@ -36,7 +36,8 @@ class DecisionPoint:
     (``discarded``, a natural mask: its discard as the dealer, the cards a cutthroat maker
     dropped, the card an n-asker gave); a cutthroat maker who took the dummy knows its cards
     (``dummy``); an n-asker knows the card its partner passed it (``received``, a natural
-    mask of one card; 0: none)."""
+    mask of one card; 0: none); a player who swapped for the ghost hand knows the hand it
+    gave up (``swapped``: its cards as dealt, now dead; 0: none)."""
 
     rules: Rules
     dealer: int
@@ -51,6 +52,7 @@ class DecisionPoint:
     dummy: int = 0  # a cutthroat maker who took it: the dummy's cards (natural mask)
     score: tuple = ()  # the game's score before the hand, per unit (``game.game_score``); () none
     received: int = 0  # an n-asker: the card its partner passed it (natural mask)
+    swapped: int = 0  # a player who took the ghost hand: the hand it gave up (natural mask)
 
     def describe(self) -> str:
         """The point in words: seat, dealer, upcard, the calls heard and the cards played."""
@@ -71,7 +73,9 @@ class DecisionPoint:
     def dealt_hand(self) -> int:
         """The player's cards as dealt (natural mask): those it holds now, has played and has
         put away, less the upcard when it is the dealer who took it and the card its partner
-        passed it in an n-ask."""
+        passed it in an n-ask; a player who swapped for the ghost hand: the hand it gave up."""
+        if self.swapped:
+            return self.swapped
         mine = 0
         for seat, card in self.played:
             if seat == self.seat:
@@ -80,6 +84,17 @@ class DecisionPoint:
         if self.seat == self.dealer and self.upcard >= 0 and dealer_took_upcard(self):
             dealt &= ~(1 << self.upcard)
         return dealt
+
+
+def ghost_taken(point: DecisionPoint) -> tuple[int, int]:
+    """Who swapped for the ghost hand in the calls heard at ``point`` (-1: nobody), and the
+    ghost hand's cards the player knows (a natural mask: when it swapped itself, the ghost
+    hand as dealt — those it holds and has played; else none)."""
+    swapper = next((s for s, c in zip(point.heard.seats, point.heard.calls, strict=True)
+                    if c == K.SWAP), -1)
+    if swapper != point.seat:
+        return swapper, 0
+    return swapper, point.hand | sum(1 << c for s, c in point.played if s == point.seat)
 
 
 def n_asker(point: DecisionPoint) -> int:

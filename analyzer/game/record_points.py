@@ -1,9 +1,9 @@
 """The decision points of a played hand's cards: for each card of a record, what its player
 could see before playing it (its hand then, the calls heard, the cards played before it, the
-cards it put away, the card an n-asker was passed, the trump a bid's winner named, the dummy a
-cutthroat maker took), as the :class:`DecisionPoint` a question at that moment is (``euchre
-review --method pimc`` prices each card there with the odds code, as ``euchre odds --played``
-would)."""
+cards it put away, the card an n-asker was passed, the hand a swapper gave up, the trump a
+bid's winner named, the dummy a cutthroat maker took), as the :class:`DecisionPoint` a
+question at that moment is (``euchre review --method pimc`` prices each card there with the
+odds code, as ``euchre odds --played`` would)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def put_away(record: Record, seat: int, took_dummy: bool) -> int:
     took, the card an n-asker was passed — that it does not hold at the first lead (the
     dealer's discard, the dropped cards, the card given)."""
     rec, hm = record.rec, record.hm
-    had = int(hm[M.DEALT + seat])
+    had = int(hm[M.DEALT + (3 if seat == rec[R.SWAP_SEAT] else seat)])  # a swapper: the ghost
     if seat == int(rec[R.DEALER]) and rec[R.UPCARD] >= 0 and \
             int(hm[M.PLAY + seat]) >> int(rec[R.UPCARD]) & 1:
         had |= 1 << int(rec[R.UPCARD])
@@ -71,10 +71,11 @@ def card_points(record: Record) -> list[DecisionPoint]:
             dummy = int(hm[M.DEALT + 3]) if took_dummy and seat == declarer else 0
             got = 1 << int(rec[R.ASK_RECEIVE]) if seat == declarer and \
                 rec[R.ASK_RECEIVE] >= 0 else 0
+            gave_up = int(hm[M.DEALT + seat]) if seat == rec[R.SWAP_SEAT] else 0
             points.append(DecisionPoint(rules, int(rec[R.DEALER]), seat, hands[seat],
                                         int(rec[R.UPCARD]), heard, tuple(played), named,
                                         put_away(record, seat, took_dummy), (),
-                                        dummy, received=got))
+                                        dummy, received=got, swapped=gave_up))
             played.append((seat, card))
             hands[seat] &= ~(1 << card)
     return points

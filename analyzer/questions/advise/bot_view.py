@@ -1,9 +1,9 @@
 """``advise(view)``: a bot's question at its turn. A **view** is what one seat knows, as one
 JSON-able dict — the variant and house rules, the seat, the dealer, the cards it holds now,
-the upcard, the calls heard, the cards played, its own put-away cards (and after its n-ask
-the card it was passed) — and the answer is the
-best action and every legal option's value, a plain dict (what ``euchre advise`` writes, one
-line per view).
+the upcard, the calls heard, the cards played, its own put-away cards (after its n-ask the
+card it was passed, after its swap the hand it gave up) — and the answer is the best action
+and every legal option's value, a plain dict (what ``euchre advise`` writes, one line per
+view).
 
 The view is the odds question (``analyzer.questions.odds.odds_request``) under other names only
 where JSON wants them: each field but ``variant``, ``rules``, ``hand`` and ``id`` is a field of
@@ -38,11 +38,11 @@ DEFAULT_DEALS = ADVISE_DEALS  # a bot asks at every turn: fewer deals than odds'
 TRIES_A_DEAL = 300
 REQUIRED = ("variant", "seat", "hand")
 # the odds fields a view may hold (the rest narrow or size a person's question)
-ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "received", "dummy",
-              "trump", "score", "deals", "exact", "seed", "method", "worlds", "others", "infer",
-              "infer_play", "tremble", "given")
+ODDS_NAMES = ("seat", "dealer", "upcard", "auction", "played", "discarded", "received",
+              "swapped", "dummy", "trump", "score", "deals", "exact", "seed", "method", "worlds",
+              "others", "infer", "infer_play", "tremble", "given")
 VIEW_FIELDS = ("id", "variant", "rules", "hand") + ODDS_NAMES
-CARD_LISTS = ("hand", "discarded", "dummy")  # a string of cards, or a list of them
+CARD_LISTS = ("hand", "discarded", "swapped", "dummy")  # a string of cards, or a list of them
 ROUND = 4  # decimals of the answer's numbers
 HUGE = 1e20  # a number beyond any field's range, refused before its check prints it whole
 FIGURES = ("ev", "ev_low", "ev_high", "vs_best", "tricks")  # each option's, from the odds

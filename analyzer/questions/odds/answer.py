@@ -35,6 +35,7 @@ from ...game import notation
 from ...game.decision_point import (
     DecisionPoint,
     dealer_took_upcard,
+    ghost_taken,
     n_asker,
     parse_played,
     played_text,
@@ -158,11 +159,12 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
     holds now; ``play`` the play so far, as text: ``played`` the cards played (``"E JC, S
     9C; ..."``), ``discarded`` the seat's own cards put away, ``named`` the trump a bid's
     winner named, ``dummy`` the cutthroat dummy the seat took, ``received`` the card an
-    n-asker was passed; and ``score`` the game's score (``"9-6"``, see
-    ``analyzer.game.game_score.parse_score``)."""
+    n-asker was passed, ``swapped`` the hand a player who took the ghost hand gave up; and
+    ``score`` the game's score (``"9-6"``, see ``analyzer.game.game_score.parse_score``)."""
     play = play or {}
-    played, discarded, named, dummy, score, received = (
-        play.get(k) for k in ("played", "discarded", "named", "dummy", "score", "received"))
+    played, discarded, named, dummy, score, received, swapped = (
+        play.get(k) for k in ("played", "discarded", "named", "dummy", "score", "received",
+                              "swapped"))
     reader = notation.CardReader(rules)
     try:
         mask = hand if isinstance(hand, int) else reader.cards(hand)
@@ -170,6 +172,7 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
         away = reader.cards(discarded) if discarded else 0
         seen_dummy = reader.cards(dummy) if dummy else 0
         got = notation.CardReader(rules).card(received) if received else -1
+        gave_up = notation.CardReader(rules).cards(swapped) if swapped else 0
     except notation.NotationError as e:
         raise UserError(str(e)) from None
     s = notation.parse_seat(seat)
@@ -188,7 +191,7 @@ def decision_point(rules: Rules, hand, seat: str = "N", dealer: str | None = Non
                           -1 if named is None else notation.parse_suit(named), away,
                           tuple(sizes), seen_dummy,
                           () if score is None else parse_score(score, rules, s),
-                          0 if got < 0 else 1 << got)
+                          0 if got < 0 else 1 << got, gave_up)
     if seen_dummy and (rules.seat_w != DUMMY or seen_dummy.bit_count() != rules.hand_size):
         raise UserError(f"--dummy is the {rules.hand_size} cards of a cutthroat dummy")
     _check_cards(point, sizes)
@@ -213,6 +216,7 @@ def _check_cards(point: DecisionPoint, sizes: list[int]) -> None:
         raise UserError(f"--played: only the dealer can play the upcard "
                         f"{notation.format_card(up)}")
     _check_received(point)
+    _check_swapped(point)
     dealt = point.dealt_hand().bit_count()
     if dealt != rules.hand_size and not point.in_play:
         raise UserError(f"the hand has {point.hand.bit_count()} cards; {rules.variant} hands "
@@ -246,6 +250,21 @@ def _check_received(point: DecisionPoint) -> None:
     if not (point.hand | mine) & got:
         raise UserError(f"--received: you neither hold nor played "
                         f"{notation.format_card(got.bit_length() - 1)}")
+
+
+def _check_swapped(point: DecisionPoint) -> None:
+    """UserError when the hand ``point`` gave up for the ghost hand (``--swapped``) is missing
+    where the player swapped, or given where it did not, or not a hand's worth of other
+    cards."""
+    swapper, ghost = ghost_taken(point)
+    if swapper == point.seat and not point.swapped:
+        raise UserError("you swapped for the ghost hand: give the hand you gave up (--swapped)")
+    if point.swapped and swapper != point.seat:
+        raise UserError("--swapped: only the player who swapped for the ghost hand gave one up")
+    if point.swapped and (point.swapped.bit_count() != point.rules.hand_size or
+                          point.swapped & ghost):
+        raise UserError(f"--swapped: the hand you gave up is {point.rules.hand_size} cards, "
+                        f"none of them the ghost hand's")
 
 
 def _bids(rules: Rules, bid) -> set | None:
@@ -340,7 +359,7 @@ def question_of(q: OddsRequest) -> Question:
     one the winner named once the bidding is over (which the run says), else the one trump
     priced."""
     play = {"played": q.played, "discarded": q.discarded, "dummy": q.dummy, "score": q.score,
-            "received": q.received}
+            "received": q.received, "swapped": q.swapped}
     point = decision_point(q.rules, q.hand, q.seat, q.dealer, q.upcard, q.auction, play)
     ladder = q.rules.auction == LADDER
     named = notation.parse_suit(q.trump) if ladder and q.trump is not None else -1

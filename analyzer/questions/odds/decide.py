@@ -28,7 +28,7 @@ from kernels.slots import S
 from ...compute.point import OpenPoint, PointState, open_point
 from ...compute.query import DealQuery, no_constraints
 from ...errors import UserError
-from ...game.decision_point import DecisionPoint, dealer_took_upcard, n_asker
+from ...game.decision_point import DecisionPoint, dealer_took_upcard, ghost_taken, n_asker
 from ...game.game_score import unit_of
 from ...game.notation import SEATS, format_card
 from ...game.outcomes import PROBABILITIES, outcome_arrays, unit_points
@@ -66,21 +66,24 @@ class Decision:
 
 
 def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
-    """The deals of an opened decision point: the player's cards known (and the card an
-    n-asker was passed, in its partner's hand), the upcard set aside, the other hands (the
-    ghost hand or dummy at W) and the kitty unseen; the calls heard
-    forced and (with inference) checked against the strategies of the seats that made them
-    (set on the query by the caller)."""
+    """The deals of an opened decision point: the player's cards known as dealt (and the card
+    an n-asker was passed, in its partner's hand; the ghost hand, when it took it), the upcard
+    set aside, the other hands (the ghost hand or dummy at W; after a swap the swapper's
+    cards played are the ghost hand's) and the kitty unseen; the calls heard forced and (with
+    inference) checked against the strategies of the seats that made them (set on the query
+    by the caller)."""
     rules = point.rules
     n = rules.hand_size
     known = np.zeros(4, dtype=np.uint64)
     known[point.seat] = np.uint64(point.dealt_hand())
     known[3] |= np.uint64(point.dummy)  # a cutthroat maker who took it has seen the dummy
     known[partner(point.seat)] |= np.uint64(point.received)  # an n-asker's partner held it
+    swapper, ghost = ghost_taken(point)
+    known[3] |= np.uint64(ghost)  # the player who swapped knows the ghost hand as dealt
     up = (1 << point.upcard) if point.upcard >= 0 else 0
-    for seat, card in point.played:  # a seat held what it played (the dealer: not the upcard)
-        if seat != point.seat and (1 << card) != up:
-            known[seat] |= np.uint64(1 << card)
+    for seat, card in point.played:  # a seat held what it played (the dealer: not the upcard;
+        if seat != point.seat and (1 << card) != up:  # the swapper: the ghost hand's cards)
+            known[3 if seat == swapper else seat] |= np.uint64(1 << card)
     asker, passed = passed_trumps(point, opened.state)
     if passed:
         known[asker] &= ~np.uint64(passed)
@@ -134,11 +137,13 @@ def void_rows(point: DecisionPoint, state, groups: list[int], more: list | None 
     only spare the tries."""
     rows = list(more or [])
     asker, passed = passed_trumps(point, state)
-    for g, seat in enumerate(groups):
-        if seat >= 0 and state.voids[seat]:
+    swapper, _ = ghost_taken(point)
+    for seat in range(4):
+        holder = 3 if seat == swapper else seat  # the swapper holds the ghost hand
+        if seat != point.seat and state.voids[seat] and holder in groups:
             took = seat == point.dealer and dealer_took_upcard(point)
             mask = state.voids[seat] & ~(passed if seat == asker else 0)
-            rows.append((g, mask, OP_LE, 1 if took else 0))
+            rows.append((groups.index(holder), mask, OP_LE, 1 if took else 0))
     if not rows:
         return no_constraints()
     g, m, o, v = zip(*rows, strict=True)

@@ -101,6 +101,9 @@ ODDS_FIELDS: tuple[Field, ...] = (
     Field("received", str, None, "Bid, after your n-ask: the card your partner passed you "
           "(it is in the hand you hold, or among the cards you played).",
           words="the card you were passed"),
+    Field("swapped", str, None, "Ghost, after you swapped for the ghost hand: the hand you "
+          "gave up (your hand is then the ghost hand's cards you hold).",
+          words="the hand you gave up"),
     Field("score", str, None, "The game's score before this hand, US-THEM (cutthroat and "
           "ghost: the three players' scores N-E-S): each option is then valued by its chance "
           "of winning the game (the match-equity table, euchre equity), net points beside.",

@@ -90,8 +90,11 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
     alone = j == _maker_index(rec) and bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE) and \
         rules.auction != LADDER
-    point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + seat]),
-                          int(rec[R.UPCARD]), heard, score=record.score)
+    took = any(s == seat and c == K.SWAP for s, c in zip(heard.seats, heard.calls, strict=True))
+    dealt = int(hm[M.DEALT + seat])  # after its swap: it holds the ghost hand, gave this up
+    point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + 3]) if took else
+                          dealt, int(rec[R.UPCARD]), heard, score=record.score,
+                          swapped=dealt if took else 0)
     result, note = _priced(point, deals, others, seed, method)
     table = result.details  # a row per option, in the order of result.choices
     made = _made(record, result, j, call, alone)
@@ -122,20 +125,14 @@ def call_rows(record: Record, deals: int = CALL_DEALS, others: str = "analyzer",
               seed: int = 0, method: str = DEFAULT_METHOD) -> list[dict]:
     """A review row for every call of the record's auction (``value_before``: the best
     call's expected net points for the caller, ``value_after``: the call made's; each
-    call's hands played by ``method``). Calls a seat makes after swapping for the ghost
-    hand are not priced."""
+    call's hands played by ``method``; a call after its maker's swap for the ghost hand on
+    the ghost hand)."""
     rec = record.rec
     heard = Heard()
     rows = []
-    swapped = -1
     for j in range(int(rec[R.NCALLS])):
         seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
-        if seat != swapped:
-            row, alone = _call_row(record, j, heard, deals, others, seed, method)
-            rows.append(row)
-        else:
-            alone = False
-        if call == K.SWAP:
-            swapped = seat
+        row, alone = _call_row(record, j, heard, deals, others, seed, method)
+        rows.append(row)
         heard = heard.then(seat, call, alone)
     return rows

@@ -508,9 +508,6 @@ def review(record: Record, method: str = DEFAULT_METHOD, worlds: int = REVIEW_WO
     if rec[R.ASK_GIVE] >= 0:
         notes.append(f"the 6-ask exchange (gave {format_card(int(rec[R.ASK_GIVE]))}, received "
                      f"{format_card(int(rec[R.ASK_RECEIVE]))}) is not compared with others")
-    if rec[R.SWAP_SEAT] >= 0:
-        notes.append(f"{SEATS[int(rec[R.SWAP_SEAT])]} swapped for the ghost hand; its calls "
-                     f"after the swap are not priced")
     rows += cards if method == "dd" else _pimc_card_rows(record, h, (worlds, seed, others,
                                                                      REVIEW_PLAY[method]))
     for i, row in enumerate(rows):

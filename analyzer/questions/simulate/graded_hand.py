@@ -19,10 +19,8 @@ player), with the paired 95% interval of that difference; at a game's score (``s
 chance of winning the game instead. Verdicts: :data:`THRESHOLDS` (at a score
 :data:`WIN_THRESHOLDS`); a cost whose interval reaches 0 is never worse than "good".
 
-Not graded (``grade`` None, with ``ungraded`` saying why): the decisions of a player who has
-swapped for the ghost hand and the cards played after anyone's swap (the odds question
-cannot hold a swapped hand, as review prices no call after a swap, nor deal the play after
-one) and any the odds question refuses."""
+Not graded (``grade`` None, with ``ungraded`` saying why): a decision the odds question
+refuses (none is known: a swap for the ghost hand and an n-ask's exchange are held)."""
 
 from __future__ import annotations
 
@@ -65,8 +63,6 @@ WIN_THRESHOLDS = (("good", 0.007), ("inaccuracy", 0.02), ("mistake", 0.05))
 WORST = "blunder"
 VERDICTS = ("best", "good", "inaccuracy", "mistake", WORST)
 LISTED = 12  # options an error line lists (a double deck's bids are over 50)
-SWAPPED = ("not graded: the odds question cannot hold a hand swapped for the ghost hand, nor "
-           "deal the play after a swap")
 
 
 def verdict_of(cost: float, low: float, thresholds: tuple = THRESHOLDS) -> str:
@@ -278,27 +274,23 @@ class GradedHand:
     def _decision(self, state: PointState) -> Decision:
         """The player's decision at the run's stop, with its options and the seat's view."""
         view = self.view(state.kind)
-        why = self.ungradable(state.kind)
         labelled = {}  # the double deck's two copies of a card are one option, one label
         for o in point_options(view, state):
             labelled.setdefault(option_label(o.name, o.trump_text, o.detail), o)
         labels, choices = list(labelled), list(labelled.values())
         trick = len(self.plays) // max(self.playing, 1) + 1 if state.kind == "card" else 0
-        return Decision(state.kind, labels, choices, None if why else view, why, trick,
+        return Decision(state.kind, labels, choices, view, "", trick,
                         state=state if state.kind == "card" else None)
-
-    def ungradable(self, kind: str) -> str:
-        """Why the player's decision of ``kind`` cannot be graded ('' when it can): the odds
-        question holds no hand swapped for the ghost hand nor deals the play after a swap."""
-        if any(s == self.seat and c == K.SWAP for s, c in self.calls) or (
-                kind == "card" and any(c == K.SWAP for _, c in self.calls)):
-            return SWAPPED
-        return ""
 
     @property
     def dealt(self) -> int:
         """The player's cards as dealt (natural mask)."""
         return int(self.hm0[M.DEALT + self.seat])
+
+    @property
+    def gave_up(self) -> int:
+        """The hand the player gave up for the ghost hand (natural mask; 0: it did not swap)."""
+        return self.dealt if self.rec[R.SWAP_SEAT] == self.seat else 0
 
     @property
     def playing(self) -> int:
@@ -340,7 +332,7 @@ class GradedHand:
                 hand = (self.dealt | 1 << int(rec[R.UPCARD])) & ~away
             return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, hand,
                                  int(rec[R.UPCARD]), heard, discarded=away, dummy=dummy,
-                                 score=self.score)
+                                 score=self.score, swapped=self.gave_up)
         record = Record(rules, hm, rec)
         took_dummy = rules.seat_w == DUMMY and int(hm[M.DUMMY_DISCARD]) != 0
         mine = self.seat == rec[R.DECLARER]
@@ -349,7 +341,7 @@ class GradedHand:
         return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, self.held(),
                              int(rec[R.UPCARD]), heard, tuple(self.plays), self.named,
                              put_away(record, self.seat, took_dummy), (), dummy, self.score,
-                             got)
+                             got, self.gave_up)
 
     def points(self) -> dict:
         """The hand's result once it is over: status, contract, tricks and points by side."""
