@@ -243,7 +243,7 @@ def _check_received(point: DecisionPoint) -> None:
     got = point.received
     if not got:
         return
-    if not n_asker(point) == point.seat:
+    if n_asker(point) != point.seat:
         raise UserError("--received: only the player who won the bidding with an n-ask is "
                         "passed a card")
     mine = sum(1 << c for seat, c in point.played if seat == point.seat)

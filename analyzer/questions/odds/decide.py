@@ -128,7 +128,7 @@ def passed_rows(asker: int, passed: int, groups: list[int]) -> list[tuple]:
             for g, seat in enumerate(groups) if seat != asker]
 
 
-def void_rows(point: DecisionPoint, state, groups: list[int], more: list | None = None,
+def void_rows(point: DecisionPoint, state, groups: list[int], more: list | None = None
               ) -> tuple:
     """Constraint rows (``kernels.deal.dealing``) for the suits each seat has shown out of: none of
     them among its unseen cards (the dealer who took the upcard may have discarded one: at
