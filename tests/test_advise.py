@@ -572,7 +572,8 @@ def _report(variant: str, figures: dict) -> str:
             f"{figures['refused'][:3]}; slow: {sorted(figures['slow'], key=lambda s: -s[0])[:3]}")
 
 
-@pytest.mark.parametrize("variant, hands, deals", [("knock", 20, 100), ("bid", 5, 100)])
+@pytest.mark.parametrize("variant, hands, deals", [("knock", 20, 100), ("bid", 5, 100),
+                                                   ("ghost", 5, 100)])
 def test_advise_answers_every_view_of_random_hands_in_time(variant, hands, deals):
     """Issue 51: advise answers every decision of hands played with random legal calls and
     cards (a position that happened always has a layout), each within ANSWER_SECONDS."""
@@ -584,10 +585,10 @@ def test_advise_answers_every_view_of_random_hands_in_time(variant, hands, deals
 
 @pytest.mark.slow
 @pytest.mark.timeout(3 * 3600)  # the knock half asks some 5,600 views: past the suite's 20 min
-@pytest.mark.parametrize("variant, hands", [("knock", 1000), ("bid", 200)])
+@pytest.mark.parametrize("variant, hands", [("knock", 1000), ("bid", 200), ("ghost", 100)])
 def test_advise_answers_every_view_of_a_thousand_random_hands_in_time(variant, hands):
     """The full size of the issue's check (make test-slow): 1,000 knock hands and 200 bid
-    hands at advise's own deals."""
+    hands at advise's own deals, and 100 ghost hands (the swap)."""
     figures = ask_every_view(variant, hands, 1951)
     print(_report(variant, figures))
     assert not figures["refused"] and not figures["slow"], _report(variant, figures)
