@@ -13,26 +13,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# A first run compiles for minutes on one core: the bid question and then the report run on
-# the second core while the hand is played (each output is shown in order when it is done).
-ODDS_BID := $(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000
-ODDS_KNOCK := $(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N
-REPORT := $(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html
+# The report's kernels compile on the second core while the two odds questions run (a first
+# run compiles for minutes on one core otherwise); its output is shown when it is done.
 demo: $(STAMP)
 	$(BIN)/euchre rules knock
 	@echo
+	$(BIN)/euchre play --variant knock --seed 1
+	@echo
 	@mkdir -p $(DEMO_DIR)
-	@rm -f $(DEMO_DIR)/odds-bid.rc; ($(ODDS_BID) > $(DEMO_DIR)/odds-bid.log 2>&1; echo $$? > $(DEMO_DIR)/odds-bid.rc; \
-	  $(REPORT) > $(DEMO_DIR)/report.log 2>&1) & side=$$!; \
-	trap 'kill $$side 2>/dev/null' INT TERM; \
-	echo '$(BIN)/euchre play --variant knock --seed 1' && \
-	$(BIN)/euchre play --variant knock --seed 1 && echo; played=$$?; \
-	while [ ! -s $(DEMO_DIR)/odds-bid.rc ] && kill -0 $$side 2>/dev/null; do sleep 1; done; \
-	echo '$(ODDS_BID)'; cat $(DEMO_DIR)/odds-bid.log; echo; \
-	echo '$(ODDS_KNOCK)' && $(ODDS_KNOCK) && echo; knock=$$?; \
-	wait $$side; done=$$?; echo '$(REPORT)'; cat $(DEMO_DIR)/report.log; \
-	[ $$played = 0 ] && [ "$$(cat $(DEMO_DIR)/odds-bid.rc)" = 0 ] && [ $$knock = 0 ] && \
-	[ $$done = 0 ]; status=$$?; rm -f $(DEMO_DIR)/odds-bid.rc; exit $$status
+	@$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html \
+	    > $(DEMO_DIR)/report.log 2>&1 & report=$$!; \
+	trap 'kill $$report 2>/dev/null' INT TERM; \
+	echo '$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000' && \
+	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000 && echo && \
+	echo '$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N' && \
+	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N && echo; \
+	odds=$$?; wait $$report; done=$$?; \
+	echo '$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html'; \
+	cat $(DEMO_DIR)/report.log; [ $$odds = 0 ] && [ $$done = 0 ]
 	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 
 serve: $(STAMP)
