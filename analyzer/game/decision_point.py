@@ -86,12 +86,16 @@ class DecisionPoint:
         return dealt
 
 
+def swapper_of(heard: Heard) -> int:
+    """The seat that swapped for the ghost hand in the calls ``heard`` (-1: nobody)."""
+    return next((s for s, c in zip(heard.seats, heard.calls, strict=True) if c == K.SWAP), -1)
+
+
 def ghost_taken(point: DecisionPoint) -> tuple[int, int]:
     """Who swapped for the ghost hand in the calls heard at ``point`` (-1: nobody), and the
     ghost hand's cards the player knows (a natural mask: when it swapped itself, the ghost
     hand as dealt — those it holds and has played; else none)."""
-    swapper = next((s for s, c in zip(point.heard.seats, point.heard.calls, strict=True)
-                    if c == K.SWAP), -1)
+    swapper = swapper_of(point.heard)
     if swapper != point.seat:
         return swapper, 0
     return swapper, point.hand | sum(1 << c for s, c in point.played if s == point.seat)

@@ -50,6 +50,16 @@ def put_away(record: Record, seat: int, took_dummy: bool) -> int:
     return had & ~int(hm[M.PLAY + seat])
 
 
+def exchanged(record: Record, seat: int) -> tuple[int, int]:
+    """What ``seat`` knows of the cards that changed owner before the play (natural masks;
+    0: none): the card its partner passed it in its n-ask, and the hand it gave up for the
+    ghost hand."""
+    rec, hm = record.rec, record.hm
+    got = 1 << int(rec[R.ASK_RECEIVE]) if seat == rec[R.DECLARER] and \
+        rec[R.ASK_RECEIVE] >= 0 else 0
+    return got, int(hm[M.DEALT + seat]) if seat == rec[R.SWAP_SEAT] else 0
+
+
 def card_points(record: Record) -> list[DecisionPoint]:
     """One decision point per card played in ``record`` (a replayed, played hand), in play
     order: the player's view just before it played that card."""
@@ -69,9 +79,7 @@ def card_points(record: Record) -> list[DecisionPoint]:
                 break
             seat = next(s for s in range(4) if hands[s] >> card & 1)
             dummy = int(hm[M.DEALT + 3]) if took_dummy and seat == declarer else 0
-            got = 1 << int(rec[R.ASK_RECEIVE]) if seat == declarer and \
-                rec[R.ASK_RECEIVE] >= 0 else 0
-            gave_up = int(hm[M.DEALT + seat]) if seat == rec[R.SWAP_SEAT] else 0
+            got, gave_up = exchanged(record, seat)
             points.append(DecisionPoint(rules, int(rec[R.DEALER]), seat, hands[seat],
                                         int(rec[R.UPCARD]), heard, tuple(played), named,
                                         put_away(record, seat, took_dummy), (),

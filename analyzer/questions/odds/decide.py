@@ -101,7 +101,7 @@ def point_query(point: DecisionPoint, opened: OpenPoint) -> DealQuery:
     q = DealQuery(rules, known, np.array(unseen, dtype=np.int64),
                   np.array(sizes, dtype=np.int64), np.array(others, dtype=np.int64))
     q.point = opened.row
-    q.cons = void_rows(point, opened.state, others, passed_rows(asker, passed, others))
+    q.cons = void_rows(point, opened.state, others, swapper, (asker, passed))
     return q
 
 
@@ -128,16 +128,16 @@ def passed_rows(asker: int, passed: int, groups: list[int]) -> list[tuple]:
             for g, seat in enumerate(groups) if seat != asker]
 
 
-def void_rows(point: DecisionPoint, state, groups: list[int], more: list | None = None
-              ) -> tuple:
+def void_rows(point: DecisionPoint, state, groups: list[int], swapper: int,
+              asked: tuple[int, int]) -> tuple:
     """Constraint rows (``kernels.deal.dealing``) for the suits each seat has shown out of: none of
     them among its unseen cards (the dealer who took the upcard may have discarded one: at
-    most one; an n-asker's trumps played may be among them), and the rows ``more``. A deal
-    that breaks one is refused by the engine too, when it plays the cards heard: the rows
-    only spare the tries."""
-    rows = list(more or [])
-    asker, passed = passed_trumps(point, state)
-    swapper, _ = ghost_taken(point)
+    most one; the ``swapper``'s are the ghost hand's; an n-asker's trumps played may be among
+    its own), and the rows of those trumps (``asked``: the asker and them,
+    :func:`passed_trumps`; :func:`passed_rows`). A deal that breaks one is refused by the
+    engine too, when it plays the cards heard: the rows only spare the tries."""
+    asker, passed = asked
+    rows = passed_rows(asker, passed, groups)
     for seat in range(4):
         holder = 3 if seat == swapper else seat  # the swapper holds the ghost hand
         if seat != point.seat and state.voids[seat] and holder in groups:

@@ -16,7 +16,7 @@ from kernels.slots import M, R
 
 from ...compute.effort import Effort
 from ...errors import UserError
-from ...game.decision_point import DecisionPoint
+from ...game.decision_point import DecisionPoint, swapper_of
 from ...game.heard import Heard
 from ...game.notation import SEATS
 from ...game.records import Record, call_text
@@ -90,7 +90,7 @@ def _call_row(record: Record, j: int, heard: Heard, deals: int, others: str,
     seat, call = int(rec[R.CALL_SEAT + j]), int(rec[R.CALL + j])
     alone = j == _maker_index(rec) and bool(rec[R.CONTRACT] & K.CT_MAKER_ALONE) and \
         rules.auction != LADDER
-    took = any(s == seat and c == K.SWAP for s, c in zip(heard.seats, heard.calls, strict=True))
+    took = swapper_of(heard) == seat
     dealt = int(hm[M.DEALT + seat])  # after its swap: it holds the ghost hand, gave this up
     point = DecisionPoint(rules, int(rec[R.DEALER]), seat, int(hm[M.DEALT + 3]) if took else
                           dealt, int(rec[R.UPCARD]), heard, score=record.score,

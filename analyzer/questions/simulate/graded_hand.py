@@ -42,7 +42,7 @@ from ...game.decision_point import DecisionPoint
 from ...game.game_score import score_dict
 from ...game.heard import Heard
 from ...game.notation import SEATS, SUITS, format_card, format_hand
-from ...game.record_points import put_away
+from ...game.record_points import exchanged, put_away
 from ...game.records import Record, call_text, contract_text, result_of, side_names
 from ...game.variants import DUMMY, LADDER, Rules
 from ...strategy.defaults import DEFAULT_METHOD, DEFAULT_STRATEGY
@@ -288,11 +288,6 @@ class GradedHand:
         return int(self.hm0[M.DEALT + self.seat])
 
     @property
-    def gave_up(self) -> int:
-        """The hand the player gave up for the ghost hand (natural mask; 0: it did not swap)."""
-        return self.dealt if self.rec[R.SWAP_SEAT] == self.seat else 0
-
-    @property
     def playing(self) -> int:
         """How many seats play the hand's tricks (0 before the play)."""
         return sum(1 for s in range(4) if self.hm[M.PLAY + s]) if self.rec[R.DECLARER] >= 0 \
@@ -332,16 +327,15 @@ class GradedHand:
                 hand = (self.dealt | 1 << int(rec[R.UPCARD])) & ~away
             return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, hand,
                                  int(rec[R.UPCARD]), heard, discarded=away, dummy=dummy,
-                                 score=self.score, swapped=self.gave_up)
+                                 score=self.score,
+                                 swapped=exchanged(Record(rules, hm, rec), self.seat)[1])
         record = Record(rules, hm, rec)
         took_dummy = rules.seat_w == DUMMY and int(hm[M.DUMMY_DISCARD]) != 0
-        mine = self.seat == rec[R.DECLARER]
-        dummy = int(hm[M.DEALT + 3]) if took_dummy and mine else 0
-        got = 1 << int(rec[R.ASK_RECEIVE]) if mine and rec[R.ASK_RECEIVE] >= 0 else 0
+        dummy = int(hm[M.DEALT + 3]) if took_dummy and self.seat == rec[R.DECLARER] else 0
         return DecisionPoint(rules, int(rec[R.DEALER]), self.seat, self.held(),
                              int(rec[R.UPCARD]), heard, tuple(self.plays), self.named,
                              put_away(record, self.seat, took_dummy), (), dummy, self.score,
-                             got, self.gave_up)
+                             *exchanged(record, self.seat))
 
     def points(self) -> dict:
         """The hand's result once it is over: status, contract, tricks and points by side."""
