@@ -209,6 +209,16 @@ def pick_card(ag, seat, purpose, candidates, rules, rec, slot, error):
 
 
 @njit(**NRT_FREE)
+def pick_within(ag, seat, purpose, rest, rules, rec, slot, error):
+    """After :func:`pick_card` chose ``rec[slot]``: the seat's choice from the natural mask
+    ``rest`` instead when that card is not among them (the cards an unseen choice can have
+    been, e.g. :func:`not_played_later`). Returns False after a replay error."""
+    if (rest >> np.uint64(rec[slot])) & ONE:
+        return True
+    return pick_card(ag, seat, purpose, rest, rules, rec, slot, error)
+
+
+@njit(**NRT_FREE)
 def forced_card(seat, candidates, cfg, ins, rec, f_slot, slot, error):
     """A forced run's own choice for the asker (``ins[f_slot]``, a card of ``candidates``)
     into ``rec[slot]``: 1 when it applied, 0 when the policy chooses, -1 after an error."""
@@ -453,13 +463,10 @@ def dealer_picks_up(ag, hands, rules, hm, rec):
         return stop_here(rec, STOP_DISCARD, dealer, hands[dealer])
     if done == 0:
         if not pick_card(ag, dealer, PICK_DISCARD, hands[dealer], rules, rec,
-                         R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
-            return False
-        rest = not_played_later(ag.ins, dealer, hands[dealer])
-        if not (rest >> np.uint64(rec[R.DEALER_DISCARD])) & ONE and not pick_card(
-                ag, dealer, PICK_DISCARD, rest, rules, rec, R.DEALER_DISCARD,
-                E_DISCARD_NOT_HELD):
-            return False  # (its strategy's discard is a card it plays later: the next best)
+                         R.DEALER_DISCARD, E_DISCARD_NOT_HELD) or not pick_within(
+                ag, dealer, PICK_DISCARD, not_played_later(ag.ins, dealer, hands[dealer]),
+                rules, rec, R.DEALER_DISCARD, E_DISCARD_NOT_HELD):
+            return False  # (its strategy's discard may be a card it plays later: the next best)
     discard(ag, hands, hm, dealer, rec[R.DEALER_DISCARD])
     return True
 

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..bidding.exchange_rules import ask_returns, exchange_pool
-from ..cards.bits import ONE, highest_bit, popcount
+from ..cards.bits import highest_bit, popcount
 from ..cards.codes import (
     ASK,
     AUCTION_LADDER,
@@ -30,7 +30,7 @@ from ..cards.seating import may_defend_alone, on_declaring_side, players_mask, s
 from ..config import JIT, NRT_FREE
 from ..deal.record import card_bit, fail, flip_kept, held_copy, stop_here, stopping
 from ..slots import IN, C, K, M, R
-from .auction import discard_cards, forced_card, not_played_later, pick_card
+from .auction import discard_cards, forced_card, not_played_later, pick_card, pick_within
 from .policies import (
     PICK_ASK_GIVE,
     PICK_ASK_RETURN,
@@ -50,13 +50,11 @@ def ask_exchange(ag, hands, rules, rec, partner):
     decl = rec[R.DECLARER]
     trump = rec[R.TRUMP]
     done = forced_card(decl, hands[decl], cfg, ag.ins, rec, IN.F_GIVE, R.ASK_GIVE, E_ASK_GIVE)
-    if done < 0 or done == 0 and not pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], rules,
-                                               rec, R.ASK_GIVE, E_ASK_GIVE):
-        return False
-    rest = not_played_later(ag.ins, decl, hands[decl])
-    if done == 0 and not (rest >> np.uint64(rec[R.ASK_GIVE])) & ONE and not pick_card(
-            ag, decl, PICK_ASK_GIVE, rest, rules, rec, R.ASK_GIVE, E_ASK_GIVE):
-        return False  # (its strategy's card is one it plays later, so kept: the next best)
+    if done < 0 or done == 0 and not (
+            pick_card(ag, decl, PICK_ASK_GIVE, hands[decl], rules, rec, R.ASK_GIVE, E_ASK_GIVE)
+            and pick_within(ag, decl, PICK_ASK_GIVE, not_played_later(ag.ins, decl, hands[decl]),
+                            rules, rec, R.ASK_GIVE, E_ASK_GIVE)):
+        return False  # (its strategy's card may be one it plays later, so kept: the next best)
     returns = ask_returns(hands[partner], trump, rules)
     known = ag.ins[IN.F_RECEIVE] if ag.ins[IN.MODE] == MODE_FORCED and \
         decl == ag.ins[IN.ASKER] else -1
@@ -68,14 +66,12 @@ def ask_exchange(ag, hands, rules, rec, partner):
         if ag.ins[IN.MODE] == MODE_REPLAY and held_copy(returns, rec[R.ASK_RECEIVE], cfg) < 0:
             return fail(rec, E_ASK_RETURN, 0)
         rec[R.ASK_RECEIVE] = highest_bit(returns)
-    elif not pick_card(ag, partner, PICK_ASK_RETURN, returns, rules, rec, R.ASK_RECEIVE,
-                       E_ASK_RETURN):
-        return False
-    else:
-        rest = not_shown_out_later(ag.ins, rules, trump, decl, returns)
-        if not (rest >> np.uint64(rec[R.ASK_RECEIVE])) & ONE and not pick_card(
-                ag, partner, PICK_ASK_RETURN, rest, rules, rec, R.ASK_RECEIVE, E_ASK_RETURN):
-            return False  # (the asker showed out of its suit later, so it was not passed)
+    elif not (pick_card(ag, partner, PICK_ASK_RETURN, returns, rules, rec, R.ASK_RECEIVE,
+                        E_ASK_RETURN) and
+              pick_within(ag, partner, PICK_ASK_RETURN,
+                          not_shown_out_later(ag.ins, rules, trump, decl, returns), rules, rec,
+                          R.ASK_RECEIVE, E_ASK_RETURN)):
+        return False  # (not a card of a suit the asker showed out of later: it was not passed)
     give = card_bit(rec[R.ASK_GIVE])
     ag.know[K.DEAD + decl] |= give
     get = card_bit(rec[R.ASK_RECEIVE])
