@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The report's kernels compile on the second core while the two odds questions run (a first
-# run compiles for minutes on one core otherwise); its output is shown when it is done.
+# The report runs on the second core while the two odds questions run (its kernels are the
+# play step's, compiled by then); its output is shown when it is done.
 demo: $(STAMP)
 	$(BIN)/euchre rules knock
 	@echo
@@ -36,9 +36,11 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/euchre serve
 
-# one pytest worker per core (pytest-xdist): the suite's numba compile and its tests share them
+# one pytest worker per core (pytest-xdist): the suite's numba compile and its tests share them;
+# a worker that runs out of tests takes some of the other's (worksteal: with xdist's default
+# one worker sat idle for the last two minutes while the other ran the tests queued for it)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m slow

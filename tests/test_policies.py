@@ -413,7 +413,7 @@ def test_a_build_that_stops_before_converging_says_so(tmp_path, monkeypatch, cap
         progress(1, None)
         return stuck
     monkeypatch.setattr(A, "best_response", build)
-    A.analyzer_table(make_rules("bid", stick_the_dealer=True))
+    A.analyzer_table(make_rules("bid", joker=True))  # rules whose strategy does not ship
     err = capsys.readouterr().err
     assert "--others points' answers at once" in err and "a round)" in err
     assert "note: the strategy stopped after 3 rounds" in err

@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -193,9 +194,24 @@ def best_response(rules: Rules, deals: int, seed: int = 20261130, progress=None)
     return Built(grid, changes)
 
 
+# set while a shipped file's name is computed (see shipped_file); per thread
+_AS_SHIPPED = ContextVar("as_shipped", default=False)
+
+
 def _setting(variable: str, default: int) -> int:
-    text = os.environ.get(variable, "")
+    text = "" if _AS_SHIPPED.get() else os.environ.get(variable, "")
     return int(text) if text.isdigit() and int(text) > 0 else default
+
+
+def shipped_file(name_of) -> Path:
+    """The file the package ships under the name ``name_of()`` gives at the build's own
+    settings: ``$EUCHRE_STRATEGY_DEALS`` and ``$EUCHRE_STRATEGY_ROUNDS`` size a strategy
+    built here (the test suite's are small), never which shipped strategy is read."""
+    token = _AS_SHIPPED.set(True)
+    try:
+        return BUILT_DIR / name_of()
+    finally:
+        _AS_SHIPPED.reset(token)
 
 
 def table_deals() -> int:
@@ -207,7 +223,7 @@ def built_deals(default: int) -> int:
     """Deals a built file beside the table (a fitted model, a score lens) is counted on:
     ``default``, or the table's ``$EUCHRE_STRATEGY_DEALS`` when that is set (the test suite
     builds them all on fewer)."""
-    return table_deals() if os.environ.get(DEALS_VARIABLE, "").isdigit() else default
+    return _setting(DEALS_VARIABLE, default)
 
 
 def max_rounds() -> int:
@@ -247,7 +263,7 @@ def analyzer_table(rules: Rules, deals: int | None = None, progress=None) -> Bui
     """The analyzer strategy of ``rules`` (built by :func:`best_response` and cached; a build
     reports each round to ``progress(round, change)``, by default on stderr)."""
     path = cache_path(rules, deals)
-    shipped = BUILT_DIR / path.name
+    shipped = shipped_file(lambda: cache_path(rules, deals).name)
     for found in (path, shipped):
         if found.exists():
             try:

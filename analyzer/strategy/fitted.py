@@ -36,6 +36,7 @@ from .best_response import (
     cache_path,
     max_rounds,
     read_cached,
+    shipped_file,
 )
 
 FIT_DEALS = 1_000_000  # deals each generation is fitted on (in chunks of 100,000)
@@ -185,7 +186,7 @@ def model_path(rules: Rules, built_dir=None):
 def model_files(rules: Rules) -> tuple:
     """Where the fitted model of ``rules`` is read from, in order: the cache's file, then the
     one shipped with the package."""
-    return model_path(rules), model_path(rules, BUILT_DIR)
+    return model_path(rules), shipped_file(lambda: model_path(rules).name)
 
 
 def fitted_model(rules: Rules) -> np.ndarray:

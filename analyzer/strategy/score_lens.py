@@ -42,7 +42,14 @@ from kernels.slots import FM, LENS_BIN_MAX, LENS_K, LENS_KINDS, PR, RW, SC, VALU
 from ..compute.engine import decision_rows
 from ..game.match_equity import EquityTable
 from ..game.variants import UPCARD, Rules
-from .best_response import BUILT_DIR, analyzer_rows, analyzer_table, built_deals, cache_path
+from .best_response import (
+    BUILT_DIR,
+    analyzer_rows,
+    analyzer_table,
+    built_deals,
+    cache_path,
+    shipped_file,
+)
 from .fitted import fill_model, fitted_model, has_model, model_path
 
 LENS_DEALS = 1_000_000  # deals the lens is counted on (in chunks of 100,000)
@@ -266,7 +273,7 @@ def score_lens(rules: Rules) -> ScoreLens:
     if name in _LENSES:
         return _LENSES[name]
     cached = cache_path(rules).with_name(name)
-    lens = _read_lens(cached) or _read_lens(BUILT_DIR / name)
+    lens = _read_lens(cached) or _read_lens(shipped_file(lambda: lens_name(rules)))
     if lens is None:
         print(f"counting the analyzer's lens of the score for these {rules.variant} house "
               f"rules (first use; cached after): {lens_deals():,} deals",

@@ -28,7 +28,14 @@ from ...compute import engine
 from ...game import match_equity as E
 from ...game.game_score import score_rules_of
 from ...game.variants import Rules, make_rules
-from ...strategy.best_response import BUILT_DIR, DEALS_VARIABLE, SHIPPED, cache_dir, cache_path
+from ...strategy.best_response import (
+    BUILT_DIR,
+    SHIPPED,
+    built_deals,
+    cache_dir,
+    cache_path,
+    shipped_file,
+)
 from ...strategy.defaults import BUILT_PLAY, DEFAULT_STRATEGY
 from ...strategy.fitted import has_model, model_path
 from ...strategy.score_lens import plays_to_score, score_lens
@@ -53,8 +60,7 @@ def equity_hands() -> int:
     """Hands of self-play a table is solved from: ``EQUITY_HANDS``, or
     ``$EUCHRE_STRATEGY_DEALS`` when set (the test suite plays fewer, as it builds the
     strategies on fewer; the count is in the file's name)."""
-    text = os.environ.get(DEALS_VARIABLE, "")
-    return int(text) if text.isdigit() and int(text) > 0 else EQUITY_HANDS
+    return built_deals(EQUITY_HANDS)
 
 
 def hand_rules(rules: Rules) -> Rules:
@@ -248,7 +254,8 @@ def _hands_of(rules: Rules) -> dict:
     solved from the same hands, for rules that differ only in how a game ends), the package,
     or self-play now."""
     name = equity_name(rules)
-    found = _read(equity_cache() / name) or _read(BUILT_DIR / name) or \
+    found = _read(equity_cache() / name) or \
+        _read(shipped_file(lambda: equity_name(rules))) or \
         _played_now(rules, equity_hands())
     return {k: found[k] for k in OUTCOME_KEYS}
 
@@ -362,7 +369,8 @@ def played_to_score(rules: Rules, blind: E.EquityTable) -> E.EquityTable:
     lens = score_lens(played)
     outcomes = outcomes_of(rules)
     name = rounds_name(rules)
-    rounds = _rounds_of(equity_cache() / name) or _rounds_of(BUILT_DIR / name)
+    rounds = _rounds_of(equity_cache() / name) or \
+        _rounds_of(shipped_file(lambda: rounds_name(rules)))
     if rounds is not None:
         return ER.table_of_rounds(blind, outcomes, lens, rounds)
     _say(f"iterating the {rules.variant} equity table with the strategy that plays to the "
