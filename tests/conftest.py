@@ -5,7 +5,8 @@ import os
 # Thread-identity tests compare runs on 1 and 2+ numba threads, so numba gets at least two
 # even on a one-core machine (set before numba is first imported).
 os.environ.setdefault("NUMBA_NUM_THREADS", str(max(2, os.cpu_count() or 1)))
-# The analyzer strategy is built on first use: the tests build a small one (fewer deals and
+# The tests read the shipped strategies where the rules ship them; for other house rules the
+# analyzer strategy is built on first use, and the tests build a small one (fewer deals and
 # rounds; its cache key differs, so it never stands in for the user's full one).
 os.environ.setdefault("EUCHRE_STRATEGY_DEALS", "20000")
 os.environ.setdefault("EUCHRE_STRATEGY_ROUNDS", "2")
