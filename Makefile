@@ -13,24 +13,33 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The report runs on the second core while the two odds questions run (its kernels are the
-# play step's, compiled by then); its output is shown when it is done.
+# A whole-game simulation (the analyzer's bidding against the point count) runs on the second
+# core while the hand is played: both compile the hand engine, on a core that would sit idle
+# (the suite's simulations then find its kernels cached). The report runs on the second core
+# while the two odds questions run (its kernels are the play step's, compiled by then). Their
+# output is shown when they are done.
 demo: $(STAMP)
 	$(BIN)/euchre rules knock
 	@echo
-	$(BIN)/euchre play --variant knock --seed 1
-	@echo
 	@mkdir -p $(DEMO_DIR)
-	@$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html \
+	@$(BIN)/euchre simulate --variant knock --games 2000 --strategy analyzer --vs points \
+	    > $(DEMO_DIR)/simulate.log 2>&1 & sim=$$!; \
+	trap 'kill $$sim 2>/dev/null' INT TERM; \
+	echo '$(BIN)/euchre play --variant knock --seed 1' && \
+	$(BIN)/euchre play --variant knock --seed 1; played=$$?; echo; \
+	$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html \
 	    > $(DEMO_DIR)/report.log 2>&1 & report=$$!; \
-	trap 'kill $$report 2>/dev/null' INT TERM; \
+	trap 'kill $$sim $$report 2>/dev/null' INT TERM; \
 	echo '$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000' && \
 	$(BIN)/euchre odds JH JD AH KH QH 9S --variant bid --deals 20000 && echo && \
 	echo '$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N' && \
 	$(BIN)/euchre odds AH JH KD QD JD --variant knock --upcard 9H --seat E --dealer N && echo; \
-	odds=$$?; wait $$report; done=$$?; \
+	odds=$$?; wait $$sim; simulated=$$?; wait $$report; done=$$?; \
+	echo '$(BIN)/euchre simulate --variant knock --games 2000 --strategy analyzer --vs points'; \
+	cat $(DEMO_DIR)/simulate.log; echo; \
 	echo '$(BIN)/euchre report --variant knock --deals 20000 -o $(DEMO_DIR)/knock-report.html'; \
-	cat $(DEMO_DIR)/report.log; [ $$odds = 0 ] && [ $$done = 0 ]
+	cat $(DEMO_DIR)/report.log; \
+	[ $$played = 0 ] && [ $$odds = 0 ] && [ $$simulated = 0 ] && [ $$done = 0 ]
 	@echo "open $(DEMO_DIR)/knock-report.html in a browser to read the demo report"
 
 serve: $(STAMP)
