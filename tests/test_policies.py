@@ -392,7 +392,7 @@ def test_the_common_rules_strategies_are_shipped(variant, options, monkeypatch):
         assert np.isfinite(data["grid"]).any() and len(data["changes"]) >= 1
     assert F.has_model(rules) == ((variant, options) in F.SHIPPED_MODELS)
     if F.has_model(rules):
-        model = F.model_path(rules, A.BUILT_DIR)
+        model = F.model_files(rules)[1]
         assert model.exists(), f"{model.name}: run 'make strategies'"
         with np.load(model) as data:
             assert data["weights"].shape == (F.FM.MODELS, F.FM.LEN)

@@ -287,7 +287,7 @@ def ship(rules: Rules) -> Path:
     """Build (or find in the cache) the full analyzer strategy of ``rules`` and write it,
     compressed, where the package ships it; returns the path (see ``SHIPPED``)."""
     built = analyzer_table(rules)
-    path = BUILT_DIR / cache_path(rules, TABLE_DEALS).name
+    path = shipped_file(lambda: cache_path(rules).name)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     np.savez_compressed(tmp, grid=built.grid, changes=np.array(built.changes))
     tmp.replace(path)

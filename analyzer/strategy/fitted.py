@@ -29,7 +29,6 @@ from ..errors import UserError
 from ..game.outcomes import outcome_arrays
 from ..game.variants import UPCARD, Rules
 from .best_response import (
-    BUILT_DIR,
     analyzer_rows,
     analyzer_table,
     built_deals,
@@ -175,12 +174,11 @@ def fit_generations() -> int:
     return min(GENERATIONS, max_rounds())
 
 
-def model_path(rules: Rules, built_dir=None):
+def model_path(rules: Rules):
     """The cache file of the fitted model of ``rules`` (beside its analyzer table's; the
     deals a generation in its name)."""
     table = cache_path(rules)
-    name = f"{table.stem}-model{MODEL_VERSION}-{fit_deals()}.npz"
-    return (built_dir / name) if built_dir is not None else table.with_name(name)
+    return table.with_name(f"{table.stem}-model{MODEL_VERSION}-{fit_deals()}.npz")
 
 
 def model_files(rules: Rules) -> tuple:
@@ -212,7 +210,7 @@ def fitted_model(rules: Rules) -> np.ndarray:
 def ship_model(rules: Rules):
     """Write the fitted model of ``rules`` where the package ships it; returns the path."""
     weights = fitted_model(rules)
-    path = model_path(rules, BUILT_DIR)
+    path = model_files(rules)[1]
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     np.savez_compressed(tmp, weights=weights)
     tmp.replace(path)

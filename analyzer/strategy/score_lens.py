@@ -43,7 +43,6 @@ from ..compute.engine import decision_rows
 from ..game.match_equity import EquityTable
 from ..game.variants import UPCARD, Rules
 from .best_response import (
-    BUILT_DIR,
     analyzer_rows,
     analyzer_table,
     built_deals,
@@ -286,7 +285,7 @@ def score_lens(rules: Rules) -> ScoreLens:
 
 def ship_lens(rules: Rules) -> Path:
     """Write the lens of ``rules`` where the package ships it; returns the path."""
-    return _write_lens(BUILT_DIR / lens_name(rules, LENS_DEALS), score_lens(rules))
+    return _write_lens(shipped_file(lambda: lens_name(rules)), score_lens(rules))
 
 
 def fill_lens(params_row: np.ndarray, lens: ScoreLens) -> None:

@@ -29,7 +29,6 @@ from ...game import match_equity as E
 from ...game.game_score import score_rules_of
 from ...game.variants import Rules, make_rules
 from ...strategy.best_response import (
-    BUILT_DIR,
     SHIPPED,
     built_deals,
     cache_dir,
@@ -266,7 +265,8 @@ def ship_equity(rules: Rules) -> Path:
     ``SHIPPED_EQUITY``; ``make strategies`` runs it after the strategies)."""
     hands = EQUITY_HANDS
     outcomes = hand_outcomes(rules, hands)
-    return _write(BUILT_DIR / equity_name(rules, hands), _outcome_arrays(outcomes, EQUITY_SEED),
+    return _write(shipped_file(lambda: equity_name(rules, hands)),
+                  _outcome_arrays(outcomes, EQUITY_SEED),
                   compressed=True)
 
 
@@ -410,4 +410,4 @@ def ship_rounds(rules: Rules) -> Path:
     package ships them (after the lens and the hands they start from); returns the path."""
     equity_table(rules)
     rounds = _rounds_of(equity_cache() / rounds_name(rules))
-    return _write(BUILT_DIR / rounds_name(rules), _rounds_arrays(rounds), compressed=True)
+    return _write(shipped_file(lambda: rounds_name(rules)), _rounds_arrays(rounds), compressed=True)
