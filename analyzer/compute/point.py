@@ -34,6 +34,7 @@ from kernels.drivers.forced import (
 )
 from kernels.hand.engine import point_state
 from kernels.hand.exchanges import plays_alone
+from kernels.hand.pointers import engine_of
 from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError
@@ -232,7 +233,7 @@ def _run_to_decision(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     played forced, up to the next decision (``kernels.hand.engine.point_state``)."""
     hm, rec, ins = forced_record(point)
     ins[IN.STOP] = KC.STOP_NEXT
-    point_state(point.rules.arrays, hm, rec, ins)
+    point_state(point.rules.arrays, hm, rec, ins, engine_of(point.rules.arrays))
     return hm, rec
 
 

@@ -13,6 +13,7 @@ from kernels.bidding.bidding import N_PARAMS
 from kernels.deal.dealing import Dealing, binomial_table, layout_count
 from kernels.drivers import query as Q
 from kernels.drivers.forced import new_point
+from kernels.hand.pointers import engine_of
 from kernels.slots import OPT, PT, S
 from kernels.threads import deal_by_deal, num_threads
 
@@ -130,4 +131,4 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
         return QueryChunk(*Q.run_chunk(
             Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
             q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
-            rules.arrays, q.policies, q.params, *solver_arrays(rules)))
+            rules.arrays, q.policies, q.params, solver_arrays(rules), engine_of(rules.arrays)))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels.drivers.card_labels import card_labels_batch
+from kernels.hand.pointers import engine_of
 from kernels.hand.policies import P_ANALYZER
 from kernels.play.analyzer_player import N_CARD, N_VIEW
 from kernels.play.card_fit import epoch_order, normal_fill, scores_of, train
@@ -98,7 +99,8 @@ def label_positions(rules: Rules, policies: np.ndarray, params: np.ndarray, seed
     view, cards, tricks, facts = card_labels_batch(
         rules.arrays, policies, params, np.int64(seed), np.int64(first),
         dealers.astype(np.int64), bool(solve),
-        table_bits(rules) if solve or uses_solver(policies) else 1, num_threads())
+        table_bits(rules) if solve or uses_solver(policies) else 1, num_threads(),
+        engine_of(rules.arrays))
     keep = facts[:, 0] > 0
     most = int(facts[keep, 0].max(initial=1))  # the legal cards of a position at most
     view, cards, tricks, facts = view[keep], cards[keep, :most], tricks[keep, :most], \

@@ -28,7 +28,7 @@ from ..config import JIT, PARALLEL_JIT
 from ..deal.dealing import deal_hand
 from ..deal.record import reset_instructions
 from ..deal.rng import stream_state, uniform_int
-from ..hand.engine import new_agents, next_hand, play_hand
+from ..hand.engine import new_agents, next_hand
 from ..hand.tricks import hand_facts
 from ..play.analyzer_player import (
     MAX_ACTIVE,
@@ -148,7 +148,8 @@ def _force_to(ins, rec_played, k, active, asker):
 
 
 @njit(**PARALLEL_JIT)
-def card_labels_batch(rules, policies, params, seed, first, dealers, solve, tt_bits, nthreads):
+def card_labels_batch(rules, policies, params, seed, first, dealers, solve, tt_bits, nthreads,
+                      engine):
     """Positions ``first .. first + n - 1`` of ``seed`` (n = len(dealers); hand i dealt by
     ``dealers[i]``, played by ``policies``/``params`` as ``play_batch`` plays it). Returns
     ``(inputs[n, MAX_ACTIVE] int16, cards[n, MAX_CARDS, N_GROUPS] int16, tricks[n,
@@ -158,7 +159,8 @@ def card_labels_batch(rules, policies, params, seed, first, dealers, solve, tt_b
     when it is played and every seat plays on (with ``solve``, every seat seeing every card:
     double dummy); ``facts[i]`` = (how many legal cards, 0 for a hand with no decision
     picked; the seat; the contract; 1 when the seat is on the declaring side; the index of
-    the card the seat played in self-play)."""
+    the card the seat played in self-play). ``engine``:
+    ``kernels.hand.pointers.engine_of(rules)``."""
     cfg = rules.cfg
     n = dealers.shape[0]
     inputs = np.full((n, MAX_ACTIVE), -1, dtype=np.int16)
@@ -179,7 +181,7 @@ def card_labels_batch(rules, policies, params, seed, first, dealers, solve, tt_b
         rec = deal_rec.copy()
         next_hand(ag, seed, first + i)
         new_deal(ag.work)
-        if not play_hand(rules, ag, hm, rec) or rec[R.STATUS] != ST_PLAYED:
+        if not engine.play_hand(rules, ag, hm, rec) or rec[R.STATUS] != ST_PLAYED:
             continue
         played_rec = rec.copy()
         played_hm = hm.copy()
@@ -241,7 +243,7 @@ def card_labels_batch(rules, policies, params, seed, first, dealers, solve, tt_b
             rec[:] = deal_rec
             next_hand(ag, seed, first + i)
             new_deal(ag.work)
-            play_hand(rules, ag, hm, rec)
+            engine.play_hand(rules, ag, hm, rec)
             tricks[i, c] = rec[R.DECL_TRICKS]
             c += 1
         facts[i, 0] = c

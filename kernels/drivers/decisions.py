@@ -45,7 +45,7 @@ from ..cards.codes import (
 from ..cards.layout import JOKER, natural_suit
 from ..config import JIT, NRT_FREE, PARALLEL_JIT
 from ..deal.dealing import deal_hand
-from ..hand.engine import new_agents, next_hand, play_hand, solver_arrays
+from ..hand.engine import new_agents, next_hand, solver_arrays
 from ..slots import IN, OPT, PT, RW, VALUE_SCALE, C, M, R, X
 from ..solver import new_deal
 from .forced import hear_call, new_point, play_option, start_point
@@ -55,14 +55,14 @@ ASKER = 0  # the tables are seen from seat N
 
 
 @njit(**NRT_FREE)
-def find_point(rules, ag, hm, rec, deal_hm, point, seed, index):
+def find_point(rules, ag, hm, rec, deal_hm, point, seed, index, engine):
     """Play the policies from the calls of ``point`` (slots ``PT``) up to N's next call;
     returns the calls allowed there (0 when N has no call to make), with every call heard
-    before it now in ``point``."""
+    before it now in ``point`` (``engine``: ``kernels.hand.pointers.engine_of(rules)``)."""
     start_point(hm, rec, ag.ins, deal_hm, point)
     ag.ins[IN.STOP] = STOP_IN_PLAY
     next_hand(ag, seed, index)
-    play_hand(rules, ag, hm, rec)
+    engine.play_hand(rules, ag, hm, rec)
     if rec[R.ERROR] != E_STOPPED or rec[R.STOP_KIND] != STOP_CALL:
         return np.uint64(0)
     for j in range(point[PT.NCALLS], rec[R.NCALLS]):  # the calls made since, now heard
@@ -165,36 +165,36 @@ def _holder(point):
 
 
 @njit(**NRT_FREE)
-def deal_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
+def deal_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows, engine):
     """Every row of one deal (``rows`` [MAX_ROWS, RW.LEN], filled with -1), from the point
     before the first call (``point``: the dealer, the upcard, N the asker, whether to
-    solve)."""
+    solve; ``engine``: ``kernels.hand.pointers.engine_of(rules)``)."""
     cfg = rules.cfg
     hand = deal_hm[M.DEALT + ASKER]
     dealer = point[PT.DEALER]
     upcard = point[PT.UPCARD]
-    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index)
+    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index, engine)
     if allowed == 0:
         return
     if cfg[C.AUCTION] == AUCTION_LADDER:
         holder, swapped = _holder(point)
         k = ladder_rows(cfg, ag, allowed, hand, dealer, holder, swapped, rows, 0)
-        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k])
+        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k], engine)
         return
     if upcard == JOKER:
         return
     k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 0, rows, 0)
-    _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k])
+    _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[:k], engine)
     hear_call(point, ASKER, PASS, False)
-    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index)
+    allowed = find_point(rules, ag, hm, rec, deal_hm, point, seed, index, engine)
     if allowed != 0 and not (allowed >> np.uint64(ORDER)) & ONE:
         start = k
         k = upcard_rows(cfg, ag, allowed, hand, dealer, upcard, 1, rows, k)
-        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[start:k])
+        _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows[start:k], engine)
 
 
 @njit(**JIT)
-def _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
+def _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows, engine):
     """Play each row's call of N out from ``point``; fill the rows' results."""
     ladder = rules.cfg[C.AUCTION] == AUCTION_LADDER
     choice = np.empty(np.int64(OPT.LEN), dtype=np.int64)
@@ -210,17 +210,18 @@ def _play_rows(rules, ag, hm, rec, deal_hm, point, seed, index, rows):
             option != L_SWAP else -1
         start_point(hm, rec, ag.ins, deal_hm, point)
         next_hand(ag, seed, index)
-        play_option(rules, ag, hm, rec, point, choice, rows[k, RW.RESULT:])
+        play_option(rules, ag, hm, rec, point, choice, rows[k, RW.RESULT:], engine)
 
 
 @njit(**PARALLEL_JIT)
 def decision_rows_batch(rules, policies, params, seed, first, dealers, solve, tt_bits,
-                        nthreads):
+                        nthreads, engine):
     """Deal hands ``first .. first+n-1`` of ``seed`` (n = len(dealers), hand i dealt by
     ``dealers[i]``) and play out every call of N at its decision points, every seat deciding
     by ``policies``/``params`` and playing its cards (``solve``: the tricks double dummy).
     Returns ``(dealt[n, 4] uint64, upcards[n] int64, rows[n, MAX_ROWS, RW.LEN] int16)``; rows
-    that are not used hold -1. Every deal depends only on (seed, its index)."""
+    that are not used hold -1. Every deal depends only on (seed, its index). ``engine``:
+    ``kernels.hand.pointers.engine_of(rules)``."""
     cfg = rules.cfg
     n = dealers.shape[0]
     dealt = np.zeros((n, 4), dtype=np.uint64)
@@ -244,5 +245,5 @@ def decision_rows_batch(rules, policies, params, seed, first, dealers, solve, tt
             dealt[i, s] = hm[M.DEALT + s]
         point = np.empty(np.int64(PT.LEN), dtype=np.int64)
         new_point(point, dealers[i], rec[R.UPCARD], ASKER, solve)
-        deal_rows(rules, ag, hm, rec, deal_hm, point, seed, first + i, rows[i])
+        deal_rows(rules, ag, hm, rec, deal_hm, point, seed, first + i, rows[i], engine)
     return dealt, upcards, rows

@@ -12,7 +12,6 @@ from numba import njit
 from ..cards.codes import MODE_FORCED
 from ..config import NRT_FREE
 from ..deal.record import reset_instructions, reset_record
-from ..hand.engine import play_hand
 from ..slots import IN, OPT, PT, R, X
 
 
@@ -156,12 +155,13 @@ def start_point(hm, rec, ins, deal_hm, point):
 
 
 @njit(**NRT_FREE)
-def play_option(rules, ag, hm, rec, point, option, out):
+def play_option(rules, ag, hm, rec, point, option, out, engine):
     """From ``point`` started by :func:`start_point` (its instructions in ``ag.ins``): the
     asker's ``option`` (its call, when ``option[OPT.CALL] >= 0``, then its choices), every later
     decision by the seats' policies and the cards by their play policies or, with
     ``point[PT.SOLVE]``, the tricks double dummy; ``out`` (slots ``X``) says how the hand ended
-    (``X.STATUS`` -1: the option could not be played)."""
+    (``X.STATUS`` -1: the option could not be played). ``engine``:
+    ``kernels.hand.pointers.engine_of(rules)``."""
     ins = ag.ins
     if option[OPT.CALL] >= 0:
         j = rec[R.NCALLS]
@@ -171,7 +171,7 @@ def play_option(rules, ag, hm, rec, point, option, out):
         ins[IN.FORCED] = j + 1
     force_choices(ins, option)
     ins[IN.SOLVE] = point[PT.SOLVE]
-    ok = play_hand(rules, ag, hm, rec)
+    ok = engine.play_hand(rules, ag, hm, rec)
     out[X.STATUS] = rec[R.STATUS] if ok else -1
     out[X.DECLARER] = rec[R.DECLARER]
     out[X.CONTRACT] = rec[R.CONTRACT]

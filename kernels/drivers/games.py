@@ -22,7 +22,7 @@ from ..cards.codes import AUCTION_LADDER, ST_PLAYED
 from ..cards.seating import contract_needs
 from ..config import JIT, NRT_FREE, PARALLEL_JIT
 from ..deal.dealing import deal_hand
-from ..hand.engine import new_agents, next_hand, play_hand, solver_arrays
+from ..hand.engine import new_agents, next_hand, solver_arrays
 from ..hand.exchanges import plays_alone
 from ..slots import PR, SC, TALLY, C, G, M, R
 from ..solver import new_deal
@@ -161,11 +161,13 @@ def seatings(cfg, policies, params):
 
 
 @njit(**JIT)
-def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally, lens):
+def play_game(rules, seat_pols, seat_pars, seed, game, solver, out, tally, lens, engine):
     """Play game ``game`` (``seat_pols``/``seat_pars``: the rows of ``seatings``, with the
-    ``lens`` on this thread's own copy, whose worth it sets before each hand): fills
+    ``lens`` on this thread's own copy, whose worth it sets before each hand; ``solver`` this
+    thread's ``(work, table)``; ``engine``: ``kernels.hand.pointers.engine_of(rules)``): fills
     ``out[G.*]`` and adds each played hand to ``tally[side, contract code, TALLY.*]``."""
     cfg = rules.cfg
+    work, table = solver
     players = cfg[C.PLAYERS]
     partners = cfg[C.PARTNERS] == 1
     copies = 2 if partners else 3
@@ -197,7 +199,7 @@ def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally, 
             set_worth(lens, scores, dealer, players, seat_par)
         next_hand(ag, seed, index * 3 + a_seat)
         new_deal(work)
-        play_hand(rules, ag, hm, rec)
+        engine.play_hand(rules, ag, hm, rec)
         hands += 1
         dealer = (dealer + 1) % players
         if rec[R.STATUS] != ST_PLAYED:
@@ -226,12 +228,12 @@ def play_game(rules, seat_pols, seat_pars, seed, game, work, table, out, tally, 
 
 
 @njit(**PARALLEL_JIT)
-def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads, lens):
+def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads, lens, engine):
     """Play games ``first .. first+n-1``: ``policies[side]`` and ``params[side]`` are A's
     (side 0) and B's (side 1); a seat that plays to the score is told it before each hand
     from the ``lens`` (``Lens``; off, ``SC.ON`` 0: nobody is). Returns ``(results[n, G.LEN],
     tally[n, 2, N_CODES, TALLY.LEN])`` (see ``kernels.slots.TALLY``); each game depends only
-    on (seed, its number)."""
+    on (seed, its number). ``engine``: ``kernels.hand.pointers.engine_of(rules)``."""
     cfg = rules.cfg
     results = np.zeros((n, np.int64(G.LEN)), dtype=np.int64)
     tally = np.zeros((n, 2, N_CODES, np.int64(TALLY.LEN)), dtype=np.int64)
@@ -244,6 +246,6 @@ def play_games(rules, policies, params, seed, first, n, tt_bits, nthreads, lens)
     for i in prange(n):
         tid = get_thread_id()
         pars = thread_pars[tid] if on else seat_pars
-        play_game(rules, seat_pols, pars, seed, first + i, works[tid], tables[tid], results[i],
-                  tally[i], lens)
+        play_game(rules, seat_pols, pars, seed, first + i, (works[tid], tables[tid]), results[i],
+                  tally[i], lens, engine)
     return results, tally

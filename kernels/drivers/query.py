@@ -28,7 +28,7 @@ from ..cards.layout import DECK_DOUBLE, normalise_mask
 from ..config import JIT, NRT_FREE, PARALLEL_JIT
 from ..deal.dealing import deal_try
 from ..deal.rng import GOLDEN, STREAM_DEAL, STREAM_SCENARIO, mix64, stream_state
-from ..hand.engine import new_agents, next_hand, play_hand, play_out
+from ..hand.engine import new_agents, next_hand, play_out
 from ..slots import IN, PT, C, M, R, S, W, X
 from ..solver import new_deal, next_deal_same_table, solve_exact
 from .forced import play_option, start_point
@@ -44,10 +44,10 @@ LAYOUT_RUN = 512
 
 
 @njit(**JIT)
-def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
+def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec, engine):
     """Answer one scenario row on one deal (natural masks ``dealt`` by seat): the declaring
     side's tricks, solved double dummy with ``solve``, else played out by ``ag``'s players.
-    Returns ``(tricks, nodes)``."""
+    Returns ``(tricks, nodes)``. ``engine``: ``kernels.hand.pointers.engine_of(rules)``."""
     trump = scen[S.TRUMP]
     if solve == 1:
         nh = np.empty(4, dtype=np.uint64)
@@ -60,7 +60,7 @@ def play_scenario(w, tt, dealt, scen, solve, rules, ag, rec):
     hands = dealt.copy()
     before = ag.know.copy()  # the play turns the knowledge into the play phase's form
     tricks = play_out(ag, rules, hands, trump, scen[S.DECLARER], scen[S.ACTIVE],
-                      scen[S.LEADER], rec)
+                      scen[S.LEADER], rec, engine)
     ag.know[:] = before
     return tricks, 0
 
@@ -86,14 +86,15 @@ def in_play(point):
 
 
 @njit(**NRT_FREE)
-def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key, weigh):
+def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, trembles, engine):
     """Whether every seat but the asker makes the calls heard with the cards of ``deal_hm``
     by its policy, or keeps a call it would not make as a tremble (``point[PT.TREMBLE]``;
-    the draws from ``key``, or with ``weigh`` none: every tremble kept and counted in
-    ``rec[R.UNLIKELY]``), with inference (``PT.CHECK``); likewise the cards heard played
-    by its heuristic card play with ``PT.CHECK_PLAY``; and whether the cards heard and the
-    asker's own put-away cards fit the deal (always); the engine stops at the asker's
-    turn."""
+    ``trembles`` is ``(key, weigh)``: the draws from ``key``, or with ``weigh`` none, every
+    tremble kept and counted in ``rec[R.UNLIKELY]``), with inference (``PT.CHECK``);
+    likewise the cards heard played by its heuristic card play with ``PT.CHECK_PLAY``; and
+    whether the cards heard and the asker's own put-away cards fit the deal (always); the
+    engine stops at the asker's turn. ``engine``: ``kernels.hand.pointers.engine_of(rules)``."""
+    key, weigh = trembles
     start_point(hm, rec, ag.ins, deal_hm, point)
     ag.ins[IN.CHECK] = point[PT.CHECK]
     ag.ins[IN.TREMBLE] = point[PT.TREMBLE]
@@ -102,17 +103,20 @@ def heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key, we
     ag.ins[IN.WEIGH] = weigh
     ag.ins[IN.STOP] = STOP_NEXT
     next_hand(ag, seed, index)
-    play_hand(rules, ag, hm, rec)
+    engine.play_hand(rules, ag, hm, rec)
     return rec[R.ERROR] != E_INCONSISTENT
 
 
 @njit(**JIT)
-def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
+def deal_point(seed, index, dealing, rules, ag, scratch, point, engine):
     """Deal ``index`` into ``dealt`` (natural masks by seat, the known cards included) and
-    ``deal_hm`` (its engine masks), as ``dealing`` says (``kernels.deal.dealing.Dealing``): random
+    ``deal_hm`` (its engine masks) of ``scratch = (hm, rec, dealt, deal_hm)`` (``hm``/``rec``
+    the engine's, for the calls heard; ``engine``: ``kernels.hand.pointers.engine_of(rules)``),
+    as ``dealing`` says (``kernels.deal.dealing.Dealing``): random
     shuffles from ``(seed, index)`` until its conditions hold and, with inference, the calls
     heard of ``point`` follow; exact mode: layout ``index``, one try, its trembles weighed
     (``rec[R.UNLIKELY]``), not drawn. Returns the tries, or minus them when none passed."""
+    hm, rec, dealt, deal_hm = scratch
     n_groups = dealing.sizes.shape[0]
     groups = np.empty(n_groups, dtype=np.uint64)
     state = stream_state(seed, STREAM_DEAL, index)
@@ -130,15 +134,15 @@ def deal_point(seed, index, dealing, rules, ag, hm, rec, point, dealt, deal_hm):
             return t
         # the tremble draws of this try, from (seed, index, try): the deal stream is untouched
         key = mix64(mix64(np.uint64(seed)) + np.uint64(index) * GOLDEN + np.uint64(t))
-        if heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index, key,
-                               1 if dealing.exact else 0):
+        if heard_is_consistent(rules, ag, hm, rec, deal_hm, point, seed, index,
+                               (key, 1 if dealing.exact else 0), engine):
             return t
     return -tries
 
 
 @njit(**PARALLEL_JIT)
-def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params, works,
-              tables):
+def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params, solver,
+              engine):
     """Deal the deals ``deals`` (a ``DealRange``: ``first .. first+n-1`` of ``seed``, random
     or the layouts of exact mode) as ``dealing`` says (``kernels.deal.dealing.Dealing``: the
     cards the asker knows, the unseen cards and the groups they are dealt in, the
@@ -147,14 +151,16 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
     ``point`` is the decision point (slots ``PT``: the upcard, the calls heard, inference,
     double dummy or card play), ``scenarios`` rows (slots ``S``), ``options`` rows (slots
     ``OPT``); ``rules`` the ``kernels.cards.rules.RuleArrays``; ``policies``/``params`` the seats'
-    strategies and play; ``works``/``tables`` the solver's arrays, one per numba thread
-    (``kernels.solver.solver_arrays``; each deal starts a new table generation). Returns
+    strategies and play; ``solver`` = ``(works, tables)`` the solver's arrays, one per numba
+    thread (``kernels.solver.solver_arrays``; each deal starts a new table generation);
+    ``engine``: ``kernels.hand.pointers.engine_of(rules)``. Returns
     ``(outcomes[n, S] int8, tries[n] int32, nodes[n] int64, dealt[n, 4] uint64,
     results[n, O, X.LEN] int8, trembled[n] int8, unlikely[n] int64)``: a deal that never
     passed has negative tries and outcomes -1; ``trembled`` counts the calls heard its deal
     kept only as trembles, ``unlikely`` (exact mode) how unlikely they are together
     (``R.UNLIKELY``). Every deal depends only on (seed, its index), whatever the threads."""
     seed, first, n = deals
+    works, tables = solver
     n_scen = scenarios.shape[0]
     n_opt = options.shape[0]
     outcomes = np.full((n, n_scen), -1, dtype=np.int8)
@@ -180,7 +186,8 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
             hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
             deal_hm = np.zeros(np.int64(M.LEN), dtype=np.uint64)
             dealt = np.zeros(4, dtype=np.uint64)
-            t = deal_point(seed, first + i, dealing, rules, ag, hm, rec, point, dealt, deal_hm)
+            t = deal_point(seed, first + i, dealing, rules, ag, (hm, rec, dealt, deal_hm), point,
+                           engine)
             tries[i] = t
             if t < 0:
                 continue
@@ -195,11 +202,11 @@ def run_chunk(deals, dealing, point, scenarios, options, rules, policies, params
                     of, number = n_scen, s
                 next_hand(ag, seed, (first + i) * of + number, STREAM_SCENARIO)
                 v, k = play_scenario(works[tid], tables[tid], dealt, scenarios[s], solve,
-                                     rules, ag, rec)
+                                     rules, ag, rec, engine)
                 outcomes[i, s] = v
                 nodes[i] += k
             for o in range(n_opt):
                 start_point(hm, rec, ag.ins, deal_hm, point)
                 next_hand(ag, seed, first + i)
-                play_option(rules, ag, hm, rec, point, options[o], results[i, o])
+                play_option(rules, ag, hm, rec, point, options[o], results[i, o], engine)
     return outcomes, tries, nodes, dealt_out, results, trembled, unlikely

@@ -148,12 +148,13 @@ def next_hand(ag, seed, index, stream=STREAM_PLAY):
 
 
 @njit(**PARALLEL_JIT)
-def play_batch(rules, policies, params, seed, first, dealers, tt_bits, nthreads):
+def play_batch(rules, policies, params, seed, first, dealers, tt_bits, nthreads, engine):
     """Deal and play hands ``first .. first + n - 1`` of stream ``seed`` (n = len(dealers),
     hand i dealt by ``dealers[i]``) in parallel, seat s playing ``policies[s]`` with
     ``params[s]``. Returns ``(masks[n, M.LEN], records[n, R.LEN])``; every hand depends only on
     (seed, its index), whatever the thread count. ``tt_bits``/``nthreads`` size the solver
-    tables of dd and pimc players."""
+    tables of dd and pimc players; ``engine`` is ``kernels.hand.pointers.engine_of(rules)`` (as
+    for every driver: the engine called through it is compiled once, not into each driver)."""
     cfg = rules.cfg
     n = dealers.shape[0]
     masks = np.zeros((n, np.int64(M.LEN)), dtype=np.uint64)
@@ -169,7 +170,7 @@ def play_batch(rules, policies, params, seed, first, dealers, tt_bits, nthreads)
         ag = new_agents(policies, params, state, works[tid], tables[tid], decks)
         next_hand(ag, seed, first + i)
         new_deal(ag.work)
-        play_hand(rules, ag, masks[i], recs[i])
+        engine.play_hand(rules, ag, masks[i], recs[i])
     return masks, recs
 
 
@@ -183,43 +184,44 @@ def deal_one(rules, seed, index, dealer, hm, rec):
 
 
 @njit(**JIT)
-def play_forced_hand(rules, policies, params, seed, index, hm, rec, ins, tt_bits):
+def play_forced_hand(rules, policies, params, seed, index, hm, rec, ins, tt_bits, engine):
     """Play hand ``index`` of stream ``seed`` from a dealt ``hm`` and a ``rec`` whose first
     ``IN.FORCED`` calls are forced by ``ins`` (``IN.MODE`` MODE_FORCED; the asker's ``IN.F_*``
     choices where ``IN.ASKER`` is a seat): every other decision by ``policies[s]``/
     ``params[s]``, the policy streams as in ``play_batch``. Returns whether the hand was played
-    without error."""
+    without error (``engine``: ``kernels.hand.pointers.engine_of(rules)``)."""
     works, tables = solver_arrays(1, tt_bits)
     ag = new_agents(policies, params, np.zeros(1, dtype=np.uint64), works[0], tables[0],
                     rules.decks)
     ag.ins[:] = ins
     next_hand(ag, seed, index)
     new_deal(ag.work)
-    return play_hand(rules, ag, hm, rec)
+    return engine.play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def replay_hand(rules, hm, rec):
-    """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays).
-    Returns True if every step is legal (reneges are legal here, and penalised)."""
+def replay_hand(rules, hm, rec, engine):
+    """Check and score a recorded hand (``hm`` dealt cards, ``rec`` decisions and plays;
+    ``engine``: ``kernels.hand.pointers.engine_of(rules)``). Returns True if every step is
+    legal (reneges are legal here, and penalised)."""
     clear_outcome(hm, rec)
     works, tables = solver_arrays(1, 1)
     ag = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, N_PARAMS)),
                     stream_state(0, 0, 0), works[0], tables[0],
                     rules.decks)
     ag.ins[IN.MODE] = MODE_REPLAY
-    return play_hand(rules, ag, hm, rec)
+    return engine.play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def point_state(rules, hm, rec, ins):
+def point_state(rules, hm, rec, ins, engine):
     """Run a forced record (instructions ``ins``: ``IN.MODE`` MODE_FORCED with ``IN.STOP``, the
     asker; the calls heard in ``rec``, the asker's hand in ``hm``) up to the asker's decision:
     afterwards ``rec[R.ERROR]`` is E_STOPPED with ``R.STOP_KIND``, ``R.TURN`` and ``R.ALLOWED``
     saying what the decision is, or the error that prevents it (an illegal call heard, another
     seat's turn: ``R.TURN`` whose, and at a call ``R.STOP_KIND`` and ``R.ALLOWED`` its calls
     too; no decision left). Seats whose decisions come between are played by the point-count
-    policy."""
+    policy (``engine``: ``kernels.hand.pointers.engine_of(rules)``)."""
     works, tables = solver_arrays(1, 1)
     policies = np.zeros((4, 2), dtype=np.int64)
     params = np.zeros((4, N_PARAMS))
@@ -229,15 +231,15 @@ def point_state(rules, hm, rec, ins):
     ag = new_agents(policies, params, stream_state(0, 0, 0), works[0], tables[0],
                     rules.decks)
     ag.ins[:] = ins
-    play_hand(rules, ag, hm, rec)
+    engine.play_hand(rules, ag, hm, rec)
 
 
 @njit(**JIT)
-def play_out(ag, rules, hands, trump, declarer, active, leader, rec):
+def play_out(ag, rules, hands, trump, declarer, active, leader, rec, engine):
     """Play the tricks of natural ``hands`` (the seats in ``active``) from ``leader``'s lead
     with the play policies of ``ag``, ``declarer`` declaring ``trump``; ``ag.know`` holds what
     the seats learned before the lead. Returns the declaring side's tricks. ``rec`` is scratch
-    (its tricks part is filled)."""
+    (its tricks part is filled); ``engine``: ``kernels.hand.pointers.engine_of(rules)``."""
     for i in range(R.LEN):
         rec[i] = -1
     for s in range(4):
@@ -248,6 +250,6 @@ def play_out(ag, rules, hands, trump, declarer, active, leader, rec):
     mode = ag.ins[IN.MODE]
     ag.ins[IN.MODE] = MODE_PLAY
     work = hands.copy()
-    play_tricks(ag, work, rules, rec, active, leader)
+    engine.play_tricks(ag, work, rules, rec, np.int64(active), np.int64(leader))
     ag.ins[IN.MODE] = mode
     return rec[R.DECL_TRICKS]
