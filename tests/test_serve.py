@@ -247,9 +247,9 @@ def _opened(monkeypatch) -> list:
 
     runs, run = [], point.point_state
 
-    def counted(rules, hm, rec, ins):
+    def counted(rules, hm, rec, ins, engine):
         runs.append((hm.tobytes(), rec.tobytes(), ins.tobytes()))
-        return run(rules, hm, rec, ins)
+        return run(rules, hm, rec, ins, engine)
     monkeypatch.setattr(point, "point_state", counted)
     return runs
 

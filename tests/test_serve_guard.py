@@ -93,6 +93,8 @@ def test_work_from_another_site_is_refused_but_a_link_to_the_page_opens(local):
                                                 "Sec-Fetch-Site": "same-origin"})
     assert status == 202
     request(local, "DELETE", "/api/jobs/running")
+    wait_for(lambda: request(local, "GET", "/api/jobs")[2] == '{"running":null}', 60,
+             "the cancelled question's end")  # the next tests count on no job running
 
 
 def test_a_foreign_origin_or_referer_is_refused_wherever_it_appears(local):
@@ -119,6 +121,8 @@ def test_a_foreign_origin_or_referer_is_refused_wherever_it_appears(local):
     status, _, _ = request(local, "POST", JOB, {"Origin": own, "Referer": own + "/"})
     assert status == 202
     request(local, "DELETE", "/api/jobs/running")
+    wait_for(lambda: request(local, "GET", "/api/jobs")[2] == '{"running":null}', 60,
+             "the cancelled question's end")  # the next tests count on no job running
 
 
 def test_a_body_a_form_could_send_is_refused(local):
