@@ -1,5 +1,6 @@
 """The page of ``euchre serve`` in a real headless Chromium, driven by clicking as a person
-would, at a desktop's width and at a phone's (390 × 844): the questions players ask most
+would, at a desktop's width and at a phone's (390 × 844; a flow whose screen does not change
+with the width at one of them): the questions players ask most
 (after calls were heard: the knock dealer after three passes, a round-2 name, a bid
 overcall, cutthroat and ghost; in the play: the dealer's discard and a card to play, the
 cards of each trick tapped in turn), a double-deck question's progress and cancel, every
@@ -228,7 +229,19 @@ class Page:
             "return document.documentElement.scrollWidth") <= width
 
 
-@pytest.fixture(params=["desktop", "phone"])
+# The flows whose screens differ by width (the first question, the dealer's discard, a card
+# question, practice, a review) run at both sizes; a flow whose screen is the same form and
+# answer runs at one of them, the sizes shared out (each browser test costs seconds of both
+# cores, and CI has 15 minutes): ``@ONE_SIZE("phone")``.
+BOTH_SIZES = ["desktop", "phone"]
+
+
+def ONE_SIZE(size: str):  # noqa: N802 - reads as the mark it is
+    """Run the test at one size only: ``size`` is "desktop" or "phone"."""
+    return pytest.mark.parametrize("page", [size], indirect=True)
+
+
+@pytest.fixture(params=BOTH_SIZES)
 def page(request, url):
     """The page in a browser at a desktop's width (1280) and at a phone's (390 × 844)."""
     chrome = request.getfixturevalue(request.param)
@@ -266,6 +279,7 @@ def test_the_knock_dealer_after_three_passes_by_clicking(page, capsys):
     page.clean()
 
 
+@ONE_SIZE("desktop")
 def test_a_question_at_a_score_answers_in_games_won(page, capsys):
     """Issue 43: the two score boxes (us, them) turn the answer into games won, as the CLI's
     --score does, and the share link keeps the score."""
@@ -288,6 +302,7 @@ def test_a_question_at_a_score_answers_in_games_won(page, capsys):
     page.clean()
 
 
+@ONE_SIZE("phone")
 def test_a_score_with_a_side_left_blank_is_refused_saying_which(page):
     """Issue 51: us 9 and them left blank was ignored, the answer turning to net points
     without a word; the server refuses it naming the blank side, and the page shows why."""
@@ -302,6 +317,7 @@ def test_a_score_with_a_side_left_blank_is_refused_saying_which(page):
     page.clean(allow_error=True, refused=True)
 
 
+@ONE_SIZE("phone")
 def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
     """Your own round-1 pass could not be entered (no call buttons at your turn)."""
     page.question("knock", "E", "N", "QS", "JH AH KH 9S TD", "E pass, S pass, W pass, N pass")
@@ -315,6 +331,7 @@ def test_a_round_two_name_is_asked_by_clicking_your_own_pass(page):
     page.clean()
 
 
+@ONE_SIZE("desktop")
 def test_a_bid_overcall_after_n_3_e_4(page):
     page.question("bid", "S", "W", None, "JS KH AS QH JC KD", "N 3, E 4")
     wait_for(lambda: "Your turn (S)" in page.text("turn-line"))
@@ -333,10 +350,10 @@ def test_a_bid_overcall_after_n_3_e_4(page):
     page.clean()
 
 
-@pytest.mark.parametrize("variant, seat, dealer, upcard, hand, heard", [
-    ("cutthroat", "S", "N", "QS", "JS AS KS 9H TD", "E pass"),
-    ("ghost", "E", "N", None, "JS AS KS QH 9D 9C", ""),
-])
+@pytest.mark.parametrize("page, variant, seat, dealer, upcard, hand, heard", [
+    ("desktop", "cutthroat", "S", "N", "QS", "JS AS KS 9H TD", "E pass"),
+    ("phone", "ghost", "E", "N", None, "JS AS KS QH 9D 9C", ""),
+], indirect=["page"])
 def test_cutthroat_and_ghost_questions(page, variant, seat, dealer, upcard, hand, heard):
     page.question(variant, seat, dealer, upcard, hand, heard)
     page.more_options(deals="2000")
@@ -352,6 +369,7 @@ def test_cutthroat_and_ghost_questions(page, variant, seat, dealer, upcard, hand
     page.clean()
 
 
+@ONE_SIZE("phone")
 def test_a_double_deck_question_shows_progress_and_cancels(page):
     """It showed '0 / 0 deals' for 140 s, cancel did nothing, the failed-moon box said 6."""
     page.open(urlencode({"variant": "bid", "double_deck": "true", "seat": "N",
@@ -383,6 +401,7 @@ def test_a_double_deck_question_shows_progress_and_cancels(page):
     page.clean()
 
 
+@ONE_SIZE("desktop")
 def test_an_error_clears_the_last_answer(page):
     page.open(urlencode({"variant": "knock", "seat": "E", "dealer": "N", "upcard": "QS",
                          "hand": "JS AS KS 9H TD", "deals": "1000"}))
@@ -396,6 +415,7 @@ def test_an_error_clears_the_last_answer(page):
     page.clean(allow_error=True, refused=True)
 
 
+@ONE_SIZE("phone")
 def test_a_question_left_running_can_be_seen_and_cancelled(page, url):
     """After a reload the page said 'another question is running' with no way out."""
     import http.client

@@ -19,6 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import typeof
 from numba.core.types.function_type import WrapperAddressProtocol
+from numba.experimental import function_type
 
 from .engine import new_agents, play_hand, solver_arrays
 from .tricks import play_tricks
@@ -37,6 +38,8 @@ class KernelPointer(WrapperAddressProtocol):
         self._signature = result.signature
         self._address = result.library.get_pointer_to_function(
             result.fndesc.llvm_cfunc_wrapper_name)
+        # the function itself, called by numba's calling convention (see _jit_address)
+        self.jit_address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
 
     def __wrapper_address__(self) -> int:
         """The address of the compiled function's C wrapper."""
@@ -47,7 +50,40 @@ class KernelPointer(WrapperAddressProtocol):
         return self._signature
 
 
+# numba calls a first-class function by its own calling convention when the value carries the
+# function's address ("jit_addr"), which it reads only from a dispatcher; from any other value
+# it calls the C wrapper, whose extra call cost the play 5-10% of its hands a second (340-400k
+# heuristic hands/s on one thread, against 390k either way with the address). The hook below
+# gives it a KernelPointer's address too (numba looks the function up by name each time a
+# value is passed in, cached machine code included); a numba without it keeps the wrapper.
+_NUMBA_JIT_ADDRESS = getattr(function_type, "_get_jit_address", None)
+
+
+def _jit_address(func, sig):
+    """numba's ``_get_jit_address``, knowing a :class:`KernelPointer`'s address too."""
+    if isinstance(func, KernelPointer):
+        return func.jit_address
+    return _NUMBA_JIT_ADDRESS(func, sig)
+
+
+if _NUMBA_JIT_ADDRESS is not None:
+    function_type._get_jit_address = _jit_address
+
 _ENGINES: dict = {}
+
+
+def _argument_types(rules) -> Engine:
+    """The argument types of ``play_hand`` and ``play_tricks`` as the drivers call them, for
+    the rule set's arrays ``rules``."""
+    rules_type = typeof(rules)
+    works, tables = solver_arrays(1, 1)
+    agents = typeof(new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, 1)),
+                               np.zeros(1, dtype=np.uint64), works[0], tables[0], rules.decks))
+    masks = typeof(np.zeros(1, dtype=np.uint64))  # hm, and the hands by seat
+    record = typeof(np.zeros(1, dtype=np.int64))
+    i64 = typeof(np.int64(0))
+    return Engine((rules_type, agents, masks, record),
+                  (agents, masks, rules_type, record, i64, i64))
 
 
 def engine_of(rules) -> Engine:
@@ -57,15 +93,17 @@ def engine_of(rules) -> Engine:
     rules_type = typeof(rules)
     engine = _ENGINES.get(rules_type)
     if engine is None:
-        works, tables = solver_arrays(1, 1)
-        agents = new_agents(np.zeros((4, 2), dtype=np.int64), np.zeros((4, 1)),
-                            np.zeros(1, dtype=np.uint64), works[0], tables[0], rules.decks)
-        agents_type = typeof(agents)
-        masks = typeof(np.zeros(1, dtype=np.uint64))  # hm, and the hands by seat
-        record = typeof(np.zeros(1, dtype=np.int64))
-        i64 = typeof(np.int64(0))
-        engine = Engine(
-            KernelPointer(play_hand, (rules_type, agents_type, masks, record)),
-            KernelPointer(play_tricks, (agents_type, masks, rules_type, record, i64, i64)))
+        types = _argument_types(rules)
+        engine = Engine(KernelPointer(play_hand, types.play_hand),
+                        KernelPointer(play_tricks, types.play_tricks))
         _ENGINES[rules_type] = engine
     return engine
+
+
+def compile_card_play(rules) -> None:
+    """Compile the engine's card play (``play_tricks``, every card player and the solver) for
+    the rule set's arrays ``rules`` into the cache, and nothing else. The engine's first
+    compile takes minutes of one core, the card play last; run in a second process while the
+    first compiles the engine, it halves that on two cores: the first finds the card play
+    cached when it gets there (``make demo``)."""
+    play_tricks.compile(_argument_types(rules).play_tricks)
