@@ -110,8 +110,9 @@ def engine_of(rules) -> Engine:
 
 def compile_card_play(rules) -> None:
     """Compile the engine's card play (``play_tricks``, every card player and the solver) for
-    the rule set's arrays ``rules`` into the cache, and nothing else. The engine's first
-    compile takes minutes of one core, the card play last; run in a second process while the
-    first compiles the engine, the first finds the card play cached when it gets there (``make
-    demo``: 97 s against 159 s on two cores)."""
+    the rule set's arrays ``rules`` into the cache, and of the rest only the small kernels that
+    build its argument types. The engine's first compile takes minutes of one core, the card
+    play last; run in a second process while the first compiles the engine, the first finds
+    the card play cached when it gets there (``make demo``: 97 s against 159 s on two
+    cores)."""
     play_tricks.compile(_argument_types(rules).play_tricks)
