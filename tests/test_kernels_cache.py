@@ -133,21 +133,19 @@ def test_the_drivers_call_the_engine_by_numbas_own_convention():
     """The drivers take the engine as function pointers (``kernels.hand.pointers``: each driver
     compiled the whole engine into itself before); numba calls them by its own calling
     convention only when it knows the function's address, else through a C wrapper that cost
-    5-10% of the hands a second. The hook that tells numba the address is in place, and a
-    driver run through the pointers plays the hands the reference referee plays (the engine
-    tests) at the same results on both paths."""
+    5-10% of the hands a second. The hook that tells numba the address is in place, and the
+    hands played through it are those played through the wrapper."""
     from numba.experimental import function_type
 
     from analyzer.game.variants import make_rules
     from analyzer.questions.simulate.play import play_hands
     from kernels.hand import pointers
 
-    engine = pointers.engine_of(make_rules("knock").arrays)
-    for pointer in engine:
+    rules = make_rules("knock")
+    for pointer in pointers.engine_of(rules.arrays):
         address = function_type._get_jit_address(pointer, pointer.signature())
         assert address == pointer.jit_address and address > 0
         assert pointer.__wrapper_address__() > 0 and pointer.__wrapper_address__() != address
-    rules = make_rules("knock")
     masks, records = play_hands(rules, 50, seed=3, strategy="points", play="heuristic")
     saved = function_type._get_jit_address
     try:
