@@ -8,9 +8,12 @@ import threading
 import pandas as pd
 import pytest
 
+from analyzer.bench import random_double_deck_hands
 from analyzer.compute.runner import FIRST_PIECE, observed
-from analyzer.questions.odds.answer import odds
-from analyzer.questions.odds.race import CHECKPOINTS, ROW_COST
+from analyzer.game.outcomes import SHOWN_OUTCOMES
+from analyzer.game.variants import make_rules
+from analyzer.questions.odds.answer import check_plan, odds
+from analyzer.questions.odds.race import CHECKPOINTS, ROW_COST, clear_widths
 
 pytestmark = pytest.mark.odds
 
@@ -126,3 +129,40 @@ def test_the_first_progress_counts_the_calls_raced_out(hand, variant, question):
     first = FIRST_PIECE * (len(r.details) + ROW_COST * len(r.tricks))
     truth = first / _work_done(r)
     assert 0.5 <= (done / total) / truth <= 2, (done, total, truth)
+
+
+def test_a_double_deck_answer_is_clear_in_seconds_and_its_time_left_counts_the_check():
+    """Issue 55: every random double-deck hand ran its 10,000 deals (the single deck's ±1%
+    chances and ±0.05-point verdict cost minutes there), and the time left left out the
+    double-dummy check played after the run, most of such an answer's time (first estimates
+    0.1-0.5 of the truth). A default double-deck question now stops once its verdict is
+    clear (or within ±0.15 points) and every chance within ±2%, and its first progress
+    counts the check's deals (the time left's error: ``euchre bench odds --hands 20``)."""
+    hand = random_double_deck_hands(1)[0]
+    ask = dict(rules=make_rules("bid", double_deck=True), seat="N", dealer="W", seed=2)
+    shares = {}
+    for checked in (True, False):
+        seen: list = []
+        with observed(lambda done, total, seen=seen: seen.append((done, total)),
+                      threading.Event()):
+            r = odds(hand, play_check=checked, **ask)
+        done, total = next(s for s in seen if s[0] > 0)  # the first piece's, projected then
+        shares[checked] = done / total
+        if checked:
+            result = r
+    r = result
+    close, chance = clear_widths(r.rules)
+    assert r.deals < 10_000 and r.stopped.startswith("stopped once")
+    assert f"±{chance:.0%}" in r.stopped
+    v = r.best
+    assert v["margin_low"] > 0 or (v["margin_high"] - v["margin_low"]) / 2 <= close
+    kept = r.options[r.options["dropped_after"].isna()]
+    for k in SHOWN_OUTCOMES:
+        assert ((kept[f"p_{k}_high"] - kept[f"p_{k}_low"]) / 2 <= chance).all(), k
+    # the same run (a deal depends only on the seed), its first share smaller
+    # by about the check's work (a fifth of the whole here, and most of the seconds)
+    most, per_deal, per_call = check_plan(r.rules, ("analyzer", "dd"))
+    calls = len(r.details[r.details["dropped_after"].isna()])
+    check = min(r.deals_asked, most) * (per_deal + per_call * calls)
+    assert check >= 0.2 * _work_done(r)
+    assert shares[True] < 0.9 * shares[False], shares

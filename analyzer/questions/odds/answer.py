@@ -402,13 +402,13 @@ def odds_at(point: DecisionPoint, play: PlayModel | None = None, effort: Effort 
     # the strategy last: the question is checked before a first use builds the analyzer
     d.query.policies, d.query.params = at_score(point, others_policies(
         play.others, play.method, point.rules, play.worlds))
+    check = CHECKED_BY.get(play.method) if play_check and not exact else None
     with using_threads(effort.workers):
         result = _run(d, play, effort,
                       uninformed=None if exact or not play.infer or not play.tremble
-                      else lambda: played_as(d, infer=False))
-        check = CHECKED_BY.get(play.method)
-        if play_check and check and not exact and not result.interrupted and \
-                result.best.get("runner_up") is not None:
+                      else lambda: played_as(d, infer=False),
+                      check=check_plan(point.rules, (play.method, check)))
+        if check and not result.interrupted and result.best.get("runner_up") is not None:
             kept = result.options[result.options["dropped_after"].isna()]
             called = zip(kept["option"], kept["trump"], kept["detail"], strict=True)
             other = played_as(d, solve=check == "dd", strategies=at_score(
@@ -450,8 +450,31 @@ def few_layouts(d: Decision, effort: Effort) -> bool:
 CHECKED_BY = {"dd": "heuristic", "analyzer": "dd"}
 # the deals a double-dummy check plays at most, the question's first ones, where hands do not
 # solve fast (compute.solver.solves_fast: the double deck's whole run of 10,000 deals took
-# 250 s to check, the answer 10)
-CHECK_DEALS = 200
+# 250 s to check, the answer 10; at 200 deals the check was still 60-75% of a random hand's
+# answer, issue 55)
+CHECK_DEALS = 100
+# what the check costs beside the question's own work (``race.deal_cost``'s units: a call's
+# deal by the question's method), per deal and per call it plays, for hands that solve fast
+# and those that do not; measured here (2 threads) on the default questions of each variant
+# and on 12 random double-deck hands: single-deck double dummy 0.23-1.1 of a call's deal by the
+# analyzer's player; a 12-card check deal 10-34 ms whatever its calls (their contracts share
+# the deal's solves), 240-1,100 of the player's 0.03 ms units, so the time left counts it
+CHECK_COST = {("analyzer", "dd"): ((0.0, 0.5), (480.0, 0.0)),
+              ("dd", "heuristic"): ((0.0, 0.8), (0.0, 0.001))}
+
+
+def check_plan(rules: Rules, methods: tuple) -> tuple | None:
+    """``(most deals, per deal, per call)`` of the check an answer played by ``methods[0]``
+    gets from ``methods[1]`` (None: none): the deals it plays at most (None: every deal of
+    the run), and what it costs a deal and a call there in the run's units
+    (:data:`CHECK_COST`)."""
+    if methods[1] is None:
+        return None
+    fast = solves_fast(rules)
+    most = None if methods[1] != "dd" or fast else CHECK_DEALS
+    return (most, *CHECK_COST[methods][0 if fast else 1])
+
+
 PLAY_WORDS = {"dd": "double dummy (everyone sees every card)",
               "heuristic": "with heuristic play",
               "analyzer": "as the analyzer's card player plays (docs/card-player.md)"}
@@ -467,9 +490,8 @@ def _check_play(result: OddsResult, d: Decision, effort: Effort, methods: tuple)
     best (by its paired difference from it under the check's play), say so in one note
     (issue 24: a margin that depends on how the cards are played should not look sure)."""
     seed, chunk = effort.seed, effort.chunk
-    deals = result.deals_asked
-    if methods[1] == "dd" and not solves_fast(result.rules):
-        deals = min(deals, CHECK_DEALS)
+    most = check_plan(result.rules, methods)[0]
+    deals = result.deals_asked if most is None else min(result.deals_asked, most)
     totals = run_chunks(deals, _work(d, seed, False), chunk=chunk, progress=False)
     result.seconds += totals.seconds  # the answer's time includes its check
     counts = totals.counts
@@ -614,14 +636,15 @@ def _tries_note(counts: dict, done: int, total: int) -> str:
             f"size tries), so the figures are over those {done:,} deals, not {total:,}")
 
 
-def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None) -> OddsResult:
+def _run(d: Decision, play: PlayModel, effort: Effort, uninformed=None,
+         check: tuple | None = None) -> OddsResult:
     seed, chunk, precision, exact = effort.seed, effort.chunk, effort.precision, effort.exact
     total = _deal_count(d, seed, effort.deals, precision, exact)
     notes = []
     if exact:
         chunk = exact_chunk(chunk)
         d, notes = _weighed(d, seed, chunk)
-    plan = _plan(d, effort, total)
+    plan = _plan(d, effort, total, check)
     enough, chunk, max_tries = _stop_rule(plan, effort, chunk)
     totals = run_chunks(total, _work(d, seed, exact, max_tries), chunk=chunk,
                         progress=effort.progress,
@@ -682,17 +705,19 @@ def _at_most_why(plan: RunPlan, counts: dict) -> str:
     return f"the most by default: {' and '.join(left)} not clear sooner"
 
 
-def _plan(d: Decision, effort: Effort, total: int) -> RunPlan:
+def _plan(d: Decision, effort: Effort, total: int, check: tuple | None = None) -> RunPlan:
     """How a run of ``total`` deals of ``d`` changes part-way (``analyzer.questions.odds.race``):
     it races the calls (not in exact mode, nor with ``all_calls``), a default run stops once
-    the answer is clear, and a long one chooses each call's detail on its first deals."""
+    the answer is clear, and a long one chooses each call's detail on its first deals;
+    ``check``: the check played after it (:func:`check_plan`), for the time left."""
     exact, precision = effort.exact, effort.precision
     screen = not (exact or precision is not None or effort.all_details or
                   total <= SCREEN_DEALS or not has_details(d))
     return RunPlan(d, lambda rest: _work(rest, effort.seed, False),
                    race=not (exact or effort.all_calls),
                    screen_at=SCREEN_DEALS if screen else None,
-                   until_clear=not exact and effort.deals is None and precision is None)
+                   until_clear=not exact and effort.deals is None and precision is None,
+                   check=check)
 
 
 # A run of more deals than this plays every detail of a call (the card given in an n-ask, the

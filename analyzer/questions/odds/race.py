@@ -39,13 +39,29 @@ NAMED_IN_NOTE = 8  # a checkpoint that drops more is counted in the note, not na
 PLURALS = {"call": "calls", "card": "cards", "discard": "discards", "keep": "keeps"}
 CLOSE_WIDTH = 0.05  # a verdict is clear when separated, or "too close" within ± this (points)
 CHANCE_WIDTH = 0.01  # ... and every chance shown of the calls played is within ± this
+# The double deck's 12-card hands: a deal costs about ten times a single deck's and its points
+# spread about three times wider, so the single deck's precision would take minutes a
+# question (every one of 20 random hands ran its 10,000 deals, issue 55). A half-width of
+# 0.15 points still gives a verdict whenever the best two differ by 0.3 points or more.
+LONG_HAND_CLOSE_WIDTH = 0.15
+LONG_HAND_CHANCE_WIDTH = 0.02
+
+
+def clear_widths(rules) -> tuple[float, float]:
+    """``(close, chance)``: the half-widths (points a hand, chance) within which a default run
+    of ``rules`` calls its answer clear (:func:`counts_clear`): ±0.05 points and ±1% for hands
+    of up to 6 cards, ±0.15 points and ±2% for the double deck's 12."""
+    if rules.hand_size > 6:
+        return LONG_HAND_CLOSE_WIDTH, LONG_HAND_CHANCE_WIDTH
+    return CLOSE_WIDTH, CHANCE_WIDTH
 
 
 def counts_clear(d: Decision, counts: dict) -> bool:
     """Whether the answer over ``counts`` (of ``d``'s options) is clear enough for a default
     run to stop: the best call's margin over the runner-up has its 95% interval above zero,
-    or within ±``CLOSE_WIDTH`` (too close to call, and it will stay so), and every chance
-    the table shows of every call still played is within ±``CHANCE_WIDTH``."""
+    or within ± the close width of :func:`clear_widths` (too close to call, and it will stay
+    so), and every chance the table shows of every call still played is within ± its chance
+    width."""
     return not unclear(d, counts)
 
 
@@ -55,14 +71,15 @@ def unclear(d: Decision, counts: dict) -> list[str]:
     v = verdict(d, counts, False)
     if not v:
         return ["the verdict"]
+    close, chance = clear_widths(d.point.rules)
     out = []
     if v["runner_up"] is not None and not (
-            v["margin_low"] > 0 or (v["margin_high"] - v["margin_low"]) / 2 <= CLOSE_WIDTH):
+            v["margin_low"] > 0 or (v["margin_high"] - v["margin_low"]) / 2 <= close):
         out.append("the verdict")
     table = option_table(d, counts, False)
     widths = [(table[f"p_{k}_high"] - table[f"p_{k}_low"]) / 2 for k in SHOWN_OUTCOMES]
-    if max(w.max() for w in widths) > CHANCE_WIDTH:
-        out.append(f"every chance within ±{CHANCE_WIDTH:.0%}")
+    if max(w.max() for w in widths) > chance:
+        out.append(f"every chance within ±{chance:.0%}")
     return out
 
 
@@ -75,8 +92,12 @@ class RunPlan:
     decision the run plays now; ``work_of(d)`` its work."""
 
     def __init__(self, d: Decision, work_of, race: bool = True, screen_at: int | None = None,
-                 until_clear: bool = False):
+                 until_clear: bool = False, check: tuple | None = None):
         self.d, self.work_of = d, work_of
+        # ``(most deals, per deal, per call)``: after the run, its calls still played are
+        # played again by another method on its first deals (at most ``most``; None: all),
+        # at that cost in the run's units (see answer.check_plan); None: no check
+        self.check_after = check
         self.order = {(o.name, o.trump_text, o.detail): i for i, o in enumerate(d.options)}
         self.race, self.screen_at, self.until_clear = race, screen_at, until_clear
         self.stopped = ""  # why the run stopped before its deals were done ("": it did not)
@@ -112,7 +133,7 @@ class RunPlan:
             self._race(totals)
         if self.until_clear and counts_clear(self.d, totals.counts):
             self.stopped = (f"stopped once the verdict was clear and every chance shown "
-                            f"within ±{CHANCE_WIDTH:.0%}")
+                            f"within ±{clear_widths(self.d.point.rules)[1]:.0%}")
             return None
         return self.work_of(self.d)
 
@@ -145,7 +166,7 @@ class RunPlan:
         are not counted (issue 55: "about 14 min left" for a question that took 23 s)."""
         d, counts = self.d, dict(totals.counts)  # a copy: the calls dropped here leave it
         if not (self.race or self.until_clear) or at <= 0 or counts.get("accepted", 0) < 2:
-            return (total - at) * deal_cost(d)
+            return (total - at) * deal_cost(d) + self._check_work(d, total)
         work, here = 0.0, at
         for checkpoint in (c for c in CHECKPOINTS if at < c < total):
             work += (checkpoint - here) * deal_cost(d)
@@ -156,8 +177,18 @@ class RunPlan:
                 d = without(d, [i for i in range(len(d.options)) if i not in dropped], counts)
                 ahead = _scaled(counts, checkpoint / at)
             if self.until_clear and counts_clear(d, ahead):
-                return work
-        return work + (total - here) * deal_cost(d)
+                return work + self._check_work(d, here)
+        return work + (total - here) * deal_cost(d) + self._check_work(d, total)
+
+    def _check_work(self, d: Decision, deals: int) -> float:
+        """The work of the check after a run that ends at ``deals`` playing ``d``'s calls, in
+        the run's units (see ``check_after``): on the double deck a check by double dummy was most
+        of an answer's time, and a time left without it said 0.1-0.5 of the truth."""
+        if self.check_after is None:
+            return 0.0
+        most, per_deal, per_call = self.check_after
+        return (deals if most is None else min(deals, most)) * (per_deal +
+                                                                per_call * len(d.options))
 
     def with_dropped_tricks(self, tricks: pd.DataFrame) -> pd.DataFrame:
         """The trick table ``tricks`` of the rows still played with the rows stopped, in
