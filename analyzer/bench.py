@@ -180,50 +180,58 @@ def bench_single_calls(count: int) -> dict:
     rules = config.rules
     solver = Solver(rules)
     deals = [Deal(hands={s: int(hands[i, s]) for s in range(4)}) for i in range(count)]
+    # a bot's numbers are Python ints: the loops time the calls, not numpy's conversions
+    trump_of, leader_of = trumps.tolist(), leaders.tolist()
 
     def batch():
         solve_positions(rules, hands, trumps, leaders, active, decl, -1)
 
     def one_by_one():
         for i in range(count):
-            solver.solve(hands[i], int(trumps[i]), int(leaders[i]), active, decl)
+            solver.solve(hands[i], trump_of[i], leader_of[i], active, decl)
 
     def leads():
         for i in range(count):
-            solver.values(hands[i], int(trumps[i]), int(leaders[i]), active, decl)
+            solver.values(hands[i], trump_of[i], leader_of[i], active, decl)
 
     def whole_deals():
         for i in range(count):
-            solve_deal(rules, deals[i], int(trumps[i]), 0, leader=int(leaders[i]))
+            solve_deal(rules, deals[i], trump_of[i], 0, leader=leader_of[i])
 
     def whole_deals_and_leads():
         leads = 0
         for i in range(count):
-            leads += len(solve_deal(rules, deals[i], int(trumps[i]), 0,
-                                    leader=int(leaders[i])).leads)
+            leads += len(solve_deal(rules, deals[i], trump_of[i], 0, leader=leader_of[i]).leads)
         return leads
 
+    runs = {"batch": batch, "solver": one_by_one, "values": leads, "solve_deal": whole_deals,
+            "leads": whole_deals_and_leads}
     before = num_threads()
     try:
         set_threads(1)
-        micro = {}
-        for name, run in (("batch", batch), ("solver", one_by_one), ("values", leads),
-                          ("solve_deal", whole_deals), ("leads", whole_deals_and_leads)):
+        times: dict = {name: [] for name in runs}
+        for run in runs.values():
             run()
-            times = []
-            for _ in range(3):
+        # rounds of every call in turn: this host's pace drifts by ±30% over seconds, and
+        # a ratio of two calls timed side by side drifts far less than either
+        for _ in range(SINGLE_CALL_ROUNDS):
+            for name, run in runs.items():
                 start = time.perf_counter()
                 run()
-                times.append(time.perf_counter() - start)
-            micro[name] = 1e6 * statistics.median(times) / count
+                times[name].append(time.perf_counter() - start)
     finally:
         set_threads(before)
+    micro = {name: 1e6 * statistics.median(t) / count for name, t in times.items()}
     return {"deals": count, "batch_us": micro["batch"], "solver_us": micro["solver"],
             "values_us": micro["values"], "solve_deal_us": micro["solve_deal"],
             "solve_deal_python_us": micro["solve_deal"] - micro["solver"],
             "solve_deal_leads_us": micro["leads"],
             "solver_overhead_us": micro["solver"] - micro["batch"],
-            "solve_deal_ratio": micro["solve_deal"] / micro["batch"]}
+            "solve_deal_ratio": statistics.median(
+                a / b for a, b in zip(times["solve_deal"], times["batch"], strict=True))}
+
+
+SINGLE_CALL_ROUNDS = 7
 
 
 def _bench_one_by_one(config, deals) -> dict:

@@ -13,6 +13,7 @@ integer constants, so they cost nothing at run time.
   T, PR  the point count's thresholds, and one seat's parameter row (float64)
   PT, OPT, X, S  a decision point, an option row, an option's result on a deal, a scenario
   W, Q   the solver's work array and one position's spec (``MEMO_*``: its memo's size)
+  DN  the bit fields of a whole deal's numbers, one int64 (``solve_hands``)
   E   the fields of the solver's partition table
   RW  a row of the decision kernel (the strategy tables)
 """
@@ -405,6 +406,18 @@ class Q(IntEnum):
     TARGET = 5  # k >= 0: "at least k tricks still to come?"; -1: how many
     DOUBLE = 6  # the double-deck flag
     LEN = 7
+
+
+class DN(IntEnum):
+    """The lowest bit of each field of the one int64 ``numbers`` of a whole deal for
+    ``solve_hands`` (a bot's one-deal call passes plain ints, no arrays to fill)."""
+
+    TRUMP = 0  # 2 bits
+    LEADER = 2  # 2 bits: who leads the first trick
+    ACTIVE = 4  # 4 bits: the seats that play
+    DECL = 8  # 4 bits: the declaring side
+    DOUBLE = 12  # 1 bit: the double-deck flag
+    HAND_SIZE = 13  # 5 bits: the cards each seat that plays holds
 
 
 # ---- partition_table

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from analyzer.compute.solver import (
     Solver,
     card_values,
+    deal_numbers,
     new_solver_arrays,
     solve_positions,
     table_bits,
@@ -23,7 +24,7 @@ from analyzer.game import notation
 from analyzer.game.notation import Deal
 from analyzer.game.variants import make_rules
 from analyzer.questions.tables.solve import solve_deal
-from kernels.solver import solve_batch
+from kernels.solver import solve_batch, solve_hands
 from kernels.threads import num_threads
 from tests import reference as ref
 from tests.cards import card_id, card_name, deck_ids
@@ -419,6 +420,33 @@ def test_the_solver_object_answers_as_the_batch(name):
         assert solver.nodes == nodes[i], i
         assert solver.solve(*args, target=3, table=on_table) == at_least_3[i], i
         assert list(solver.values(*args, table=on_table)) == list(values[i]), i
+
+
+def test_a_whole_deal_in_one_call_agrees_and_checks_the_cards():
+    """``Solver.whole_deal`` (``solve_deal``'s quick path: plain ints, no array filled; issue
+    55, one call at most 1.3x a batch's solve) gives the stored answers of double-deck deals
+    whose hands hold a card in the mask's top bit (the kernel takes int64 bit patterns),
+    ignores the hand of a seat that sits out, and says which seat holds a wrong number of
+    cards instead of solving."""
+    rules = make_rules("bid", double_deck=True)
+    solver = Solver(rules)
+    deals = json.loads(DOUBLE_DECK_DEALS.read_text())["deals"]
+    top = [d for d in deals if any(int(h, 16) >> 63 for h in d["hands"])]
+    top = [d for d in top if d["active"] == 15][:4] + [d for d in top if d["active"] != 15][:2]
+    assert len(top) == 6
+    for d in top:
+        hands = [int(h, 16) for h in d["hands"]]
+        active = d["active"]
+        if active != 15:  # a seat that sits out: its hand given anyway, and ignored
+            out = next(s for s in range(4) if not (active >> s) & 1)
+            hands[out] = int(top[0]["hands"][0], 16)
+        numbers = deal_numbers(rules, d["trump"], d["leader"], active, d["decl"])
+        assert solver.whole_deal(hands, numbers) == d["tricks"]
+    hands = [int(h, 16) for h in top[0]["hands"]]
+    hands[2] &= hands[2] - 1  # S loses a card
+    numbers = deal_numbers(rules, 0, 0, 15, 5)
+    assert solver.whole_deal(hands, numbers) == -1 - 2 and solver.nodes == 0
+    assert len(solve_hands.signatures) == 1  # one compiled version, whatever the masks
 
 
 def test_solve_deal_tricks_and_leads_read_later_agree_with_brute_force():

@@ -29,8 +29,8 @@ lists) and one ``tt`` table per thread; nothing is allocated during a search. Th
 ``analyzer.compute.solver`` import the names below from here.
 """
 
-from ..slots import MAX_TRICKS_DEEP, Q, W
-from .batch import card_values_batch, solve_batch, solve_one, values_one
+from ..slots import DN, MAX_TRICKS_DEEP, Q, W
+from .batch import card_values_batch, solve_batch, solve_hands, solve_one, values_one
 from .drivers import card_values, exact, guess_tricks, solve_exact
 from .position import (
     SMALL_TT_WAYS,
@@ -45,8 +45,8 @@ from .position import (
 from .search import at_least
 
 __all__ = [
-    "MAX_TRICKS_DEEP", "Q", "SMALL_TT_WAYS", "TT_WAYS", "W", "at_least", "card_values",
+    "DN", "MAX_TRICKS_DEEP", "Q", "SMALL_TT_WAYS", "TT_WAYS", "W", "at_least", "card_values",
     "card_values_batch", "exact", "guess_tricks", "new_deal", "next_deal_same_table",
-    "set_position", "solve_batch", "solve_exact", "solve_one", "solver_arrays", "table_ways",
-    "tricks_left", "values_one",
+    "set_position", "solve_batch", "solve_exact", "solve_hands", "solve_one", "solver_arrays",
+    "table_ways", "tricks_left", "values_one",
 ]

@@ -6,10 +6,11 @@ threads (``solve_batch``, ``card_values_batch``), each answer a pure function of
 import numpy as np
 from numba import get_thread_id, njit, prange
 
+from ..cards.bits import popcount
 from ..cards.layout import normalise_mask
 from ..cards.rules import next_active
 from ..config import JIT, NRT_FREE, PARALLEL_JIT
-from ..slots import Q, W
+from ..slots import DN, Q, W
 from .drivers import card_values, exact, guess_tricks
 from .position import new_deal, set_position
 from .search import at_least
@@ -71,6 +72,34 @@ def solve_one(w, tt, hands, spec, table, to_norm):
     _load(w, hands, spec, table, to_norm, cards, seats)
     answer = _answer(w, tt, spec[Q.LEADER], cards, seats, spec[Q.N_TABLE], spec[Q.TARGET])
     return answer, np.int64(w[W.NODES])
+
+
+@njit(**JIT)
+def solve_hands(w, tt, to_norm, h0, h1, h2, h3, numbers):
+    """A whole deal from its first lead on one thread's ``w`` and ``tt``: the natural masks of
+    the four hands as int64 bit patterns (a seat that sits out is ignored) and ``numbers``
+    (bit fields ``DN``: trump, leader, the seats that play, the declaring side, the
+    double-deck flag, the cards a hand holds). Returns ``(tricks, nodes)``, the declaring
+    side's tricks as ``solve_one`` counts them, or ``(-1 - seat, 0)`` when a seat that plays
+    holds another number of cards (nothing solved)."""
+    trump = numbers & 3
+    active = (numbers >> DN.ACTIVE) & 15
+    n = (numbers >> DN.HAND_SIZE) & 31
+    nh = np.empty(4, dtype=np.uint64)
+    nh[0], nh[1], nh[2], nh[3] = np.uint64(h0), np.uint64(h1), np.uint64(h2), np.uint64(h3)
+    for s in range(4):
+        if not (active >> s) & 1:
+            nh[s] = 0
+        elif popcount(nh[s]) != n:
+            return -1 - s, np.int64(0)
+        else:
+            nh[s] = normalise_mask(nh[s], to_norm[trump])
+    new_deal(w)
+    set_position(w, nh, active, (numbers >> DN.DECL) & 15, (numbers >> DN.DOUBLE) & 1)
+    leader = (numbers >> DN.LEADER) & 3
+    none = np.empty(0, dtype=np.int64)  # no card on the table yet
+    tricks = exact(w, tt, leader, none, none, 0, guess_tricks(w, leader))
+    return tricks, np.int64(w[W.NODES])
 
 
 @njit(**JIT)

@@ -5,14 +5,13 @@ given away in an n-ask) made best for that side."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
 from itertools import combinations
 
 import numpy as np
 
 from kernels.bidding.exchange_rules import ask_returns, exchange_pool, made_on_upcard
 
-from ...compute.solver import shared_solver, solve_positions
+from ...compute.solver import deal_numbers, shared_solver, solve_positions
 from ...errors import UserError
 from ...game.notation import CARD_TEXT, SEATS, Deal, format_card, format_hand
 from ...game.seating import default_leader, partner, seating
@@ -26,30 +25,59 @@ class SolveResult:
     and the hands as played (``hands``). A bot that wants only the tricks pays for one exact
     solve; ``nodes`` counts what was searched so far, the leads included once valued."""
 
+    __slots__ = ("declarer_tricks", "choices", "_rules", "_played", "_position", "_declarer",
+                 "_nodes", "_hand_size", "_leads")
+
     def __init__(self, rules: Rules, played: list, position: tuple, declarer: int,
                  tricks: int, nodes: int, choices: dict, hand_size: int | None = None):
         """``played`` the hands (natural masks) as played, ``position`` the numbers of the
         solver's call ``(trump, leader, active, decl)``, ``tricks`` the declaring side's,
         ``nodes`` those searched for them and ``hand_size`` the rules' (None: read from
         them)."""
-        trump, leader = position[0], position[1]
-        self.declarer, self.leader, self.trump = SEATS[declarer], SEATS[leader], "CDHS"[trump]
+        # only the numbers here: a bot solving deal after deal reads the tricks, and the
+        # names are made when read (1.0 us a call -> 0.3)
         self.declarer_tricks = tricks
-        self.defender_tricks = (hand_size or rules.hand_size) - tricks
         self.choices = choices
         self._rules, self._played, self._position = rules, played, position
-        self._nodes = nodes
-        self._lead_nodes = 0
+        self._declarer, self._nodes, self._hand_size = declarer, nodes, hand_size
 
-    @cached_property
+    @property
+    def declarer(self) -> str:
+        """The declarer's seat name."""
+        return SEATS[self._declarer]
+
+    @property
+    def leader(self) -> str:
+        """The seat name of the opening leader."""
+        return SEATS[self._position[1]]
+
+    @property
+    def trump(self) -> str:
+        """The trump suit's letter."""
+        return "CDHS"[self._position[0]]
+
+    @property
+    def defender_tricks(self) -> int:
+        """The defending side's tricks."""
+        return (self._hand_size or self._rules.hand_size) - self.declarer_tricks
+
+    @property
     def leads(self) -> dict:
-        """The declaring side's tricks after each opening lead, by card text."""
+        """The declaring side's tricks after each opening lead, by card text (searched when
+        first read)."""
+        try:
+            return self._leads[0]
+        except AttributeError:
+            pass
         solver = shared_solver(self._rules)
-        values = solver.values(self._played, *self._position)
-        self._lead_nodes = solver.nodes
-        return {CARD_TEXT[c]: v for c, v in enumerate(values.tolist()) if v >= 0}
+        active = self._position[2]
+        values = solver.values([h if (active >> s) & 1 else 0 for s, h in enumerate(self._played)],
+                               *self._position)
+        self._leads = ({CARD_TEXT[c]: v for c, v in enumerate(values.tolist()) if v >= 0},
+                       solver.nodes)
+        return self._leads[0]
 
-    @cached_property
+    @property
     def hands(self) -> dict:
         """The hands as played, by seat name."""
         active = self._position[2]
@@ -58,7 +86,10 @@ class SolveResult:
     @property
     def nodes(self) -> int:
         """Nodes searched: the deal's solve (and its options), and the leads once valued."""
-        return self._nodes + self._lead_nodes
+        try:
+            return self._nodes + self._leads[1]
+        except AttributeError:
+            return self._nodes
 
     def __repr__(self) -> str:
         return (f"SolveResult(declarer={self.declarer!r}, leader={self.leader!r}, "
@@ -75,14 +106,6 @@ class SolveResult:
                 "nodes": self.nodes, "choices": self.choices, "hands": self.hands}
 
 
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(64) if (mask >> i) & 1]
-
-
-def _popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: int | None = None,
                mode: str = "normal", dealer: int | None = None,
                defender_alone: int | None = None) -> SolveResult:
@@ -94,7 +117,25 @@ def solve_deal(rules: Rules, deal: Deal, trump: int, declarer: int, *, leader: i
     the card given away in a 6-ask) every option is solved and the best one for that side is
     used. The result values each opening lead when its ``leads`` are first read. Raises
     UserError for an impossible deal."""
-    c = _contract(rules, declarer, mode, dealer, leader, defender_alone)
+    key = (declarer, mode, dealer, leader, defender_alone)
+    last = _LAST
+    if rules is not last[0]:  # the rules solved last are known without hashing them
+        last[0], last[1] = rules, {}
+    c = last[1].get(key)
+    if c is None:
+        c = last[1][key] = _contract(rules, *key)
+    given = deal.hands
+    # a bot's common call, solved as given: nothing to choose (no upcard, discard, dummy or
+    # n-ask) and every hand the contract needs there (the solver checks their cards)
+    if c.as_given and deal.upcard is None and deal.discard is None and \
+            not (c.dummy and 3 in given) and not (c.all_four and len(given) < 4):
+        get = given.get
+        hands = [get(0, 0), get(1, 0), get(2, 0), get(3, 0)]
+        solver = shared_solver(rules)
+        tricks = solver.whole_deal(hands, c.numbers | trump)
+        if tricks >= 0:  # else a hand's count is wrong: the checks below say which
+            return SolveResult(rules, hands, (trump, c.leader, c.active, c.decl), declarer,
+                               tricks, solver.nodes, {}, c.hand_size)
     options, chooser, labels = _options(rules, deal, trump, declarer, mode, c)
     n = c.hand_size
     for hands in options:
@@ -136,13 +177,19 @@ class _Contract:
     ladder: bool
     partnership: bool
     dummy: bool
+    numbers: int  # the solver's numbers of a whole deal, the trump's bits 0 (deal_numbers)
+    as_given: bool  # no n-ask: a deal's hands may be solved as given
+    all_four: bool  # a ladder auction with partners: every hand plays or is asked
 
 
-@lru_cache(maxsize=256)
+_LAST: list = [None, None]  # the rules solve_deal was asked last, and their contracts by call
+
+
 def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader: int | None,
               defender_alone: int | None) -> _Contract:
     """The contract of a deal's solve, the dealer and leader defaulted by the variant's rules
-    (cached). Raises UserError for a contract, dealer or leader the variant does not have."""
+    (kept in ``_LAST`` for the rules asked last). Raises UserError for a contract, dealer or
+    leader the variant does not have."""
     active, decl = seating(rules, declarer, mode, defender_alone)
     if dealer is None:
         dealer = rules.players - 1  # so that N is left of the dealer
@@ -156,7 +203,10 @@ def _contract(rules: Rules, declarer: int, mode: str, dealer: int | None, leader
     return _Contract(active, decl, dealer, leader,
                      tuple(s for s in range(4) if (active >> s) & 1), rules.hand_size,
                      rules.auction == LADDER, rules.partnership,
-                     rules.seat_w == DUMMY and mode != "alone")
+                     rules.seat_w == DUMMY and mode != "alone",
+                     deal_numbers(rules, 0, leader, active, decl),
+                     not (rules.auction == LADDER and mode == "ask"),
+                     rules.auction == LADDER and rules.partnership)
 
 
 def _bits(mask: int) -> list[int]:
