@@ -265,6 +265,9 @@ class PR(IntEnum):
     #   4 places, LENS_BIN_MAX value bins, LENS_K outcomes] (analyzer.strategy.score_lens)
     # the analyzer card player's weights (kernels.play.analyzer_player; PLAY_LEN slots at most)
     PLAY = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48
+    # ... and, in the region's last slot, the network's fingerprint (0: none): seats whose
+    # fingerprints agree read one copy of it (kernels.hand.tricks.network_rows)
+    PLAY_ID = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48 + 180_000 - 1
     LEN = TO_SCORE + 8 + 48 + 8 * 4 * 48 * 48 + 180_000
 
 

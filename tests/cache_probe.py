@@ -43,8 +43,8 @@ FLOAT_FUNCTIONS = {"card_weight", "points_table", "threshold", "hand_points", "b
                    # a strategy table's rows carry the analyzer's values of the calls
                    "_row", "fixed_value", "ladder_rows", "upcard_rows",
                    # the analyzer card player's network: its weights and the cards' scores
-                   # (kernels.play.analyzer_player)
-                   "network", "view_layer", "card_score", "analyzer_card"}
+                   # (kernels.play.analyzer_player), and its fingerprint (which seats share it)
+                   "network", "view_layer", "card_score", "analyzer_card", "network_rows"}
 
 
 @register_pass(mutates_CFG=False, analysis_only=True)

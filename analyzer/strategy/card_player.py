@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,8 +173,16 @@ def fit_network(positions: Positions, width: int = WIDTH, epochs: int = EPOCHS,
 
 def fill_network(params_row: np.ndarray, vector: np.ndarray) -> None:
     """Write the card player's network (a vector of :func:`network_parts`' layout) into one
-    seat's parameter row."""
+    seat's parameter row, with its fingerprint (``PR.PLAY_ID``: seats whose fingerprints
+    agree play from one copy of it)."""
     params_row[PR.PLAY:PR.PLAY + len(vector)] = vector
+    params_row[PR.PLAY_ID] = network_fingerprint(vector)
+
+
+def network_fingerprint(vector: np.ndarray) -> float:
+    """A network vector's fingerprint: the CRC-32 of its float64 bytes, plus one (never 0,
+    which says "none"), as an exact float."""
+    return float(zlib.crc32(np.ascontiguousarray(vector, dtype=np.float64).tobytes()) + 1)
 
 
 def scores(positions: Positions, vector: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ from ..deal.record import card_bit, fail, held_copy, stop_here, stopping, tolera
 from ..deal.rng import random_set_bit
 from ..play.analyzer_player import MAX_WIDTH, SCRATCH_INTS, analyzer_card
 from ..play.play_heuristic import heuristic_card
-from ..slots import IN, TR, C, K, R
+from ..slots import IN, PR, TR, C, K, R
 from ..solver import exact, set_position
 from .policies import P_ANALYZER, P_HEURISTIC, P_RANDOM, PLAY, choose_card_solving
 
@@ -217,6 +217,23 @@ def solve_rest(ag, nh, trick, pos, rules, rec, active, decl_mask):
                                 trick[TR.SEATS:TR.SEATS + 4], pos, guess)
 
 
+@njit(**NRT_FREE)
+def network_rows(policies, params, rows):
+    """Fill ``rows[4]``: per seat, the seat whose parameter row holds its card player's
+    network — the first analyzer seat with the same network fingerprint (``PR.PLAY_ID``), or
+    itself. Four seats then read one copy of a network (1.3 MB of weights a copy: four
+    copies overflowed the core's cache and cost each decision about half as much again)."""
+    for s in range(4):
+        rows[s] = s
+        fingerprint = params[s, PR.PLAY_ID]
+        if policies[s, PLAY] != P_ANALYZER or fingerprint == 0.0:
+            continue
+        for t in range(s):
+            if policies[t, PLAY] == P_ANALYZER and params[t, PR.PLAY_ID] == fingerprint:
+                rows[s] = t
+                break
+
+
 @njit(**JIT)
 def play_tricks(ag, hands, rules, rec, active, leader):
     """Play the tricks from ``leader``'s first lead, filling the record's plays, trick leaders
@@ -240,6 +257,8 @@ def play_tricks(ag, hands, rules, rec, active, leader):
     hand_facts(rules, rec, active, trick)
     ints = np.empty(SCRATCH_INTS, dtype=np.int64)  # the analyzer player's scratch
     floats = np.empty(2 * MAX_WIDTH)
+    net_rows = np.empty(4, dtype=np.int64)
+    network_rows(ag.policies, ag.params, net_rows)
     rec[R.FIRST_LEADER] = leader
     decl = rec[R.DECLARER]
     decl_mask = declaring_mask(cfg, decl, active)
@@ -306,8 +325,8 @@ def play_tricks(ag, hands, rules, rec, active, leader):
                                           trick, led, win_card, win_seat, seat, decl_mask,
                                           double)
                 elif policy == P_ANALYZER:
-                    b = analyzer_card(ag.params[seat], nh[seat], legal, ag.know, trick, seat,
-                                      decl_mask, ints, floats)
+                    b = analyzer_card(ag.params[net_rows[seat]], nh[seat], legal, ag.know,
+                                      trick, seat, decl_mask, ints, floats)
                 else:
                     b = choose_card_solving(ag, seat, legal, nh, trick, decl_mask, double)
                 rec[slot] = from_norm[trump, b]

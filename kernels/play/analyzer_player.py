@@ -186,7 +186,7 @@ for _g in range(N_GROUPS):
     CARD_OFFSETS[_g + 1] = CARD_OFFSETS[_g] + CARD_GROUPS[_g]
 N_CARD = int(CARD_OFFSETS[N_GROUPS])  # a card's inputs
 MAX_WIDTH = 32  # hidden units at most
-assert 1 + (N_VIEW + N_CARD + 2) * MAX_WIDTH + N_CARD <= PLAY_LEN
+assert 1 + (N_VIEW + N_CARD + 2) * MAX_WIDTH + N_CARD <= PLAY_LEN - 1  # PR.PLAY_ID last
 
 # the context of a decision for its cards' facts (one int64 array, ``X_*``)
 X_POS = 0  # place in the trick (0 leads)
