@@ -20,8 +20,8 @@ $(STAMP): pyproject.toml
 # find its kernels cached). The report runs on the second core while the two odds questions
 # run. Their output is shown when they are done.
 CARD_PLAY_FIRST = $(BIN)/python -c "import os, sys; from analyzer.game.variants import \
-	make_rules; from kernels.hand.pointers import compile_card_play; \
-	compile_card_play(make_rules('knock').arrays); os.execv(sys.argv[1], sys.argv[1:])"
+	make_rules; from analyzer.compute.first_compile import compile_card_play_once; \
+	compile_card_play_once(make_rules('knock')); os.execv(sys.argv[1], sys.argv[1:])"
 
 demo: $(STAMP)
 	$(BIN)/euchre rules knock

@@ -16,10 +16,15 @@ from numba.core.caching import UserProvidedCacheLocator
 from .config import sources_hash
 
 
+def cache_folder() -> str:
+    """The folder the kernels of these sources are cached in."""
+    return os.path.join(numba_config.CACHE_DIR, f"kernels-{sources_hash()}")
+
+
 class SourcesKeyedLocator(UserProvidedCacheLocator):
     """numba's locator for ``NUMBA_CACHE_DIR``, with the sub-folder named by the kernel
     sources' hash instead of the source file's path."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        self._cache_path = os.path.join(numba_config.CACHE_DIR, f"kernels-{sources_hash()}")
+        self._cache_path = cache_folder()

@@ -10,6 +10,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", str(max(2, os.cpu_count() or 1)))
 # rounds; its cache key differs, so it never stands in for the user's full one).
 os.environ.setdefault("EUCHRE_STRATEGY_DEALS", "20000")
 os.environ.setdefault("EUCHRE_STRATEGY_ROUNDS", "2")
+# A first run's card-play helper process (analyzer.compute.first_compile) stays off: the
+# suite's two workers already compile on both cores, and a helper would compete with them.
+os.environ.setdefault("EUCHRE_COMPILE_HELPER", "0")
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402

@@ -22,7 +22,6 @@ from kernels.drivers.games import (
 )
 from kernels.hand import policies as P
 from kernels.hand.engine import deal_one, play_batch, play_forced_hand, replay_hand
-from kernels.hand.pointers import engine_of
 from kernels.slots import SC, C, G, M, R
 from kernels.threads import num_threads
 
@@ -33,6 +32,7 @@ from ..game.records import (
     describe_error,
 )
 from ..game.variants import Rules
+from .first_compile import engine_for
 from .seeds import check_seed
 from .solver import table_bits
 
@@ -53,7 +53,7 @@ def play_hands(rules: Rules, n: int, policies: np.ndarray, params: np.ndarray, s
     return play_batch(rules.arrays, policies, params, np.int64(seed), np.int64(first),
                       np.asarray(dealers, dtype=np.int64),
                       table_bits(rules) if uses_solver(policies) else 1, num_threads(),
-                      engine_of(rules.arrays))
+                      engine_for(rules))
 
 
 def replay(record: Record) -> Record:
@@ -61,7 +61,7 @@ def replay(record: Record) -> Record:
     first illegal step (reneges are not errors: they are counted and penalised)."""
     rules = record.rules
     recorded_trump = int(record.rec[R.TRUMP])
-    if not replay_hand(rules.arrays, record.hm, record.rec, engine_of(rules.arrays)):
+    if not replay_hand(rules.arrays, record.hm, record.rec, engine_for(rules)):
         raise RecordError(describe_error(record))
     check_replayed(record, recorded_trump)
     return record
@@ -107,7 +107,7 @@ def play_game_chunk(rules: Rules, match: Match, seed: int, first: int, n: int) -
     results, tally = play_games(
         rules.arrays, match.policies, match.params, np.int64(seed), np.int64(first),
         np.int64(n), table_bits(rules) if solving else 1, num_threads(), match.lens,
-        engine_of(rules.arrays))
+        engine_for(rules))
     return {"wins": np.int64(results[:, G.WINNER_IS_A].sum()),
             "hands": np.int64(results[:, G.HANDS].sum()),
             "redeals": np.int64(results[:, G.REDEALS].sum()),
@@ -156,7 +156,7 @@ class GameLoop:
         first ``IN.FORCED`` calls forced), the seats' policies deciding the rest, on policy
         stream ``stream``; fills hm, rec."""
         play_forced_hand(self.rules.arrays, self.policies, self.params, np.int64(seed),
-                         np.int64(stream), hm, rec, ins, self.bits, engine_of(self.rules.arrays))
+                         np.int64(stream), hm, rec, ins, self.bits, engine_for(self.rules))
 
     def count(self, rec: np.ndarray, side: int, tally: np.ndarray) -> int:
         """Score a played hand into the game and ``tally[side]`` (``kernels.slots.TALLY``);
@@ -182,4 +182,4 @@ def decision_rows(rules: Rules, policies: np.ndarray, params: np.ndarray, seed: 
     return decision_rows_batch(rules.arrays, policies, params, np.int64(seed), np.int64(first),
                                np.asarray(dealers, dtype=np.int64), bool(solve),
                                table_bits(rules) if solving else 1, num_threads(),
-                               engine_of(rules.arrays))
+                               engine_for(rules))

@@ -34,7 +34,6 @@ from kernels.drivers.forced import (
 )
 from kernels.hand.engine import point_state
 from kernels.hand.exchanges import plays_alone
-from kernels.hand.pointers import engine_of
 from kernels.slots import IN, MAX_PLAYS, OPT, PT, M, R
 
 from ..errors import UserError
@@ -42,6 +41,7 @@ from ..game.decision_point import DecisionPoint, ghost_taken
 from ..game.notation import SEATS, format_card
 from ..game.records import Record, describe_error, empty_arrays
 from ..game.variants import Rules
+from .first_compile import engine_for
 
 KINDS = {KC.STOP_CALL: "call", KC.STOP_DISCARD: "discard", KC.STOP_DEFEND: "defend",
          KC.STOP_CARD: "card", KC.STOP_KEEP: "keep"}
@@ -233,7 +233,7 @@ def _run_to_decision(point: DecisionPoint) -> tuple[np.ndarray, np.ndarray]:
     played forced, up to the next decision (``kernels.hand.engine.point_state``)."""
     hm, rec, ins = forced_record(point)
     ins[IN.STOP] = KC.STOP_NEXT
-    point_state(point.rules.arrays, hm, rec, ins, engine_of(point.rules.arrays))
+    point_state(point.rules.arrays, hm, rec, ins, engine_for(point.rules))
     return hm, rec
 
 

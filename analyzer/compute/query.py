@@ -13,11 +13,11 @@ from kernels.bidding.bidding import N_PARAMS
 from kernels.deal.dealing import Dealing, binomial_table, layout_count
 from kernels.drivers import query as Q
 from kernels.drivers.forced import new_point
-from kernels.hand.pointers import engine_of
 from kernels.slots import OPT, PT, S
 from kernels.threads import deal_by_deal, num_threads
 
 from ..game.variants import Rules
+from .first_compile import engine_for
 from .solver import solver_arrays
 
 MAX_TRIES = 20000  # reshuffles per deal before --given conditions count as unmet
@@ -131,4 +131,4 @@ def run_query(q: DealQuery, seed: int, first: int, n: int, exact: bool = False,
         return QueryChunk(*Q.run_chunk(
             Q.DealRange(np.int64(seed), np.int64(first), np.int64(n)), dealing, q.point,
             q.scenario_array(), np.asarray(q.options, dtype=np.int64).reshape(-1, OPT.LEN),
-            rules.arrays, q.policies, q.params, solver_arrays(rules), engine_of(rules.arrays)))
+            rules.arrays, q.policies, q.params, solver_arrays(rules), engine_for(rules)))

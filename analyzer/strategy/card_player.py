@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels.drivers.card_labels import card_labels_batch
-from kernels.hand.pointers import engine_of
 from kernels.hand.policies import P_ANALYZER
 from kernels.play.analyzer_player import N_CARD, N_VIEW
 from kernels.play.card_fit import epoch_order, normal_fill, scores_of, train
@@ -28,6 +27,7 @@ from kernels.slots import PR
 from kernels.threads import num_threads
 
 from ..compute.engine import uses_solver
+from ..compute.first_compile import engine_for
 from ..compute.solver import solves_fast, table_bits
 from ..game.scoring import net_points
 from ..game.variants import Rules, make_rules
@@ -101,7 +101,7 @@ def label_positions(rules: Rules, policies: np.ndarray, params: np.ndarray, seed
         rules.arrays, policies, params, np.int64(seed), np.int64(first),
         dealers.astype(np.int64), bool(solve),
         table_bits(rules) if solve or uses_solver(policies) else 1, num_threads(),
-        engine_of(rules.arrays))
+        engine_for(rules))
     keep = facts[:, 0] > 0
     most = int(facts[keep, 0].max(initial=1))  # the legal cards of a position at most
     view, cards, tricks, facts = view[keep], cards[keep, :most], tricks[keep, :most], \
