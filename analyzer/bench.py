@@ -170,6 +170,9 @@ def bench_solve(scale: float = 1.0, reference_deals: int = 10, progress=None) ->
     return out
 
 
+SINGLE_CALL_ROUNDS = 7  # rounds of bench_single_calls, every call timed once a round
+
+
 def bench_single_calls(count: int) -> dict:
     """What a bot pays to ask about one knock deal at a time, one thread: microseconds a
     solve in a batch, a ``Solver.solve`` call, a ``Solver.values`` call (every opening lead
@@ -229,9 +232,6 @@ def bench_single_calls(count: int) -> dict:
             "solver_overhead_us": micro["solver"] - micro["batch"],
             "solve_deal_ratio": statistics.median(
                 a / b for a, b in zip(times["solve_deal"], times["batch"], strict=True))}
-
-
-SINGLE_CALL_ROUNDS = 7
 
 
 def _bench_one_by_one(config, deals) -> dict:

@@ -107,9 +107,6 @@ def card_values(rules: Rules, hands, trumps, leaders, active, decl,
     return S.card_values_batch(hands, specs, table, rules.arrays, *solver_arrays(rules))
 
 
-_solve_one, _solve_hands = S.solve_one, S.solve_hands  # module globals: one lookup a call
-
-
 def deal_numbers(rules: Rules, trump: int, leader: int, active: int, decl: int) -> int:
     """The numbers of a whole deal for :meth:`Solver.whole_deal`, packed in one int (bit
     fields ``kernels.slots.DN``): the trump, the first leader, the 4-bit masks of the seats
@@ -117,6 +114,9 @@ def deal_numbers(rules: Rules, trump: int, leader: int, active: int, decl: int) 
     return (trump << S.DN.TRUMP | leader << S.DN.LEADER | active << S.DN.ACTIVE |
             decl << S.DN.DECL | bool(rules.double_deck) << S.DN.DOUBLE |
             rules.hand_size << S.DN.HAND_SIZE)
+
+
+_solve_one, _solve_hands = S.solve_one, S.solve_hands  # module globals: one lookup a call
 _TRUMP, _LEADER, _ACTIVE, _DECL, _N_TABLE, _TARGET = (
     int(S.Q.TRUMP), int(S.Q.LEADER), int(S.Q.ACTIVE), int(S.Q.DECL), int(S.Q.N_TABLE),
     int(S.Q.TARGET))

@@ -96,10 +96,8 @@ def solve_hands(w, tt, to_norm, h0, h1, h2, h3, numbers):
             nh[s] = normalise_mask(nh[s], to_norm[trump])
     new_deal(w)
     set_position(w, nh, active, (numbers >> DN.DECL) & 15, (numbers >> DN.DOUBLE) & 1)
-    leader = (numbers >> DN.LEADER) & 3
     none = np.empty(0, dtype=np.int64)  # no card on the table yet
-    tricks = exact(w, tt, leader, none, none, 0, guess_tricks(w, leader))
-    return tricks, np.int64(w[W.NODES])
+    return _answer(w, tt, (numbers >> DN.LEADER) & 3, none, none, 0, -1), np.int64(w[W.NODES])
 
 
 @njit(**JIT)
